@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Packs what the GPU machine needs into .gpu/bundle.tar.xz (ignored by git, carried by the device
+# tool): tileblas's test and bench binaries and library, plus the runtime libraries the GPU
+# machine lacks (OpenBLAS, libgfortran, Google Benchmark) and the netlib testers.
+# Usage: scripts/gpu_bundle.sh [build-dir]   (default: build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build}
+stage=$(mktemp -d)
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,lib,netlib} .gpu
+
+for f in "$build"/tests/tileblas_kernel_tests "$build"/tests/tileblas_api_tests \
+         "$build"/bench/tileblas_bench; do
+  [ -x "$f" ] && cp "$f" "$stage/bin/"
+done
+cp -P "$build"/compat/libtileblas.so* "$stage/lib/"
+[ -d "$build/tests/netlib" ] && cp -r "$build/tests/netlib" "$stage/" || true
+
+multiarch=/usr/lib/x86_64-linux-gnu
+cp -L "$multiarch/libopenblas.so.0" "$stage/lib/libopenblas.so.0"
+for lib in libgfortran.so.5 libquadmath.so.0 libbenchmark.so.1; do
+  cp -L "$multiarch/$lib" "$stage/lib/$lib"
+done
+# The reference BLAS and the testers (Debian's libblas-test / libblas3).
+cp -L "$multiarch/blas/libblas.so.3" "$stage/netlib/libblas.so.3" 2>/dev/null || true
+for t in xblat1s xblat3s xscblat1 xscblat3 sblat3.in sin3; do
+  cp "$multiarch/blas/$t" "$stage/netlib/" 2>/dev/null || true
+done
+cp scripts/gpu_run.sh scripts/bench_table.py "$stage/" 2>/dev/null || true
+
+tar -C "$stage" -cJf .gpu/bundle.tar.xz .
+ls -la .gpu/bundle.tar.xz

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine (device tool), from the repository root, with .gpu carried:
+#   scripts/gpu_run.sh STEP...   where STEP is one of
+#     kernel_tests[=FILTER]  api_tests[=FILTER]  netlib  sanitize[=FILTER]  bench[=FILTER]
+# Logs go to $OUT (or ./gpu-out); a short summary is printed last.
+set -uo pipefail
+root=$(pwd)
+out=${OUT:-$root/gpu-out}
+mkdir -p "$out" /tmp/tb
+tar -C /tmp/tb -xJf "$root/.gpu/bundle.tar.xz"
+export LD_LIBRARY_PATH=/tmp/tb/lib:${LD_LIBRARY_PATH:-}
+export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-16}
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$out/gpu.txt"
+summary=()
+for step in "$@"; do
+  name=${step%%=*}
+  filter=${step#*=}; [ "$filter" = "$step" ] && filter='*'
+  start=$(date +%s)
+  case $name in
+    kernel_tests|api_tests)
+      /tmp/tb/bin/tileblas_$name --gtest_filter="$filter" --gtest_brief=1 >"$out/$name.log" 2>&1
+      rc=$? ;;
+    sanitize)
+      compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/tb/bin/tileblas_kernel_tests \
+        --gtest_filter="$filter" --gtest_brief=1 >"$out/sanitize.log" 2>&1
+      rc=$? ;;
+    netlib)
+      (cd /tmp/tb/netlib && TILEBLAS_MODE=gpu bash ./run_netlib.sh /tmp/tb/lib/libtileblas.so.0) \
+        >"$out/netlib.log" 2>&1
+      rc=$? ;;
+    bench)
+      /tmp/tb/bin/tileblas_bench --benchmark_filter="${filter/\*/.}" \
+        --benchmark_out="$out/bench.json" --benchmark_out_format=json >"$out/bench.log" 2>&1
+      rc=$?
+      python3 /tmp/tb/bench_table.py "$out/bench.json" --gpu "$(cut -d, -f1 "$out/gpu.txt")" \
+        >"$out/bench_table.md" 2>&1 ;;
+    *) echo "unknown step $name"; rc=2 ;;
+  esac
+  summary+=("$name rc=$rc $(( $(date +%s) - start ))s")
+  tail -n 15 "$out/$name.log" 2>/dev/null
+done
+[ -f "$out/bench_table.md" ] && cat "$out/bench_table.md"
+printf '%s\n' "${summary[@]}"

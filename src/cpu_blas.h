@@ -1,0 +1,32 @@
+// The CPU BLAS underneath tileblas. Resolution, once, thread-safe, on first use:
+//   1. a BLAS later in the process's lookup order (dlsym(RTLD_NEXT)): the program's own BLAS when
+//      tileblas is preloaded;
+//   2. otherwise dlopen(RTLD_LOCAL) of TILEBLAS_CPU_BLAS, else libopenblas.so.0, else libblas.so.3.
+// A symbol that resolves back into libtileblas itself is refused (no infinite recursion).
+#pragma once
+
+#include <cstdint>
+
+namespace tileblas::cpu_blas {
+
+// The address of `name` (e.g. "dgemm_") in the CPU BLAS, or nullptr if it lacks it.
+void* symbol(const char* name);
+
+// Like symbol(), but when no CPU BLAS could be loaded or it lacks `name`, prints one clear message
+// naming what was tried and exits the program (there is no right answer to give).
+void* require(const char* name);
+
+// What was loaded: a path, "RTLD_NEXT (<object>)", or "none (<what was tried>)".
+const char* description();
+
+// Typed calls into the CPU BLAS's Fortran entry points (column-major, netlib semantics).
+void sgemm(char transa, char transb, int m, int n, int k, float alpha, const float* a, int lda,
+           const float* b, int ldb, float beta, float* c, int ldc);
+void saxpy(int n, float alpha, const float* x, int incx, float* y, int incy);
+// OpenBLAS extensions; false when the CPU BLAS lacks them (the caller then uses its own loop).
+bool somatcopy(char order, char trans, int rows, int cols, float alpha, const float* a, int lda,
+               float* b, int ldb);
+bool simatcopy(char order, char trans, int rows, int cols, float alpha, float* a, int lda,
+               int ldb);
+
+}  // namespace tileblas::cpu_blas

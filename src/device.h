@@ -1,0 +1,42 @@
+// The CUDA device tileblas runs on: probed lazily and once (thread-safe), fork-aware, and
+// disabled for the rest of the process after a CUDA failure (with one warning).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <string>
+
+#include "problem.h"
+
+namespace tileblas {
+
+// Fills caps from cudaGetDeviceProperties(device). Used by the device context, tests and benches.
+cudaError_t device_caps_of(int device, DeviceCaps* caps);
+
+class Device {
+ public:
+  // The device to use, or nullptr when none can be used (no driver, no device, TILEBLAS_MODE=cpu,
+  // a child after fork() of a process that had used CUDA, or disabled after a failure).
+  // Makes the device current on the calling thread.
+  static Device* get();
+
+  // Why get() returns nullptr ("" when it does not).
+  static std::string unavailable_reason();
+
+  // After a CUDA error: out-of-memory only warns; anything else disables the device for the rest
+  // of the process. Either way the caller falls back to the CPU. Warns once per kind of failure.
+  static void report_failure(const char* what, cudaError_t err);
+
+  const DeviceCaps& caps() const { return caps_; }
+  int index() const { return index_; }
+  const std::string& name() const { return name_; }
+  // A non-blocking stream owned by the calling thread (created on first use).
+  cudaStream_t stream();
+
+ private:
+  DeviceCaps caps_;
+  int index_ = 0;
+  std::string name_;
+};
+
+}  // namespace tileblas
