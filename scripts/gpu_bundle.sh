@@ -2,13 +2,14 @@
 # Packs what the GPU machine needs into .gpu/bundle.tar.xz (ignored by git, carried by the device
 # tool): tileblas's test and bench binaries and library, plus the runtime libraries the GPU
 # machine lacks (OpenBLAS, libgfortran, Google Benchmark) and the netlib testers.
-# Usage: scripts/gpu_bundle.sh [build-dir]   (default: build)
+# Usage: scripts/gpu_bundle.sh [build-dir] [bundle-dir]   (defaults: build, .gpu)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
+bundle=${2:-.gpu}
 stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
-mkdir -p "$stage"/{bin,lib,netlib} .gpu
+mkdir -p "$stage"/{bin,lib,netlib} "$bundle"
 
 for f in "$build"/tests/tileblas_kernel_tests "$build"/tests/tileblas_api_tests \
          "$build"/bench/tileblas_bench; do
@@ -29,5 +30,5 @@ for t in xblat1s xblat3s xscblat1 xscblat3 sblat3.in sin3; do
 done
 cp scripts/gpu_run.sh scripts/bench_table.py "$stage/" 2>/dev/null || true
 
-tar -C "$stage" -cJf .gpu/bundle.tar.xz .
-ls -la .gpu/bundle.tar.xz
+tar -C "$stage" -cJf "$bundle/bundle.tar.xz" .
+ls -la "$bundle/bundle.tar.xz"

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs on the GPU machine (device tool), from the repository root, with .gpu carried:
+# Runs on the GPU machine (device tool), from the repository root, with the bundle folder made by
+# scripts/gpu_bundle.sh carried (BUNDLE=.gpu by default):
 #   scripts/gpu_run.sh STEP...   where STEP is one of
 #     kernel_tests[=FILTER]  api_tests[=FILTER]  netlib  sanitize[=FILTER]  bench[=FILTER]
 # Logs go to $OUT (or ./gpu-out); a short summary is printed last.
@@ -7,8 +8,11 @@ set -uo pipefail
 root=$(pwd)
 out=${OUT:-$root/gpu-out}
 mkdir -p "$out" /tmp/tb
-tar -C /tmp/tb -xJf "$root/.gpu/bundle.tar.xz"
-export LD_LIBRARY_PATH=/tmp/tb/lib:${LD_LIBRARY_PATH:-}
+tar -C /tmp/tb -xJf "$root/${BUNDLE:-.gpu}/bundle.tar.xz"
+# cuBLAS (the benches' yardstick) from the machine's CUDA toolkit or its Python wheels.
+cublas_dirs=$(ls -d /usr/local/cuda/lib64 /usr/local/cuda/targets/x86_64-linux/lib \
+  $(python3 -c 'import nvidia.cublas, os; print(os.path.dirname(nvidia.cublas.__file__) + "/lib")' 2>/dev/null) 2>/dev/null | tr '\n' ':')
+export LD_LIBRARY_PATH=/tmp/tb/lib:${cublas_dirs}${LD_LIBRARY_PATH:-}
 export OPENBLAS_NUM_THREADS=${OPENBLAS_NUM_THREADS:-16}
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.max.sm --format=csv,noheader | tee "$out/gpu.txt"
 summary=()
