@@ -34,6 +34,7 @@ class Device {
   cudaStream_t stream();
 
  private:
+  friend class DeviceAccess;
   DeviceCaps caps_;
   int index_ = 0;
   std::string name_;

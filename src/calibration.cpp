@@ -1,0 +1,144 @@
+#include "calibration.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <vector>
+
+#include "cpu_blas.h"
+#include "device.h"
+#include "env.h"
+#include "memory.h"
+
+namespace tileblas {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Median of `reps` timings of fn() (after one warm-up call).
+template <class Fn>
+double median_seconds(int reps, Fn fn) {
+  fn();
+  std::vector<double> t;
+  for (int i = 0; i < reps; ++i) {
+    auto t0 = Clock::now();
+    fn();
+    t.push_back(seconds_since(t0));
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+// CPU sgemm at n = 64 and n = 512: solve t = overhead + flops / rate.
+void measure_cpu(Rates& r) {
+  auto time_sgemm = [](int n) {
+    std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n);
+    return median_seconds(3, [&] {
+      cpu_blas::sgemm('N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+    });
+  };
+  const double f_small = 2.0 * 64 * 64 * 64, f_large = 2.0 * 512 * 512 * 512;
+  const double t_small = time_sgemm(64), t_large = time_sgemm(512);
+  r.cpu_flops = std::max((f_large - f_small) / std::max(t_large - t_small, 1e-9), 1e8);
+  r.cpu_overhead_s = std::max(t_small - f_small / r.cpu_flops, 0.0);
+}
+
+void measure_transfers(Rates& r, cudaStream_t stream) {
+  const size_t bytes = size_t(16) << 20;
+  DeviceBuffer dev(bytes, stream);
+  void* pinned = nullptr;
+  std::vector<char> pageable(bytes, 1);
+  if (dev.status() != cudaSuccess || cudaMallocHost(&pinned, bytes) != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  std::memset(pinned, 1, bytes);
+  auto copy_rate = [&](void* dst, const void* src) {
+    return double(bytes) / median_seconds(3, [&] {
+             cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream);
+             cudaStreamSynchronize(stream);
+           });
+  };
+  r.h2d_pinned_bps = copy_rate(dev.get(), pinned);
+  r.d2h_pinned_bps = copy_rate(pinned, dev.get());
+  r.h2d_pageable_bps = copy_rate(dev.get(), pageable.data());
+  r.d2h_pageable_bps = copy_rate(pageable.data(), dev.get());
+  r.gpu_overhead_s = median_seconds(10, [&] {
+    cudaMemsetAsync(dev.get(), 0, 4, stream);
+    cudaStreamSynchronize(stream);
+  });
+  cudaFreeHost(pinned);
+}
+
+// The kernel the router would pick for an n^3 problem of p's data type, on device scratch filled
+// with a nonzero pattern.
+double measure_kernel_rate(const GemmProblem& like, Device& device) {
+  const int64_t n = 1024;
+  cudaStream_t stream = device.stream();
+  DeviceBuffer a(size_t(n) * n * size_of(like.ab_type), stream);
+  DeviceBuffer b(size_t(n) * n * size_of(like.ab_type), stream);
+  DeviceBuffer c(size_t(n) * n * size_of(like.c_type), stream);
+  if (a.status() || b.status() || c.status()) return 0;
+  cudaMemsetAsync(a.get(), 0x3c, size_t(n) * n * size_of(like.ab_type), stream);
+  cudaMemsetAsync(b.get(), 0x3c, size_t(n) * n * size_of(like.ab_type), stream);
+  GemmProblem p = like;
+  p.trans_a = p.trans_b = Op::kNoTrans;
+  p.m = p.n = p.k = n;
+  p.alpha = 1.0f;
+  p.beta = 0.0f;
+  p.a = a.get();
+  p.b = b.get();
+  p.c = c.get();
+  p.lda = p.ldb = p.ldc = n;
+  std::string why;
+  const GemmKernel* k = pick_gemm_kernel(p, device.caps(), config().force_kernel, &why);
+  if (!k) return 0;
+  const double t = median_seconds(3, [&] {
+    k->launch(p, stream);
+    cudaStreamSynchronize(stream);
+  });
+  return cudaGetLastError() == cudaSuccess ? p.flops() / t : 0;
+}
+
+}  // namespace
+
+const Rates& measured_rates(const GemmProblem& p, Device& device) {
+  static std::mutex mu;
+  static Rates base;
+  static bool base_measured = false;
+  static std::map<int, Rates> by_type;
+  std::lock_guard<std::mutex> lock(mu);
+  const int key = int(p.ab_type) * 2 + (p.allow_tf32 ? 1 : 0);
+  auto it = by_type.find(key);
+  if (it != by_type.end()) return it->second;
+  if (!base_measured) {
+    measure_cpu(base);
+    measure_transfers(base, device.stream());
+    base_measured = true;
+  }
+  Rates r = base;
+  r.gpu_flops = measure_kernel_rate(p, device);
+  if (r.gpu_flops <= 0 || r.h2d_pinned_bps <= 0) {
+    r.gpu_flops = 1.0;  // a failed measurement routes everything to the CPU
+    r.h2d_pinned_bps = r.h2d_pageable_bps = r.d2h_pinned_bps = r.d2h_pageable_bps = 1.0;
+  }
+  if (config().verbose) {
+    std::fprintf(stderr,
+                 "tileblas: measured rates (%s): cpu %.1f GFLOP/s + %.1f us, gpu %.1f GFLOP/s + "
+                 "%.1f us, h2d %.1f/%.1f GB/s, d2h %.1f/%.1f GB/s (pinned/pageable)\n",
+                 name_of(p.ab_type), r.cpu_flops * 1e-9, r.cpu_overhead_s * 1e6,
+                 r.gpu_flops * 1e-9, r.gpu_overhead_s * 1e6, r.h2d_pinned_bps * 1e-9,
+                 r.h2d_pageable_bps * 1e-9, r.d2h_pinned_bps * 1e-9, r.d2h_pageable_bps * 1e-9);
+  }
+  return by_type.emplace(key, r).first->second;
+}
+
+}  // namespace tileblas

@@ -1,0 +1,17 @@
+// Measures the rates the cost model needs (src/router.h Rates), once per process and per data
+// type, the first time a host-data GEMM has to be routed: a CPU BLAS sgemm at two sizes, pinned and
+// pageable copies each way, a launch round trip, and the kernel the router would pick at 1024^3.
+#pragma once
+
+#include "problem.h"
+#include "router.h"
+
+namespace tileblas {
+
+class Device;
+
+// Rates for routing `p` (its data type picks the GPU kernel rate). Thread-safe; the first call for
+// a data type takes a few milliseconds.
+const Rates& measured_rates(const GemmProblem& p, Device& device);
+
+}  // namespace tileblas

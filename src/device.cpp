@@ -1,0 +1,138 @@
+#include "device.h"
+
+#include <pthread.h>
+
+#include <atomic>
+#include <mutex>
+
+#include "env.h"
+#include "log.h"
+
+namespace tileblas {
+
+namespace {
+
+// The kernels are built for these architectures and newer (CMake TILEBLAS_CUDA_ARCHS).
+constexpr int kMinSmVersion = 80;
+
+struct DeviceState {
+  std::mutex mu;
+  bool probed = false;
+  Device device;
+  bool usable = false;
+  std::string why_not;
+  std::atomic<bool> disabled{false};
+  std::atomic<bool> cuda_touched{false};  // this process initialised CUDA (a fork child must not)
+  std::atomic<bool> forked_child{false};
+};
+
+DeviceState& state() {
+  static DeviceState* s = new DeviceState;  // never destroyed: used from atexit-time BLAS calls
+  return *s;
+}
+
+void on_fork_child() {
+  DeviceState& s = state();
+  if (s.cuda_touched.load()) s.forked_child.store(true);
+}
+
+}  // namespace
+
+cudaError_t device_caps_of(int device, DeviceCaps* caps) {
+  cudaDeviceProp prop;
+  cudaError_t err = cudaGetDeviceProperties(&prop, device);
+  if (err != cudaSuccess) return err;
+  caps->sm_version = prop.major * 10 + prop.minor;
+  caps->num_sms = prop.multiProcessorCount;
+  caps->smem_per_block_optin = prop.sharedMemPerBlockOptin;
+  caps->l2_bytes = size_t(prop.l2CacheSize);
+  return cudaSuccess;
+}
+
+class DeviceAccess {
+ public:
+  static void probe(DeviceState& s) {
+    static std::once_flag atfork_once;
+    std::call_once(atfork_once, [] { pthread_atfork(nullptr, nullptr, on_fork_child); });
+    s.probed = true;
+    if (config().mode == Mode::kCpu) {
+      s.why_not = "TILEBLAS_MODE=cpu";
+      return;
+    }
+    s.cuda_touched.store(true);
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+      s.why_not = err != cudaSuccess ? std::string("no usable CUDA driver or device (") +
+                                           cudaGetErrorString(err) + ")"
+                                     : "no CUDA device";
+      cudaGetLastError();
+      return;
+    }
+    const int index = config().device;
+    if (index >= count) {
+      s.why_not = "TILEBLAS_DEVICE=" + std::to_string(index) + " but only " +
+                  std::to_string(count) + " device(s)";
+      return;
+    }
+    DeviceCaps caps;
+    if ((err = device_caps_of(index, &caps)) != cudaSuccess) {
+      s.why_not = std::string("cudaGetDeviceProperties failed: ") + cudaGetErrorString(err);
+      return;
+    }
+    if (caps.sm_version < kMinSmVersion) {
+      s.why_not = "device sm_" + std::to_string(caps.sm_version) + " is older than sm_" +
+                  std::to_string(kMinSmVersion) + ", which tileblas's kernels need";
+      return;
+    }
+    cudaDeviceProp prop;
+    cudaGetDeviceProperties(&prop, index);
+    s.device.caps_ = caps;
+    s.device.index_ = index;
+    s.device.name_ = prop.name;
+    s.usable = true;
+  }
+};
+
+Device* Device::get() {
+  DeviceState& s = state();
+  if (s.forked_child.load()) {
+    warn_once("fork", "CUDA cannot be used in a child process after fork(); using the CPU BLAS");
+    return nullptr;
+  }
+  if (s.disabled.load()) return nullptr;
+  {
+    std::lock_guard<std::mutex> lock(s.mu);
+    if (!s.probed) DeviceAccess::probe(s);
+  }
+  if (!s.usable) return nullptr;
+  if (cudaSetDevice(s.device.index()) != cudaSuccess) {
+    report_failure("cudaSetDevice", cudaGetLastError());
+    return nullptr;
+  }
+  return &s.device;
+}
+
+std::string Device::unavailable_reason() {
+  DeviceState& s = state();
+  if (s.forked_child.load()) return "child process after fork()";
+  if (s.disabled.load()) return "disabled after a CUDA error";
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (!s.probed) DeviceAccess::probe(s);
+  return s.usable ? "" : s.why_not;
+}
+
+void Device::report_failure(const char* what, cudaError_t err) {
+  cudaGetLastError();  // clear a non-sticky error so later calls are not blamed for it
+  if (err == cudaErrorMemoryAllocation) {
+    warn_once("oom", std::string(what) + ": out of GPU memory; such calls run on the CPU BLAS");
+    return;
+  }
+  state().disabled.store(true);
+  warn_once("cuda-error", std::string(what) + " failed (" + cudaGetErrorString(err) +
+                              "); the GPU is disabled and every call runs on the CPU BLAS");
+}
+
+cudaStream_t Device::stream() { return cudaStreamPerThread; }
+
+}  // namespace tileblas

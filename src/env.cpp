@@ -1,0 +1,90 @@
+#include "env.h"
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+extern char** environ;
+
+namespace tileblas {
+
+namespace {
+
+bool parse_bool(const std::string& name, const std::string& v, bool* out, Config& c) {
+  if (v == "1" || v == "on" || v == "true" || v == "yes") {
+    *out = true;
+    return true;
+  }
+  if (v == "0" || v == "off" || v == "false" || v == "no" || v.empty()) {
+    *out = false;
+    return true;
+  }
+  c.problems.push_back(name + "=" + v + " is not 0 or 1; using 0");
+  return false;
+}
+
+}  // namespace
+
+Config parse_config(const char* const* env) {
+  Config c;
+  for (; env && *env; ++env) {
+    const char* entry = *env;
+    if (std::strncmp(entry, "TILEBLAS_", 9) != 0) continue;
+    const char* eq = std::strchr(entry, '=');
+    if (!eq) continue;
+    const std::string name(entry, eq);
+    const std::string value(eq + 1);
+    if (name == "TILEBLAS_MODE") {
+      if (value == "auto" || value.empty()) {
+        c.mode = Mode::kAuto;
+      } else if (value == "gpu") {
+        c.mode = Mode::kGpu;
+      } else if (value == "cpu") {
+        c.mode = Mode::kCpu;
+      } else {
+        c.problems.push_back("TILEBLAS_MODE=" + value + " is not auto, gpu or cpu; using auto");
+      }
+    } else if (name == "TILEBLAS_VERBOSE") {
+      parse_bool(name, value, &c.verbose, c);
+    } else if (name == "TILEBLAS_ALLOW_TF32") {
+      parse_bool(name, value, &c.allow_tf32, c);
+    } else if (name == "TILEBLAS_FORCE_KERNEL") {
+      c.force_kernel = value;  // checked against the kernel tables by the router
+    } else if (name == "TILEBLAS_CPU_BLAS") {
+      c.cpu_blas_path = value;
+    } else if (name == "TILEBLAS_DEVICE") {
+      char* end = nullptr;
+      long d = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || d < 0 || d > 1024) {
+        c.problems.push_back("TILEBLAS_DEVICE=" + value + " is not a device number; using 0");
+      } else {
+        c.device = int(d);
+      }
+    } else if (name == "TILEBLAS_TEST_SEED") {
+      // read by the test suite, not the library
+    } else {
+      c.problems.push_back(name + " is not a tileblas variable (ignored)");
+    }
+  }
+  return c;
+}
+
+const Config& config() {
+  static const Config c = [] {
+    Config parsed = parse_config(environ);
+    for (const std::string& p : parsed.problems) std::fprintf(stderr, "tileblas: %s\n", p.c_str());
+    return parsed;
+  }();
+  return c;
+}
+
+const char* name_of(Mode mode) {
+  switch (mode) {
+    case Mode::kGpu: return "gpu";
+    case Mode::kCpu: return "cpu";
+    case Mode::kAuto: break;
+  }
+  return "auto";
+}
+
+}  // namespace tileblas

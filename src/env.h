@@ -1,0 +1,31 @@
+// tileblas's configuration: every TILEBLAS_* environment variable is read here, once, and nowhere
+// else. Unknown values and unknown TILEBLAS_* names are reported on stderr (and the default used).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace tileblas {
+
+enum class Mode { kAuto, kGpu, kCpu };
+
+struct Config {
+  Mode mode = Mode::kAuto;         // TILEBLAS_MODE=auto|gpu|cpu
+  bool verbose = false;            // TILEBLAS_VERBOSE=0|1
+  std::string force_kernel;        // TILEBLAS_FORCE_KERNEL=<kernel name>
+  bool allow_tf32 = false;         // TILEBLAS_ALLOW_TF32=0|1
+  std::string cpu_blas_path;       // TILEBLAS_CPU_BLAS=<path>
+  int device = 0;                  // TILEBLAS_DEVICE=<n>
+  std::vector<std::string> problems;  // what was wrong with the environment, already reported
+};
+
+// Parses an environment (a list of "NAME=value" strings); pure, for tests.
+Config parse_config(const char* const* environ_list);
+
+// The process's configuration, parsed from the environment on first use (thread-safe). Problems
+// are printed once to stderr.
+const Config& config();
+
+const char* name_of(Mode mode);
+
+}  // namespace tileblas

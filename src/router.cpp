@@ -1,0 +1,222 @@
+#include "router.h"
+
+#include <cstring>
+
+#include "log.h"
+
+namespace tileblas {
+
+namespace {
+
+// ---- GEMM kernel preferences: the routing thresholds, in one table ----------------------------
+// A row applies when its kernel exists, supports the problem, and its rule holds; the first such
+// row wins. Problems no row claims go to the first supporting row of gemm_kernels().
+
+int64_t tiles(int64_t extent, int64_t tile) { return (extent + tile - 1) / tile; }
+
+// Few 128x128 output tiles for the SMs, and a long k to split among them.
+bool few_tiles_long_k(const GemmProblem& p, const DeviceCaps& caps) {
+  return tiles(p.m, 128) * tiles(p.n, 128) * 2 <= caps.num_sms && p.k >= 4096;
+}
+// Enough 128x128 tiles to fill the SMs at least once.
+bool many_large_tiles(const GemmProblem& p, const DeviceCaps& caps) {
+  return tiles(p.m, 128) * tiles(p.n, 128) >= caps.num_sms;
+}
+// Mid-size or skinny problems: smaller tiles give the SMs enough blocks.
+bool mid_size(const GemmProblem& p, const DeviceCaps&) { return p.m >= 32 && p.n >= 32; }
+bool always(const GemmProblem&, const DeviceCaps&) { return true; }
+
+struct Preference {
+  const char* kernel;
+  bool (*rule)(const GemmProblem&, const DeviceCaps&);
+  const char* why;
+};
+
+const Preference kGemmPreferences[] = {
+    {"gemm_mma_f16_128x256x32", many_large_tiles, "tensor cores, large tiles fill the SMs"},
+    {"gemm_mma_f16_128x128x32", always, "tensor cores"},
+    {"sgemm_tf32_mma_128x128x32", always, "TF32 tensor cores (TILEBLAS_ALLOW_TF32=1)"},
+    {"sgemm_splitk_128x128x16", few_tiles_long_k, "few output tiles, long k: split-K"},
+    {"sgemm_regblock_128x128x16", many_large_tiles, "large problem: 128x128 register blocking"},
+    {"sgemm_regblock_64x64x16", mid_size, "mid-size or skinny: 64x64 register blocking"},
+};
+
+template <class Problem, class Kernel>
+const Kernel* forced(const std::vector<Kernel>& table, const Problem& p, const DeviceCaps& caps,
+                     const std::string& force, std::string* why) {
+  if (force.empty()) return nullptr;
+  for (const Kernel& k : table) {
+    if (force != k.name) continue;
+    if (k.supports(p, caps)) {
+      *why = "TILEBLAS_FORCE_KERNEL";
+      return &k;
+    }
+    warn_once(("force-unsupported-" + force).c_str(),
+              "TILEBLAS_FORCE_KERNEL=" + force +
+                  " does not support some calls; those use the kernel the router picks");
+    return nullptr;
+  }
+  return nullptr;
+}
+
+template <class Problem, class Kernel>
+const Kernel* first_supporting(const std::vector<Kernel>& table, const Problem& p,
+                               const DeviceCaps& caps) {
+  for (const Kernel& k : table) {
+    if (k.supports(p, caps)) return &k;
+  }
+  return nullptr;
+}
+
+bool known_kernel_name(const std::string& name) {
+  return find_gemm_kernel(name.c_str()) || find_axpy_kernel(name.c_str()) ||
+         find_transpose_kernel(name.c_str());
+}
+
+void check_forced_name(const std::string& force) {
+  if (!force.empty() && !known_kernel_name(force)) {
+    warn_once("force-unknown", "TILEBLAS_FORCE_KERNEL=" + force + " names no kernel; ignored");
+  }
+}
+
+double bytes_of(int64_t rows, int64_t cols, DataType t) {
+  return double(rows) * double(cols) * double(size_of(t));
+}
+
+double rate_for(MemKind kind, double pinned, double pageable) {
+  return kind == MemKind::kHostPinned ? pinned : pageable;
+}
+
+}  // namespace
+
+const GemmKernel* pick_gemm_kernel(const GemmProblem& p, const DeviceCaps& caps,
+                                   const std::string& force, std::string* why) {
+  check_forced_name(force);
+  if (const GemmKernel* k = forced(gemm_kernels(), p, caps, force, why)) return k;
+  for (const Preference& pref : kGemmPreferences) {
+    const GemmKernel* k = find_gemm_kernel(pref.kernel);
+    if (k && k->supports(p, caps) && pref.rule(p, caps)) {
+      *why = pref.why;
+      return k;
+    }
+  }
+  *why = "first kernel that supports the problem";
+  return first_supporting(gemm_kernels(), p, caps);
+}
+
+double predict_cpu_seconds(const GemmProblem& p, const Rates& r) {
+  // fp16/bf16 inputs are widened to fp32 first: one more pass over A, B (and C) in host memory.
+  return r.cpu_overhead_s + p.flops() / r.cpu_flops;
+}
+
+double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const Rates& r) {
+  double t = r.gpu_overhead_s + p.flops() / r.gpu_flops;
+  if (!device_accessible(where.a)) {
+    t += bytes_of(p.a_rows(), p.a_cols(), p.ab_type) /
+         rate_for(where.a, r.h2d_pinned_bps, r.h2d_pageable_bps);
+  }
+  if (!device_accessible(where.b)) {
+    t += bytes_of(p.b_rows(), p.b_cols(), p.ab_type) /
+         rate_for(where.b, r.h2d_pinned_bps, r.h2d_pageable_bps);
+  }
+  if (!device_accessible(where.c)) {
+    const double c_bytes = bytes_of(p.m, p.n, p.c_type);
+    if (p.beta != 0.0f) t += c_bytes / rate_for(where.c, r.h2d_pinned_bps, r.h2d_pageable_bps);
+    t += c_bytes / rate_for(where.c, r.d2h_pinned_bps, r.d2h_pageable_bps);
+  }
+  return t;
+}
+
+bool gemm_needs_rates(const Placement& where, const Config& cfg) {
+  return cfg.mode == Mode::kAuto && where.all_host();
+}
+
+Route<GemmKernel> route_gemm(const GemmProblem& p, const Placement& where, const Config& cfg,
+                             const DeviceCaps* caps, const std::string& no_device_why,
+                             const Rates* rates) {
+  Route<GemmKernel> r;
+  if (!caps) {
+    r.reason = "no GPU: " + no_device_why;
+    return r;
+  }
+  std::string why;
+  const GemmKernel* k = pick_gemm_kernel(p, *caps, cfg.force_kernel, &why);
+  if (!k) {
+    r.reason = "no kernel supports this problem";
+    return r;
+  }
+  auto gpu = [&](std::string reason) {
+    r.side = TILEBLAS_ROUTE_GPU;
+    r.kernel = k;
+    r.reason = std::move(reason) + "; " + why;
+    return r;
+  };
+  if (where.any_device_accessible()) return gpu("data on the device");
+  if (cfg.mode == Mode::kGpu) return gpu("TILEBLAS_MODE=gpu");
+  if (!rates) {
+    r.reason = "host data, no measured rates";
+    return r;
+  }
+  const double t_cpu = predict_cpu_seconds(p, *rates);
+  const double t_gpu = predict_gpu_seconds(p, where, *rates);
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "host data: predicted cpu %.3g ms, gpu %.3g ms", t_cpu * 1e3,
+                t_gpu * 1e3);
+  if (t_gpu < t_cpu) return gpu(buf);
+  r.reason = buf;
+  return r;
+}
+
+Route<AxpyKernel> route_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_device,
+                             const Config& cfg, const DeviceCaps* caps,
+                             const std::string& no_device_why) {
+  Route<AxpyKernel> r;
+  if (!caps) {
+    r.reason = "no GPU: " + no_device_why;
+    return r;
+  }
+  if (!x_on_device && !y_on_device && cfg.mode != Mode::kGpu) {
+    r.reason = "host data: O(n) work stays on the CPU";
+    return r;
+  }
+  check_forced_name(cfg.force_kernel);
+  std::string why;
+  const AxpyKernel* k = forced(axpy_kernels(), p, *caps, cfg.force_kernel, &why);
+  if (!k) k = first_supporting(axpy_kernels(), p, *caps);
+  if (!k) {
+    r.reason = "no kernel supports this problem";
+    return r;
+  }
+  r.side = TILEBLAS_ROUTE_GPU;
+  r.kernel = k;
+  r.reason = (x_on_device || y_on_device) ? "data on the device" : "TILEBLAS_MODE=gpu";
+  return r;
+}
+
+Route<TransposeKernel> route_transpose(const TransposeProblem& p, bool a_on_device,
+                                       bool b_on_device, const Config& cfg, const DeviceCaps* caps,
+                                       const std::string& no_device_why) {
+  Route<TransposeKernel> r;
+  if (!caps) {
+    r.reason = "no GPU: " + no_device_why;
+    return r;
+  }
+  if (!a_on_device && !b_on_device && cfg.mode != Mode::kGpu) {
+    r.reason = "host data: O(n) work stays on the CPU";
+    return r;
+  }
+  check_forced_name(cfg.force_kernel);
+  std::string why;
+  const TransposeKernel* k = forced(transpose_kernels(), p, *caps, cfg.force_kernel, &why);
+  if (!k) k = first_supporting(transpose_kernels(), p, *caps);
+  if (!k) {
+    r.reason = "no kernel supports this problem";
+    return r;
+  }
+  r.side = TILEBLAS_ROUTE_GPU;
+  r.kernel = k;
+  r.reason = (a_on_device || b_on_device) ? "data on the device" : "TILEBLAS_MODE=gpu";
+  return r;
+}
+
+}  // namespace tileblas

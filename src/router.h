@@ -1,0 +1,70 @@
+// The router: for each call, which side runs it (CPU BLAS or GPU) and which kernel, and why.
+// Decisions are pure functions of the problem, where its operands live, the configuration, the
+// device's capabilities and the measured rates, so tests can exercise them without a GPU.
+#pragma once
+
+#include <string>
+
+#include "env.h"
+#include "kernel_table.h"
+#include "memory.h"
+#include "problem.h"
+#include "tileblas.h"
+
+namespace tileblas {
+
+// Measured rates that feed the cost model (src/calibration.cpp measures them on first need).
+struct Rates {
+  double cpu_flops = 0;        // CPU BLAS sgemm rate at a mid size, FLOP/s
+  double cpu_overhead_s = 0;   // fixed cost of one CPU BLAS call
+  double h2d_pinned_bps = 0;   // bytes/s host -> device from pinned memory
+  double h2d_pageable_bps = 0;
+  double d2h_pinned_bps = 0;
+  double d2h_pageable_bps = 0;
+  double gpu_overhead_s = 0;   // one launch + synchronisation round trip
+  double gpu_flops = 0;        // our kernel's rate for this problem's data type, FLOP/s
+};
+
+struct Placement {
+  MemKind a = MemKind::kHostPageable, b = MemKind::kHostPageable, c = MemKind::kHostPageable;
+  bool any_device_accessible() const {
+    return device_accessible(a) || device_accessible(b) || device_accessible(c);
+  }
+  bool all_host() const { return !any_device_accessible(); }
+};
+
+template <class Kernel>
+struct Route {
+  tileblas_route side = TILEBLAS_ROUTE_CPU;
+  const Kernel* kernel = nullptr;  // set when side is GPU
+  std::string reason;
+};
+
+// The GEMM kernel for a problem on device pointers: TILEBLAS_FORCE_KERNEL if it names a row that
+// supports the problem, else the first row of the router's preference table that supports it and
+// whose size rule holds, else the first row of gemm_kernels() that supports it; nullptr if none.
+const GemmKernel* pick_gemm_kernel(const GemmProblem& p, const DeviceCaps& caps,
+                                   const std::string& force, std::string* why);
+
+// Predicted seconds for the CPU and for the GPU (transfers included) per the cost model.
+double predict_cpu_seconds(const GemmProblem& p, const Rates& r);
+double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const Rates& r);
+
+// Side and kernel for a GEMM. `caps` is nullptr when no device is usable (`no_device_why` says
+// why). `rates` may be nullptr when they are not needed (device data, forced modes); the caller
+// measures them when needs_rates() says so.
+bool gemm_needs_rates(const Placement& where, const Config& cfg);
+Route<GemmKernel> route_gemm(const GemmProblem& p, const Placement& where, const Config& cfg,
+                             const DeviceCaps* caps, const std::string& no_device_why,
+                             const Rates* rates);
+
+// O(n) operations: host data stays on the CPU (PCIe is slower than host memory) unless
+// TILEBLAS_MODE=gpu; device or managed data is computed in place.
+Route<AxpyKernel> route_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_device,
+                             const Config& cfg, const DeviceCaps* caps,
+                             const std::string& no_device_why);
+Route<TransposeKernel> route_transpose(const TransposeProblem& p, bool a_on_device,
+                                       bool b_on_device, const Config& cfg, const DeviceCaps* caps,
+                                       const std::string& no_device_why);
+
+}  // namespace tileblas
