@@ -1,0 +1,194 @@
+// Router decisions and configuration parsing, without a GPU: synthetic device capabilities and
+// rates stand in for the measured ones.
+#include <string>
+
+#include "env.h"
+#include "kernel_table.h"
+#include "router.h"
+#include "test_support.h"
+
+namespace {
+
+using tileblas::Config;
+using tileblas::DataType;
+using tileblas::DeviceCaps;
+using tileblas::GemmProblem;
+using tileblas::MemKind;
+using tileblas::Mode;
+using tileblas::Placement;
+using tileblas::Rates;
+
+DeviceCaps hopper() {
+  DeviceCaps caps;
+  caps.sm_version = 90;
+  caps.num_sms = 132;
+  caps.smem_per_block_optin = 227 * 1024;
+  caps.l2_bytes = 50u << 20;
+  return caps;
+}
+
+// Rates of the order seen on an H100 host: 1 TFLOP/s CPU, 20 / 5 GB/s pinned / pageable copies.
+Rates typical_rates() {
+  Rates r;
+  r.cpu_flops = 1e12;
+  r.cpu_overhead_s = 2e-6;
+  r.h2d_pinned_bps = r.d2h_pinned_bps = 20e9;
+  r.h2d_pageable_bps = r.d2h_pageable_bps = 5e9;
+  r.gpu_overhead_s = 20e-6;
+  r.gpu_flops = 40e12;
+  return r;
+}
+
+// Aligned, non-null fake device addresses: the router never dereferences them.
+GemmProblem square(int64_t n, DataType ab = DataType::kF32) {
+  static float storage[64] alignas(256);
+  GemmProblem p;
+  p.m = p.n = p.k = n;
+  p.lda = p.ldb = p.ldc = n;
+  p.a = p.b = p.c = storage;
+  p.ab_type = ab;
+  p.c_type = DataType::kF32;
+  p.alpha = 1.0f;
+  p.beta = 0.0f;
+  return p;
+}
+
+TEST(ConfigTest, ParsesKnownVariables) {
+  const char* env[] = {"PATH=/bin", "TILEBLAS_MODE=gpu", "TILEBLAS_VERBOSE=1",
+                       "TILEBLAS_ALLOW_TF32=1", "TILEBLAS_FORCE_KERNEL=sgemm_tiled",
+                       "TILEBLAS_CPU_BLAS=/x/libblas.so.3", "TILEBLAS_DEVICE=1", nullptr};
+  const Config c = tileblas::parse_config(env);
+  EXPECT_EQ(c.mode, Mode::kGpu);
+  EXPECT_TRUE(c.verbose);
+  EXPECT_TRUE(c.allow_tf32);
+  EXPECT_EQ(c.force_kernel, "sgemm_tiled");
+  EXPECT_EQ(c.cpu_blas_path, "/x/libblas.so.3");
+  EXPECT_EQ(c.device, 1);
+  EXPECT_TRUE(c.problems.empty());
+}
+
+TEST(ConfigTest, ReportsUnknownValuesAndNames) {
+  const char* env[] = {"TILEBLAS_MODE=fastest", "TILEBLAS_VERBOSE=maybe", "TILEBLAS_DEVICE=x",
+                       "TILEBLAS_MOOD=cpu", nullptr};
+  const Config c = tileblas::parse_config(env);
+  EXPECT_EQ(c.mode, Mode::kAuto);
+  EXPECT_FALSE(c.verbose);
+  EXPECT_EQ(c.device, 0);
+  ASSERT_EQ(c.problems.size(), 4u);
+  EXPECT_NE(c.problems[3].find("TILEBLAS_MOOD"), std::string::npos);
+}
+
+TEST(RouterTest, NoDeviceMeansCpu) {
+  const auto r = tileblas::route_gemm(square(4096), Placement{}, Config{}, nullptr,
+                                      "no CUDA device", nullptr);
+  EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU);
+  EXPECT_EQ(r.kernel, nullptr);
+  EXPECT_NE(r.reason.find("no CUDA device"), std::string::npos);
+}
+
+TEST(RouterTest, DeviceDataRunsInPlaceOnTheGpu) {
+  const DeviceCaps caps = hopper();
+  for (MemKind kind : {MemKind::kDevice, MemKind::kManaged}) {
+    Placement where{kind, kind, kind};
+    for (int64_t n : {1, 7, 64, 4096}) {
+      const auto r = tileblas::route_gemm(square(n), where, Config{}, &caps, "", nullptr);
+      EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU) << n;
+      ASSERT_NE(r.kernel, nullptr);
+      EXPECT_TRUE(r.kernel->supports(square(n), caps));
+    }
+  }
+}
+
+TEST(RouterTest, HostDataFollowsTheCostModel) {
+  const DeviceCaps caps = hopper();
+  const Rates rates = typical_rates();
+  const Placement host;
+  const auto small = tileblas::route_gemm(square(64), host, Config{}, &caps, "", &rates);
+  EXPECT_EQ(small.side, TILEBLAS_ROUTE_CPU) << small.reason;
+  const auto large = tileblas::route_gemm(square(4096), host, Config{}, &caps, "", &rates);
+  EXPECT_EQ(large.side, TILEBLAS_ROUTE_GPU) << large.reason;
+  // With a PCIe link 1000x slower, the same large problem stays on the CPU.
+  Rates slow_link = rates;
+  slow_link.h2d_pageable_bps = slow_link.d2h_pageable_bps = 5e6;
+  const auto slow = tileblas::route_gemm(square(4096), host, Config{}, &caps, "", &slow_link);
+  EXPECT_EQ(slow.side, TILEBLAS_ROUTE_CPU) << slow.reason;
+  // The decision is the comparison of the two predictions.
+  for (int64_t n : {16, 128, 512, 1024, 2048, 8192}) {
+    const GemmProblem p = square(n);
+    const bool gpu_faster = tileblas::predict_gpu_seconds(p, host, rates) <
+                            tileblas::predict_cpu_seconds(p, rates);
+    const auto r = tileblas::route_gemm(p, host, Config{}, &caps, "", &rates);
+    EXPECT_EQ(r.side == TILEBLAS_ROUTE_GPU, gpu_faster) << n;
+  }
+}
+
+TEST(RouterTest, PinnedHostDataCrossesOverEarlier) {
+  const Rates rates = typical_rates();
+  const GemmProblem p = square(1024);
+  Placement pinned{MemKind::kHostPinned, MemKind::kHostPinned, MemKind::kHostPinned};
+  EXPECT_LT(tileblas::predict_gpu_seconds(p, pinned, rates),
+            tileblas::predict_gpu_seconds(p, Placement{}, rates));
+  // beta == 0: C is not uploaded.
+  GemmProblem with_beta = p;
+  with_beta.beta = 1.0f;
+  EXPECT_LT(tileblas::predict_gpu_seconds(p, Placement{}, rates),
+            tileblas::predict_gpu_seconds(with_beta, Placement{}, rates));
+}
+
+TEST(RouterTest, ModeGpuForcesTheGpu) {
+  const DeviceCaps caps = hopper();
+  Config cfg;
+  cfg.mode = Mode::kGpu;
+  const auto r = tileblas::route_gemm(square(2), Placement{}, cfg, &caps, "", nullptr);
+  EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU);
+  EXPECT_NE(r.reason.find("TILEBLAS_MODE=gpu"), std::string::npos);
+}
+
+TEST(RouterTest, EveryGemmRowCanBeForcedWhereItSupportsTheProblem) {
+  const DeviceCaps caps = hopper();
+  for (const tileblas::GemmKernel& k : tileblas::gemm_kernels()) {
+    for (DataType t : {DataType::kF32, DataType::kF16, DataType::kBF16}) {
+      GemmProblem p = square(1024, t);
+      p.allow_tf32 = true;
+      if (!k.supports(p, caps)) continue;
+      std::string why;
+      EXPECT_EQ(tileblas::pick_gemm_kernel(p, caps, k.name, &why), &k) << k.name;
+      EXPECT_EQ(why, "TILEBLAS_FORCE_KERNEL");
+    }
+  }
+}
+
+TEST(RouterTest, EveryGemmProblemHasAKernel) {
+  const DeviceCaps caps = hopper();
+  for (DataType t : {DataType::kF32, DataType::kF16, DataType::kBF16}) {
+    for (int64_t n : {1, 3, 33, 1000, 4097}) {
+      std::string why;
+      const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(square(n, t), caps, "", &why);
+      ASSERT_NE(k, nullptr) << tileblas::name_of(t) << " n=" << n;
+      EXPECT_TRUE(k->supports(square(n, t), caps)) << k->name;
+    }
+  }
+  // fp32 never runs on TF32 tensor cores unless the user opted in.
+  for (int64_t n : {64, 1024, 4096}) {
+    std::string why;
+    GemmProblem p = square(n);
+    const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(std::string(k->name).find("tf32"), std::string::npos) << k->name;
+  }
+}
+
+TEST(RouterTest, OrderNOperationsOnHostDataStayOnTheCpu) {
+  const DeviceCaps caps = hopper();
+  tileblas::AxpyProblem axpy;
+  axpy.n = 1 << 26;
+  const auto host = tileblas::route_axpy(axpy, false, false, Config{}, &caps, "");
+  EXPECT_EQ(host.side, TILEBLAS_ROUTE_CPU);
+  tileblas::TransposeProblem t;
+  t.rows = t.cols = t.lda = t.ldb = 16384;
+  t.trans = tileblas::Op::kTrans;
+  const auto host_t = tileblas::route_transpose(t, false, false, Config{}, &caps, "");
+  EXPECT_EQ(host_t.side, TILEBLAS_ROUTE_CPU);
+}
+
+}  // namespace
