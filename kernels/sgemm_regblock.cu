@@ -1,0 +1,427 @@
+// sgemm_regblock: see sgemm_regblock.h for the contract, tiling and edge handling.
+#include "sgemm_regblock.h"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace tileblas::sgemm_regblock {
+namespace {
+
+// A block tile configuration. The lane layout inside a warp is fixed at 8 (m) x 4 (n) lanes, each
+// lane owning 4x4 sub-tiles 32 rows / 16 columns apart.
+template <int BlockM, int BlockN, int BlockK, int WarpM, int WarpN, int Stages, int MinBlocksPerSm>
+struct Tile {
+  static constexpr int kBlockM = BlockM, kBlockN = BlockN, kBlockK = BlockK;
+  static constexpr int kWarpM = WarpM, kWarpN = WarpN, kStages = Stages;
+  static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
+  static constexpr int kWarpsM = BlockM / WarpM, kWarpsN = BlockN / WarpN;
+  static constexpr int kThreads = kWarpsM * kWarpsN * 32;
+  static constexpr int kThreadM = WarpM / 8, kThreadN = WarpN / 4;  // per-thread register tile
+  // Shared rows padded by 4 floats: rows stay 16-byte aligned for float4 reads, and the lanes
+  // that write a k-contiguous operand (8 k x 4 columns) land in 32 distinct banks.
+  static constexpr int kStrideA = BlockM + 4, kStrideB = BlockN + 4;
+  static constexpr int kStageFloats = BlockK * (kStrideA + kStrideB);
+  static constexpr size_t kSmemBytes = size_t(Stages) * kStageFloats * sizeof(float);
+
+  static_assert(BlockM % WarpM == 0 && BlockN % WarpN == 0, "warps tile the block exactly");
+  static_assert(WarpM % 32 == 0 && WarpN % 16 == 0,
+                "8x4 lanes with 4x4 sub-tiles cover 32 x 16 per step: warp tiles are multiples");
+  static_assert(BlockK % 8 == 0, "k-contiguous copies move 8 consecutive k per lane group");
+  static_assert(BlockM * BlockK % (4 * kThreads) == 0 && BlockN * BlockK % (4 * kThreads) == 0,
+                "every thread issues the same number of 16-byte copies per k-step");
+  static_assert(Stages >= 2, "a ring of at least two buffers overlaps copy and compute");
+};
+
+using Tile128x128x16 = Tile<128, 128, 16, 64, 32, 4, 2>;
+using Tile64x64x16 = Tile<64, 64, 16, 32, 32, 4, 4>;
+constexpr int kRasterGroup = 8;       // block-rows per rasterization group
+constexpr int kMinTilesPerSlice = 8;  // split-K: fewer k-steps per slice cannot hide the prologue
+
+struct Args {
+  bool trans_a, trans_b;
+  int64_t m, n, k;
+  float alpha, beta;
+  const float* a;
+  int64_t lda;
+  const float* b;
+  int64_t ldb;
+  float* c;
+  int64_t ldc;
+  int tiles_m, tiles_n;
+  int k_tiles_per_slice;  // k-steps per blockIdx.y slice (all of them without split-K)
+  float* partial;         // split-K: slices of m_pad x n partial tiles, else nullptr
+  int64_t m_pad;          // split-K: m rounded up to 4 (leading dimension of a partial)
+};
+
+__device__ __forceinline__ uint32_t smem_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+// 4- and 16-byte asynchronous copies; src_bytes < size zero-fills the rest (0: nothing is read).
+__device__ __forceinline__ void copy4(float* dst, const float* src, int src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_address(dst)),
+               "l"(src), "r"(src_bytes));
+}
+__device__ __forceinline__ void copy16(float* dst, const float* src, int src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(dst)),
+               "l"(src), "r"(src_bytes));
+}
+__device__ __forceinline__ void copy_commit() { asm volatile("cp.async.commit_group;\n" ::); }
+template <int Pending>
+__device__ __forceinline__ void copy_wait() {
+  asm volatile("cp.async.wait_group %0;\n" ::"n"(Pending));
+}
+
+// Copies k-steps of one operand into shared memory: element (r, l) of the Rows x BlockK panel
+// that starts at row `row0` goes to dst[l * Stride + r]. The stored matrix x is contiguous either
+// along r (x[r + l*ld]: A not transposed, B transposed) or along l (x[l + r*ld]). Each thread keeps
+// one pointer that advances by a k-step per copy, and walks its elements with running pointers
+// (address products hoisted across the k-loop would cost registers the accumulators need).
+template <int Rows, int BlockK, int Stride, int Threads, bool Align16>
+struct PanelCopy {
+  // Contiguous along r: one 16-byte (or 4-byte) column run per copy, rows fixed per thread.
+  static constexpr int kRowsPerCopy = Align16 ? 4 : 1;
+  static constexpr int kRunThreads = Rows / kRowsPerCopy;  // threads covering one k of the panel
+  static constexpr int kLStep = Threads / kRunThreads;     // k advance between a thread's copies
+  static constexpr int kRCopies = BlockK / kLStep;
+  // Contiguous along l: lane groups of 8 consecutive k, Threads/8 rows per pass.
+  static constexpr int kRStepK = Threads / 8;
+  static constexpr int kKRowPasses = Rows / kRStepK;
+  static constexpr int kKLPasses = BlockK / 8;
+  static_assert(Threads % kRunThreads == 0 && BlockK % kLStep == 0,
+                "the block's threads cover whole k-rows of the panel, the same count each");
+  static_assert(Threads % 8 == 0 && Rows % kRStepK == 0,
+                "k-contiguous passes cover whole 8-k groups of the panel's rows");
+
+  // ld, x and k_contiguous are kernel parameters (constant bank), so they are passed per call
+  // rather than held in registers.
+  const float* ptr;  // this thread's first element at the current k-step
+  int r0, l0;        // this thread's first element within the panel
+  int rows_left;     // rows of the panel inside the matrix (at most Rows)
+
+  __device__ __forceinline__ PanelCopy(const float* x, int64_t ld, bool k_contiguous,
+                                       int64_t row0, int64_t rows, int64_t first_k, int tid) {
+    rows_left = int(rows - row0 < Rows ? rows - row0 : Rows);
+    if (!k_contiguous) {
+      r0 = (tid % kRunThreads) * kRowsPerCopy, l0 = tid / kRunThreads;
+      ptr = x + (row0 + r0) + (first_k + l0) * ld;
+    } else {
+      r0 = tid / 8, l0 = tid % 8;
+      ptr = x + (first_k + l0) + (row0 + r0) * ld;
+    }
+  }
+
+  // Copies the k-step whose first k has `k_left` = k - k0 values of k remaining, then advances.
+  // Elements outside the matrix are zero-filled from the (valid, unread) address x.
+  __device__ __forceinline__ void copy(float* dst, const float* x, int64_t ld, bool k_contiguous,
+                                       int k_left) {
+    if (!k_contiguous) {
+      const bool row_ok = r0 < rows_left;
+      const float* src = ptr;
+#pragma unroll
+      for (int c = 0; c < kRCopies; ++c) {
+        const int l = l0 + c * kLStep;
+        const bool ok = row_ok && l < k_left;
+        if (Align16) {
+          const int bytes = ok ? (rows_left - r0 < 4 ? rows_left - r0 : 4) * 4 : 0;
+          copy16(dst + l * Stride + r0, ok ? src : x, bytes);
+        } else {
+          copy4(dst + l * Stride + r0, ok ? src : x, ok ? 4 : 0);
+        }
+        src += kLStep * ld;
+      }
+    } else {
+      const float* src_row = ptr;
+#pragma unroll
+      for (int pr = 0; pr < kKRowPasses; ++pr) {
+        const int r = r0 + pr * kRStepK;
+#pragma unroll
+        for (int pl = 0; pl < kKLPasses; ++pl) {
+          const int l = l0 + pl * 8;
+          const bool ok = r < rows_left && l < k_left;
+          copy4(dst + l * Stride + r, ok ? src_row + pl * 8 : x, ok ? 4 : 0);
+        }
+        src_row += kRStepK * ld;
+      }
+    }
+    ptr += k_contiguous ? BlockK : BlockK * ld;
+  }
+};
+
+template <class T, bool Align16>
+__global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regblock_kernel(Args p) {
+  extern __shared__ float4 smem_vec[];
+  float* const a_smem = reinterpret_cast<float*>(smem_vec);
+  float* const b_smem = a_smem + T::kStages * T::kBlockK * T::kStrideA;
+  const int tid = threadIdx.x;
+
+  // Grouped rasterization: consecutive blocks walk kRasterGroup block-rows, then the next column.
+  const int tile = blockIdx.x;
+  const int group_span = kRasterGroup * p.tiles_n;
+  const int first_m = (tile / group_span) * kRasterGroup;
+  const int group_m = min(p.tiles_m - first_m, kRasterGroup);
+  const int tile_m = first_m + (tile % group_span) % group_m;
+  const int tile_n = (tile % group_span) / group_m;
+  const int64_t row0 = int64_t(tile_m) * T::kBlockM, col0 = int64_t(tile_n) * T::kBlockN;
+
+  const int64_t k_tiles = (p.k + T::kBlockK - 1) / T::kBlockK;
+  const int64_t kt_begin = int64_t(blockIdx.y) * p.k_tiles_per_slice;
+  const int kt_count =
+      p.alpha == 0.0f ? 0
+                      : int(k_tiles - kt_begin < p.k_tiles_per_slice ? k_tiles - kt_begin
+                                                                     : p.k_tiles_per_slice);
+
+  PanelCopy<T::kBlockM, T::kBlockK, T::kStrideA, T::kThreads, Align16> a_copy(
+      p.a, p.lda, p.trans_a, row0, p.m, kt_begin * T::kBlockK, tid);
+  PanelCopy<T::kBlockN, T::kBlockK, T::kStrideB, T::kThreads, Align16> b_copy(
+      p.b, p.ldb, !p.trans_b, col0, p.n, kt_begin * T::kBlockK, tid);
+  // Copies are issued in k order, so one running count of the k values left serves both.
+  int64_t k_left_next = p.k - kt_begin * T::kBlockK;
+  auto copy_stage = [&](int stage) {
+    const int k_left = int(k_left_next < T::kBlockK ? k_left_next : T::kBlockK);
+    a_copy.copy(a_smem + stage * T::kBlockK * T::kStrideA, p.a, p.lda, p.trans_a, k_left);
+    b_copy.copy(b_smem + stage * T::kBlockK * T::kStrideB, p.b, p.ldb, !p.trans_b, k_left);
+    k_left_next -= T::kBlockK;
+  };
+
+  const int warp = tid / 32, lane = tid % 32;
+  const int warp_m0 = (warp % T::kWarpsM) * T::kWarpM + (lane % 8) * 4;
+  const int warp_n0 = (warp / T::kWarpsM) * T::kWarpN + (lane / 8) * 4;
+  float acc[T::kThreadM][T::kThreadN] = {};
+
+#pragma unroll
+  for (int s = 0; s < T::kStages - 1; ++s) {
+    if (s < kt_count) copy_stage(s);
+    copy_commit();
+  }
+  for (int t = 0; t < kt_count; ++t) {
+    copy_wait<T::kStages - 2>();
+    __syncthreads();  // stage t is visible to all, and stage t-1 is no longer read by anyone
+    const int next = t + T::kStages - 1;
+    if (next < kt_count) copy_stage(next % T::kStages);
+    copy_commit();
+
+    const float* as = a_smem + (t % T::kStages) * T::kBlockK * T::kStrideA + warp_m0;
+    const float* bs = b_smem + (t % T::kStages) * T::kBlockK * T::kStrideB + warp_n0;
+#pragma unroll
+    for (int kk = 0; kk < T::kBlockK; ++kk) {
+      float a_frag[T::kThreadM], b_frag[T::kThreadN];
+#pragma unroll
+      for (int i = 0; i < T::kThreadM / 4; ++i) {
+        const float4 v = *reinterpret_cast<const float4*>(as + kk * T::kStrideA + i * 32);
+        a_frag[4 * i] = v.x, a_frag[4 * i + 1] = v.y, a_frag[4 * i + 2] = v.z,
+                   a_frag[4 * i + 3] = v.w;
+      }
+#pragma unroll
+      for (int j = 0; j < T::kThreadN / 4; ++j) {
+        const float4 v = *reinterpret_cast<const float4*>(bs + kk * T::kStrideB + j * 16);
+        b_frag[4 * j] = v.x, b_frag[4 * j + 1] = v.y, b_frag[4 * j + 2] = v.z,
+                   b_frag[4 * j + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < T::kThreadM; ++i)
+#pragma unroll
+        for (int j = 0; j < T::kThreadN; ++j) acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
+    }
+  }
+  copy_wait<0>();  // no copy may still target shared memory when the block exits
+
+  // Epilogue: columns j, rows in runs of 4 (lanes 0..7 of a column write 128 contiguous bytes).
+#pragma unroll
+  for (int j = 0; j < T::kThreadN; ++j) {
+    const int64_t col = col0 + warp_n0 + (j / 4) * 16 + j % 4;
+    if (col >= p.n) continue;
+#pragma unroll
+    for (int i4 = 0; i4 < T::kThreadM / 4; ++i4) {
+      const int64_t row = row0 + warp_m0 + i4 * 32;
+      if (row >= p.m) continue;
+      const float r0 = acc[4 * i4][j], r1 = acc[4 * i4 + 1][j], r2 = acc[4 * i4 + 2][j],
+                  r3 = acc[4 * i4 + 3][j];
+      if (p.partial) {
+        // Rows up to m_pad exist in the workspace, so a run that starts below m is stored whole.
+        float* dst = p.partial + int64_t(blockIdx.y) * p.m_pad * p.n + row + col * p.m_pad;
+        *reinterpret_cast<float4*>(dst) = make_float4(r0, r1, r2, r3);
+        continue;
+      }
+      float* dst = p.c + row + col * p.ldc;
+      if (Align16 && row + 3 < p.m) {
+        float4 out = make_float4(p.alpha * r0, p.alpha * r1, p.alpha * r2, p.alpha * r3);
+        if (p.beta != 0.0f) {
+          const float4 old = *reinterpret_cast<const float4*>(dst);
+          out.x += p.beta * old.x, out.y += p.beta * old.y, out.z += p.beta * old.z,
+              out.w += p.beta * old.w;
+        }
+        *reinterpret_cast<float4*>(dst) = out;
+      } else {
+        const float r[4] = {r0, r1, r2, r3};
+#pragma unroll
+        for (int ii = 0; ii < 4; ++ii) {
+          if (row + ii < p.m) {
+            dst[ii] = p.beta == 0.0f ? p.alpha * r[ii] : p.alpha * r[ii] + p.beta * dst[ii];
+          }
+        }
+      }
+    }
+  }
+}
+
+// C = alpha * (sum of the slices' partials, in slice order) + beta * C; zero slices: C = beta*C.
+__global__ void sgemm_splitk_reduce_kernel(int64_t m, int64_t n, int slices, const float* partial,
+                                           int64_t m_pad, float alpha, float beta, float* c,
+                                           int64_t ldc) {
+  const int64_t total = m * n;
+  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total;
+       e += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t row = e % m, col = e / m;
+    const float* src = partial + row + col * m_pad;
+    float sum = 0.0f;
+    for (int s = 0; s < slices; ++s) sum += src[int64_t(s) * m_pad * n];
+    float* dst = c + row + col * ldc;
+    *dst = beta == 0.0f ? alpha * sum : alpha * sum + beta * *dst;
+  }
+}
+
+bool is_fp32_problem(const GemmProblem& p) {
+  return p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 && !p.allow_tf32 &&
+         p.m >= 1 && p.n >= 1 && p.k >= 0 && p.lda >= std::max<int64_t>(1, p.a_rows()) &&
+         p.ldb >= std::max<int64_t>(1, p.b_rows()) && p.ldc >= p.m;
+}
+
+bool is_aligned16(const GemmProblem& p) {
+  auto aligned = [](const void* x) { return reinterpret_cast<uintptr_t>(x) % 16 == 0; };
+  return aligned(p.a) && aligned(p.b) && aligned(p.c) && p.lda % 4 == 0 && p.ldb % 4 == 0 &&
+         p.ldc % 4 == 0;
+}
+
+template <class T>
+bool supports_tile(const GemmProblem& p, const DeviceCaps& caps) {
+  const int64_t tiles = ((p.m + T::kBlockM - 1) / T::kBlockM) * ((p.n + T::kBlockN - 1) / T::kBlockN);
+  // cp.async needs sm_80; the block index must fit the grid's x dimension.
+  return is_fp32_problem(p) && caps.sm_version >= 80 && tiles <= 0x7fffffff &&
+         T::kSmemBytes <= caps.smem_per_block_optin;
+}
+
+Args args_of(const GemmProblem& p, int tiles_m, int tiles_n) {
+  Args a{};
+  a.trans_a = p.trans_a == Op::kTrans, a.trans_b = p.trans_b == Op::kTrans;
+  a.m = p.m, a.n = p.n, a.k = p.k, a.alpha = p.alpha, a.beta = p.beta;
+  a.a = static_cast<const float*>(p.a), a.lda = p.lda;
+  a.b = static_cast<const float*>(p.b), a.ldb = p.ldb;
+  a.c = static_cast<float*>(p.c), a.ldc = p.ldc;
+  a.tiles_m = tiles_m, a.tiles_n = tiles_n;
+  return a;
+}
+
+template <class T, bool Align16>
+cudaError_t launch_tile(const GemmProblem& p, cudaStream_t stream) {
+  const int tiles_m = int((p.m + T::kBlockM - 1) / T::kBlockM);
+  const int tiles_n = int((p.n + T::kBlockN - 1) / T::kBlockN);
+  Args a = args_of(p, tiles_m, tiles_n);
+  a.k_tiles_per_slice = int(std::min<int64_t>((p.k + T::kBlockK - 1) / T::kBlockK, 0x7fffffff));
+  auto kernel = sgemm_regblock_kernel<T, Align16>;
+  cudaError_t err =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes));
+  if (err != cudaSuccess) return err;
+  kernel<<<dim3(unsigned(int64_t(tiles_m) * tiles_n), 1), T::kThreads, T::kSmemBytes, stream>>>(a);
+  return cudaGetLastError();
+}
+
+template <class T, bool Align16>
+cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
+  const int tiles_m = int((p.m + T::kBlockM - 1) / T::kBlockM);
+  const int tiles_n = int((p.n + T::kBlockN - 1) / T::kBlockN);
+  const int64_t k_tiles = (p.k + T::kBlockK - 1) / T::kBlockK;
+  int device = 0, sms = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err != cudaSuccess) return err;
+
+  // Slices: enough blocks for about two per SM, at least kMinTilesPerSlice k-steps each, then as
+  // few slices as that many k-steps per slice needs (no empty slice).
+  int64_t slices = 0;
+  int64_t per_slice = 0;
+  if (p.alpha != 0.0f && k_tiles > 0) {
+    const int64_t tiles = int64_t(tiles_m) * tiles_n;
+    slices = std::clamp<int64_t>(2 * sms / tiles, 1,
+                                 std::max<int64_t>(1, k_tiles / kMinTilesPerSlice));
+    slices = std::min<int64_t>(slices, 65535);
+    per_slice = (k_tiles + slices - 1) / slices;
+    slices = (k_tiles + per_slice - 1) / per_slice;
+  }
+  const int64_t m_pad = (p.m + 3) / 4 * 4;
+  float* partial = nullptr;
+  if (slices > 0) {
+    err = cudaMallocAsync(reinterpret_cast<void**>(&partial),
+                          size_t(slices) * size_t(m_pad) * size_t(p.n) * sizeof(float), stream);
+    if (err != cudaSuccess) return err;
+    Args a = args_of(p, tiles_m, tiles_n);
+    a.k_tiles_per_slice = int(per_slice);
+    a.partial = partial;
+    a.m_pad = m_pad;
+    auto kernel = sgemm_regblock_kernel<T, Align16>;
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               int(T::kSmemBytes));
+    if (err == cudaSuccess) {
+      kernel<<<dim3(unsigned(int64_t(tiles_m) * tiles_n), unsigned(slices)), T::kThreads,
+               T::kSmemBytes, stream>>>(a);
+      err = cudaGetLastError();
+    }
+    if (err != cudaSuccess) {
+      cudaFreeAsync(partial, stream);
+      return err;
+    }
+  }
+  constexpr int kReduceThreads = 256;
+  const int64_t blocks = std::min<int64_t>((p.m * p.n + kReduceThreads - 1) / kReduceThreads,
+                                           int64_t(sms) * 16);
+  sgemm_splitk_reduce_kernel<<<unsigned(blocks), kReduceThreads, 0, stream>>>(
+      p.m, p.n, int(slices), partial, m_pad, p.alpha, p.beta, static_cast<float*>(p.c), p.ldc);
+  err = cudaGetLastError();
+  if (partial) {
+    const cudaError_t free_err = cudaFreeAsync(partial, stream);
+    if (err == cudaSuccess) err = free_err;
+  }
+  return err;
+}
+
+}  // namespace
+
+bool supports_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<Tile128x128x16>(p, caps) && is_aligned16(p);
+}
+cudaError_t launch_128x128x16_align16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_tile<Tile128x128x16, true>(p, stream);
+}
+bool supports_128x128x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<Tile128x128x16>(p, caps);
+}
+cudaError_t launch_128x128x16_align4(const GemmProblem& p, cudaStream_t stream) {
+  return launch_tile<Tile128x128x16, false>(p, stream);
+}
+
+bool supports_64x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<Tile64x64x16>(p, caps) && is_aligned16(p);
+}
+cudaError_t launch_64x64x16_align16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_tile<Tile64x64x16, true>(p, stream);
+}
+bool supports_64x64x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<Tile64x64x16>(p, caps);
+}
+cudaError_t launch_64x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
+  return launch_tile<Tile64x64x16, false>(p, stream);
+}
+
+bool supports_splitk_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<Tile128x128x16>(p, caps) && is_aligned16(p);
+}
+cudaError_t launch_splitk_128x128x16_align16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_splitk<Tile128x128x16, true>(p, stream);
+}
+bool supports_splitk_128x128x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<Tile128x128x16>(p, caps);
+}
+cudaError_t launch_splitk_128x128x16_align4(const GemmProblem& p, cudaStream_t stream) {
+  return launch_splitk<Tile128x128x16, false>(p, stream);
+}
+
+}  // namespace tileblas::sgemm_regblock

@@ -1,0 +1,61 @@
+// sgemm_regblock: register-blocked fp32 GEMM (SIMT), one kernel template in several
+// configurations, each a row of the kernel table.
+//
+//   C = alpha * op(A) * op(B) + beta * C     column-major, fp32 storage and accumulation
+//
+// Storage: A, B, C on the device, any transpose combination, any m, n >= 1, k >= 0, leading
+// dimensions >= the minimum. alpha == 0 or k == 0: A and B are not read. beta == 0: C is not read
+// (NaN in C does not leak). Only C's m x n elements are written (rows m..ldc-1 stay untouched).
+//
+// Tiling: a block computes a kBlockM x kBlockN tile of C, stepping through k kBlockK at a time.
+// Each k-step of op(A) and op(B) is copied into shared memory with cp.async into a ring of
+// kStages buffers (so kStages-1 copies are in flight while one buffer is computed on), stored
+// k-major (a_smem[k][m], b_smem[k][n], rows padded by 4 floats: 16-byte aligned rows, and
+// conflict-free writes of k-contiguous operands). Warps tile the block (warp tile kWarpM x kWarpN),
+// lanes tile the warp 8 (m) x 4 (n), and each thread accumulates a (kWarpM/8) x (kWarpN/4)
+// register tile as outer products of float4 shared-memory reads, in 4x4 sub-tiles 32 rows / 16
+// columns apart (so a warp's shared reads are contiguous and conflict-free). Blocks are
+// rasterized in groups of 8 block-rows so blocks running together share panels of A and B in L2.
+//
+// Alignment: the _align16 rows copy the operands that are contiguous along m or n (A not
+// transposed, B transposed) with 16-byte cp.async and store C with 16-byte stores; they need A, B
+// and C 16-byte aligned and lda, ldb, ldc multiples of 4. The _align4 rows copy 4 bytes at a time
+// and need only float alignment. Operands contiguous along k are always copied 4 bytes at a time
+// (8 consecutive k per lane group: full 32-byte sectors), so they are transposed on the way into
+// shared memory.
+//
+// Edges: copies beyond m, n or k are zero-filled (cp.async src-size 0); stores are predicated.
+//
+// Split-K (sgemm_splitk_*): the k-steps are divided into a fixed number of slices per device
+// (enough blocks for about two per SM, at least kMinTilesPerSlice k-steps each); each slice's
+// block writes its unscaled partial tile to a workspace (cudaMallocAsync on the stream), and a
+// reduction kernel sums the slices in slice order and applies alpha and beta: deterministic, no
+// atomics.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "problem.h"
+
+namespace tileblas::sgemm_regblock {
+
+// 128x128 block tile, BK 16, 256 threads (8 warps of 64x32), 8x8 per thread.
+bool supports_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_128x128x16_align16(const GemmProblem& p, cudaStream_t stream);
+bool supports_128x128x16_align4(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_128x128x16_align4(const GemmProblem& p, cudaStream_t stream);
+
+// 64x64 block tile, BK 16, 128 threads (4 warps of 32x32), 4x8 per thread: more blocks for
+// mid sizes and skinny shapes.
+bool supports_64x64x16_align16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_64x64x16_align16(const GemmProblem& p, cudaStream_t stream);
+bool supports_64x64x16_align4(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_64x64x16_align4(const GemmProblem& p, cudaStream_t stream);
+
+// Split-K over the 128x128x16 tile: for large k and few output tiles.
+bool supports_splitk_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_splitk_128x128x16_align16(const GemmProblem& p, cudaStream_t stream);
+bool supports_splitk_128x128x16_align4(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_splitk_128x128x16_align4(const GemmProblem& p, cudaStream_t stream);
+
+}  // namespace tileblas::sgemm_regblock
