@@ -41,7 +41,7 @@ Rates typical_rates() {
 
 // Aligned, non-null fake device addresses: the router never dereferences them.
 GemmProblem square(int64_t n, DataType ab = DataType::kF32) {
-  static float storage[64] alignas(256);
+  alignas(256) static float storage[64];
   GemmProblem p;
   p.m = p.n = p.k = n;
   p.lda = p.ldb = p.ldc = n;
