@@ -26,6 +26,8 @@ bool many_large_tiles(const GemmProblem& p, const DeviceCaps& caps) {
 bool mid_size(const GemmProblem& p, const DeviceCaps&) { return p.m >= 32 && p.n >= 32; }
 bool always(const GemmProblem&, const DeviceCaps&) { return true; }
 
+// `kernel` is a name prefix: it covers a family's alignment variants (e.g. _align16 before
+// _align4), tried in gemm_kernels() order.
 struct Preference {
   const char* kernel;
   bool (*rule)(const GemmProblem&, const DeviceCaps&);
@@ -33,13 +35,23 @@ struct Preference {
 };
 
 const Preference kGemmPreferences[] = {
-    {"gemm_mma_f16_128x256x32", many_large_tiles, "tensor cores, large tiles fill the SMs"},
-    {"gemm_mma_f16_128x128x32", always, "tensor cores"},
-    {"sgemm_tf32_mma_128x128x32", always, "TF32 tensor cores (TILEBLAS_ALLOW_TF32=1)"},
+    {"gemm_mma_", always, "tensor cores"},
+    {"sgemm_tf32_", always, "TF32 tensor cores (TILEBLAS_ALLOW_TF32=1)"},
     {"sgemm_splitk_128x128x16", few_tiles_long_k, "few output tiles, long k: split-K"},
     {"sgemm_regblock_128x128x16", many_large_tiles, "large problem: 128x128 register blocking"},
     {"sgemm_regblock_64x64x16", mid_size, "mid-size or skinny: 64x64 register blocking"},
+    {"sgemm_tiled", always, "small problem: shared-memory tiles"},
 };
+
+const GemmKernel* preferred(const Preference& pref, const GemmProblem& p, const DeviceCaps& caps) {
+  const size_t len = std::strlen(pref.kernel);
+  for (const GemmKernel& k : gemm_kernels()) {
+    if (std::strncmp(k.name, pref.kernel, len) == 0 && k.supports(p, caps) && pref.rule(p, caps)) {
+      return &k;
+    }
+  }
+  return nullptr;
+}
 
 template <class Problem, class Kernel>
 const Kernel* forced(const std::vector<Kernel>& table, const Problem& p, const DeviceCaps& caps,
@@ -94,8 +106,7 @@ const GemmKernel* pick_gemm_kernel(const GemmProblem& p, const DeviceCaps& caps,
   check_forced_name(force);
   if (const GemmKernel* k = forced(gemm_kernels(), p, caps, force, why)) return k;
   for (const Preference& pref : kGemmPreferences) {
-    const GemmKernel* k = find_gemm_kernel(pref.kernel);
-    if (k && k->supports(p, caps) && pref.rule(p, caps)) {
+    if (const GemmKernel* k = preferred(pref, p, caps)) {
       *why = pref.why;
       return k;
     }
