@@ -3,8 +3,10 @@
 
 #include <cstring>
 
+#include "axpy.h"
 #include "sgemm_regblock.h"
 #include "sgemm_tiled.h"
+#include "transpose.h"
 
 namespace tileblas {
 
@@ -29,12 +31,25 @@ const std::vector<GemmKernel>& gemm_kernels() {
 }
 
 const std::vector<AxpyKernel>& axpy_kernels() {
-  static const std::vector<AxpyKernel> table = {};
+  static const std::vector<AxpyKernel> table = {
+      // kernels/axpy.cu: 16-byte vectors when x and y share their alignment, else strided.
+      {"axpy_vec4", axpy::supports_vec4, axpy::launch_vec4},
+      {"axpy_strided", axpy::supports_strided, axpy::launch_strided},
+  };
   return table;
 }
 
 const std::vector<TransposeKernel>& transpose_kernels() {
-  static const std::vector<TransposeKernel> table = {};
+  static const std::vector<TransposeKernel> table = {
+      // kernels/transpose.cu: in place first (it needs a == b), 16-byte rows before their
+      // any-alignment twins.
+      {"transpose_inplace_square_32x32", transpose::supports_inplace_square,
+       transpose::launch_inplace_square},
+      {"transpose_tiled_64x64_vec4", transpose::supports_tiled_vec4, transpose::launch_tiled_vec4},
+      {"transpose_tiled_32x32", transpose::supports_tiled, transpose::launch_tiled},
+      {"scale_copy_vec4", transpose::supports_scale_copy_vec4, transpose::launch_scale_copy_vec4},
+      {"scale_copy", transpose::supports_scale_copy, transpose::launch_scale_copy},
+  };
   return table;
 }
 

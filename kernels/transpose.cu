@@ -1,0 +1,375 @@
+// Transpose and scaled copy of fp32 matrices. The contract is in transpose.h.
+//
+// Tiled transpose (out of place and in place): a block moves one kTileRows x kTileCols tile of A
+// through shared memory, stored there as tile[c][r] = A(row0 + r, col0 + c) with one padding
+// column. Both phases move 32-element column segments:
+//   load   a warp reads kVec columns of A at once, 32 / kVec lanes per 32-row segment, each lane
+//          kVec consecutive rows (one 16-byte load when kVec == 4);
+//   store  a warp writes kVec columns of B at once (rows of A), 32 / kVec lanes per segment, each
+//          lane kVec consecutive rows of B read from kVec different tile rows.
+// With the padded stride kTileRows + 1 == 1 (mod 32), element (c, r) sits in bank (c + r) mod 32:
+// in the load phase the lanes of a warp cover c + r = base + (column in group) + (row in
+// segment), in the store phase base + (row of B in segment) + (column of B in group); both are 32
+// distinct values, so neither phase has a bank conflict.
+#include "transpose.h"
+
+#include <cstdint>
+
+namespace tileblas::transpose {
+namespace {
+
+struct Args {
+  int64_t rows, cols;  // of A
+  float alpha;
+  const float* a;
+  int64_t lda;
+  float* b;
+  int64_t ldb;
+};
+
+Args args_of(const TransposeProblem& p) {
+  return Args{p.rows, p.cols, p.alpha, p.a, p.lda, p.b, p.ldb};
+}
+
+// alpha * v, except that alpha == 0 gives +0 whatever v is (OpenBLAS's omatcopy writes zeros).
+__device__ __forceinline__ float scaled(float alpha, float v) {
+  return alpha == 0.0f ? 0.0f : alpha * v;
+}
+
+// v = elements row .. row + kVec - 1 of column `col` of the ld-strided rows x cols matrix m;
+// elements outside the matrix read as 0 and are not accessed. With kVec == 4 the caller
+// guarantees 16-byte alignment of m + col * ld + row.
+template <int kVec>
+__device__ __forceinline__ void load_run(const float* m, int64_t ld, int64_t rows, int64_t cols,
+                                         int64_t row, int64_t col, float (&v)[kVec]) {
+  static_assert(kVec == 1 || kVec == 4, "4-byte or 16-byte accesses");
+  const float* p = m + col * ld + row;
+  if (col < cols && row + kVec <= rows) {
+    if constexpr (kVec == 4) {
+      const float4 q = *reinterpret_cast<const float4*>(p);
+      v[0] = q.x;
+      v[1] = q.y;
+      v[2] = q.z;
+      v[3] = q.w;
+    } else {
+      v[0] = *p;
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < kVec; ++k) v[k] = (col < cols && row + k < rows) ? p[k] : 0.0f;
+  }
+}
+
+// Writes v to elements row .. row + kVec - 1 of column `col` (those inside the matrix only).
+template <int kVec>
+__device__ __forceinline__ void store_run(float* m, int64_t ld, int64_t rows, int64_t cols,
+                                          int64_t row, int64_t col, const float (&v)[kVec]) {
+  static_assert(kVec == 1 || kVec == 4, "4-byte or 16-byte accesses");
+  float* p = m + col * ld + row;
+  if (col < cols && row + kVec <= rows) {
+    if constexpr (kVec == 4) {
+      *reinterpret_cast<float4*>(p) = make_float4(v[0], v[1], v[2], v[3]);
+    } else {
+      *p = v[0];
+    }
+  } else {
+#pragma unroll
+    for (int k = 0; k < kVec; ++k) {
+      if (col < cols && row + k < rows) p[k] = v[k];
+    }
+  }
+}
+
+// The shape of one tile's moves; see the comment at the top of the file.
+template <int TileRows, int TileCols, int Vec, int Threads>
+struct TileShape {
+  static constexpr int kTileRows = TileRows;
+  static constexpr int kTileCols = TileCols;
+  static constexpr int kVec = Vec;
+  static constexpr int kThreads = Threads;
+  static_assert(kVec == 1 || kVec == 4, "4-byte or 16-byte accesses");
+  static_assert(kTileRows % 32 == 0 && kTileCols % 32 == 0,
+                "warps move 32-element segments, and the padded stride must be 1 mod 32 banks");
+  static_assert(kThreads % 32 == 0, "whole warps");
+  static constexpr int kWarps = kThreads / 32;
+  static constexpr int kLanesPerSegment = 32 / kVec;
+  static constexpr int kLoadGroups = kTileCols / kVec;   // groups of kVec columns of A
+  static constexpr int kStoreGroups = kTileRows / kVec;  // groups of kVec columns of B
+  static constexpr int kLoadUnits = kLoadGroups * (kTileRows / 32);
+  static constexpr int kStoreUnits = kStoreGroups * (kTileCols / 32);
+  static_assert(kLoadUnits % kWarps == 0 && kStoreUnits % kWarps == 0,
+                "every warp moves the same number of segments (no idle warps, no bounds check)");
+  static constexpr int kLoadsPerWarp = kLoadUnits / kWarps;
+  static constexpr int kStoresPerWarp = kStoreUnits / kWarps;
+  using Tile = float[kTileCols][kTileRows + 1];
+};
+
+// The lane's place in a warp's move: the first of its kVec elements within a 32-element segment,
+// and its column within the warp's group of kVec columns.
+template <class Shape>
+struct LanePlace {
+  int run, group_col;
+  __device__ __forceinline__ LanePlace()
+      : run((threadIdx.x % 32 % Shape::kLanesPerSegment) * Shape::kVec),
+        group_col(threadIdx.x % 32 / Shape::kLanesPerSegment) {}
+};
+
+// tile[c][r] = A(row0 + r, col0 + c) for the tile at (row0, col0) of the rows x cols matrix a
+// (0 outside it). A tile entirely inside A issues all its global loads before the first
+// shared-memory store; an edge tile checks every access and moves one segment at a time, which
+// keeps its register needs below the interior's.
+template <class Shape>
+__device__ __forceinline__ void load_tile(const float* a, int64_t lda, int64_t rows, int64_t cols,
+                                          int64_t row0, int64_t col0, typename Shape::Tile& tile) {
+  constexpr int kVec = Shape::kVec;
+  const int warp = threadIdx.x / 32;
+  const LanePlace<Shape> lane;
+  auto column = [&](int s) { return (warp + s * Shape::kWarps) % Shape::kLoadGroups * kVec + lane.group_col; };
+  auto row = [&](int s) { return (warp + s * Shape::kWarps) / Shape::kLoadGroups * 32 + lane.run; };
+  if (row0 + Shape::kTileRows <= rows && col0 + Shape::kTileCols <= cols) {
+    const float* base = a + col0 * lda + row0;
+    float v[Shape::kLoadsPerWarp][kVec];
+#pragma unroll
+    for (int s = 0; s < Shape::kLoadsPerWarp; ++s) {
+      const float* p = base + column(s) * lda + row(s);
+      if constexpr (kVec == 4) {
+        const float4 q = *reinterpret_cast<const float4*>(p);
+        v[s][0] = q.x;
+        v[s][1] = q.y;
+        v[s][2] = q.z;
+        v[s][3] = q.w;
+      } else {
+        v[s][0] = *p;
+      }
+    }
+#pragma unroll
+    for (int s = 0; s < Shape::kLoadsPerWarp; ++s) {
+#pragma unroll
+      for (int k = 0; k < kVec; ++k) tile[column(s)][row(s) + k] = v[s][k];
+    }
+  } else {
+#pragma unroll 1
+    for (int s = 0; s < Shape::kLoadsPerWarp; ++s) {
+      float v[kVec];
+      load_run<kVec>(a, lda, rows, cols, row0 + row(s), col0 + column(s), v);
+#pragma unroll
+      for (int k = 0; k < kVec; ++k) tile[column(s)][row(s) + k] = v[k];
+    }
+  }
+}
+
+// B(col0 + j, row0 + i) = alpha * tile[j][i] for the B = A^T tile whose A tile sits at
+// (row0, col0); b is cols x rows. Elements outside B are not written.
+template <class Shape>
+__device__ __forceinline__ void store_tile_transposed(float* b, int64_t ldb, int64_t rows,
+                                                      int64_t cols, int64_t row0, int64_t col0,
+                                                      const typename Shape::Tile& tile,
+                                                      float alpha) {
+  constexpr int kVec = Shape::kVec;
+  const int warp = threadIdx.x / 32;
+  const LanePlace<Shape> lane;
+  const bool inside = row0 + Shape::kTileRows <= rows && col0 + Shape::kTileCols <= cols;
+  float* base = b + row0 * ldb + col0;
+#pragma unroll
+  for (int s = 0; s < Shape::kStoresPerWarp; ++s) {
+    const int u = warp + s * Shape::kWarps;
+    const int i = u % Shape::kStoreGroups * kVec + lane.group_col;  // column of B (row of A)
+    const int j = u / Shape::kStoreGroups * 32 + lane.run;          // row of B (column of A)
+    float w[kVec];
+#pragma unroll
+    for (int k = 0; k < kVec; ++k) w[k] = scaled(alpha, tile[j + k][i]);
+    if (inside) {
+      float* p = base + i * ldb + j;
+      if constexpr (kVec == 4) {
+        *reinterpret_cast<float4*>(p) = make_float4(w[0], w[1], w[2], w[3]);
+      } else {
+        *p = w[0];
+      }
+    } else {
+      store_run<kVec>(b, ldb, cols, rows, col0 + j, row0 + i, w);
+    }
+  }
+}
+
+// Resident blocks per SM the tiled kernels are compiled for (caps registers at 40 per thread for
+// 256 threads, without spills): more blocks keep more loads in flight, which a bandwidth-bound
+// kernel needs.
+constexpr int kMinBlocksPerSm = 6;
+
+// One block per tile row (blockIdx.x) and a stride over tile columns (blockIdx.y): gridDim.y
+// is capped at 65535.
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads, kMinBlocksPerSm)
+    transpose_tiled_kernel(Args p, int64_t col_tiles) {
+  __shared__ typename Shape::Tile tile;
+  const int64_t row0 = int64_t(blockIdx.x) * Shape::kTileRows;
+  for (int64_t ct = blockIdx.y; ct < col_tiles; ct += gridDim.y) {
+    const int64_t col0 = ct * Shape::kTileCols;
+    load_tile<Shape>(p.a, p.lda, p.rows, p.cols, row0, col0, tile);
+    __syncthreads();
+    store_tile_transposed<Shape>(p.b, p.ldb, p.rows, p.cols, row0, col0, tile, p.alpha);
+    __syncthreads();  // the next tile overwrites `tile`
+  }
+}
+
+// In place, square: block k of the upper triangle of tiles (diagonal included) owns the tile
+// pair (ti, tj), (tj, ti), ti <= tj: it reads both into shared memory, then writes each one's
+// transpose to the other's place. Blocks touch disjoint tiles, so no block reads what another
+// writes.
+template <class Shape>
+__global__ void __launch_bounds__(Shape::kThreads)
+    transpose_inplace_square_kernel(float* m, int64_t n, int64_t ld, float alpha) {
+  static_assert(Shape::kTileRows == Shape::kTileCols, "tile pairs swap places: square tiles");
+  __shared__ typename Shape::Tile upper, lower;
+  const int64_t k = blockIdx.x;
+  int64_t tj = int64_t((sqrt(8.0 * double(k) + 1.0) - 1.0) / 2.0);
+  while (tj * (tj + 1) / 2 > k) --tj;  // the double square root can be one off either way
+  while ((tj + 1) * (tj + 2) / 2 <= k) ++tj;
+  const int64_t ti = k - tj * (tj + 1) / 2;
+  const int64_t r_upper = ti * Shape::kTileRows, c_upper = tj * Shape::kTileCols;
+  load_tile<Shape>(m, ld, n, n, r_upper, c_upper, upper);
+  if (ti != tj) load_tile<Shape>(m, ld, n, n, c_upper, r_upper, lower);
+  __syncthreads();
+  store_tile_transposed<Shape>(m, ld, n, n, r_upper, c_upper, upper, alpha);
+  if (ti != tj) store_tile_transposed<Shape>(m, ld, n, n, c_upper, r_upper, lower, alpha);
+}
+
+// Scaled copy: block (x, y) copies rows [x * kRowsPerBlock, (x + 1) * kRowsPerBlock) of column y
+// (and of every gridDim.y-th column after it); lane runs are kVec consecutive rows, kRuns runs per
+// thread, all loads before all stores. Each element is read and written by one thread, so
+// a == b with lda == ldb (in place) is safe.
+template <int kVec, int kRuns, int kThreads>
+__global__ void __launch_bounds__(kThreads) scale_copy_kernel(Args p) {
+  static_assert(kVec == 1 || kVec == 4, "4-byte or 16-byte accesses");
+  static_assert(kThreads % 32 == 0, "whole warps: a warp covers 32 consecutive runs");
+  constexpr int64_t kRowsPerBlock = int64_t(kThreads) * kVec * kRuns;
+  const int64_t row = int64_t(blockIdx.x) * kRowsPerBlock + int64_t(threadIdx.x) * kVec;
+  for (int64_t col = blockIdx.y; col < p.cols; col += gridDim.y) {
+    float v[kRuns][kVec];
+#pragma unroll
+    for (int s = 0; s < kRuns; ++s)
+      load_run<kVec>(p.a, p.lda, p.rows, p.cols, row + int64_t(s) * kThreads * kVec, col, v[s]);
+#pragma unroll
+    for (int s = 0; s < kRuns; ++s) {
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) v[s][e] = scaled(p.alpha, v[s][e]);
+      store_run<kVec>(p.b, p.ldb, p.rows, p.cols, row + int64_t(s) * kThreads * kVec, col, v[s]);
+    }
+  }
+}
+
+constexpr int64_t kMaxGridY = 65535;
+
+int64_t ceil_div(int64_t a, int64_t b) { return (a + b - 1) / b; }
+
+bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
+
+// The elements spanned by an ld-strided rows x cols matrix, as a half-open address range.
+bool spans_overlap(const float* a, int64_t lda, int64_t a_rows, int64_t a_cols, const float* b,
+                   int64_t ldb, int64_t b_rows, int64_t b_cols) {
+  const float* a_end = a + (a_cols - 1) * lda + a_rows;
+  const float* b_end = b + (b_cols - 1) * ldb + b_rows;
+  return a < b_end && b < a_end;
+}
+
+// The arguments every variant needs: sizes >= 1, valid leading dimensions, a device able to run
+// the sm_80+ code this file is built for. (The router may ask with b == nullptr, meaning "some
+// buffer apart from A".)
+bool well_formed(const TransposeProblem& p, const DeviceCaps& caps) {
+  return caps.sm_version >= 80 && p.rows >= 1 && p.cols >= 1 && p.lda >= p.rows &&
+         p.ldb >= p.b_rows();
+}
+
+bool out_of_place(const TransposeProblem& p) {
+  return !spans_overlap(p.a, p.lda, p.rows, p.cols, p.b, p.ldb, p.b_rows(), p.b_cols());
+}
+
+// Scaled copy may also run in place: each element is read and written by the same thread.
+bool copy_in_place_or_disjoint(const TransposeProblem& p) {
+  return (p.a == p.b && p.lda == p.ldb) || out_of_place(p);
+}
+
+using TiledVec4 = TileShape<64, 64, 4, 256>;
+using TiledScalar = TileShape<32, 32, 1, 256>;
+using InplaceSquare = TileShape<32, 32, 1, 256>;
+
+template <class Shape>
+cudaError_t launch_tiled_with(const TransposeProblem& p, cudaStream_t stream) {
+  const int64_t row_tiles = ceil_div(p.rows, Shape::kTileRows);
+  const int64_t col_tiles = ceil_div(p.cols, Shape::kTileCols);
+  const dim3 grid(unsigned(row_tiles), unsigned(col_tiles < kMaxGridY ? col_tiles : kMaxGridY));
+  transpose_tiled_kernel<Shape><<<grid, Shape::kThreads, 0, stream>>>(args_of(p), col_tiles);
+  return cudaGetLastError();
+}
+
+constexpr int kCopyRuns = 4;
+constexpr int kCopyThreads = 256;
+
+template <int kVec>
+cudaError_t launch_scale_copy_with(const TransposeProblem& p, cudaStream_t stream) {
+  Args args = args_of(p);
+  if (p.lda == p.rows && p.ldb == p.rows) {  // contiguous: one long column fills every block
+    args.rows = p.rows * p.cols;
+    args.cols = 1;
+  }
+  const int64_t rows_per_block = int64_t(kCopyThreads) * kVec * kCopyRuns;
+  const dim3 grid(unsigned(ceil_div(args.rows, rows_per_block)),
+                  unsigned(args.cols < kMaxGridY ? args.cols : kMaxGridY));
+  scale_copy_kernel<kVec, kCopyRuns, kCopyThreads><<<grid, kCopyThreads, 0, stream>>>(args);
+  return cudaGetLastError();
+}
+
+}  // namespace
+
+bool supports_tiled_vec4(const TransposeProblem& p, const DeviceCaps& caps) {
+  return well_formed(p, caps) && p.trans == Op::kTrans && out_of_place(p) && aligned16(p.a) &&
+         aligned16(p.b) && p.lda % 4 == 0 && p.ldb % 4 == 0 &&
+         ceil_div(p.rows, TiledVec4::kTileRows) <= INT32_MAX;
+}
+
+cudaError_t launch_tiled_vec4(const TransposeProblem& p, cudaStream_t stream) {
+  return launch_tiled_with<TiledVec4>(p, stream);
+}
+
+bool supports_tiled(const TransposeProblem& p, const DeviceCaps& caps) {
+  return well_formed(p, caps) && p.trans == Op::kTrans && out_of_place(p) &&
+         ceil_div(p.rows, TiledScalar::kTileRows) <= INT32_MAX;
+}
+
+cudaError_t launch_tiled(const TransposeProblem& p, cudaStream_t stream) {
+  return launch_tiled_with<TiledScalar>(p, stream);
+}
+
+bool supports_inplace_square(const TransposeProblem& p, const DeviceCaps& caps) {
+  const int64_t tiles = ceil_div(p.rows, InplaceSquare::kTileRows);
+  return well_formed(p, caps) && p.trans == Op::kTrans && p.a == p.b && p.rows == p.cols &&
+         p.lda == p.ldb && tiles * (tiles + 1) / 2 <= INT32_MAX;
+}
+
+cudaError_t launch_inplace_square(const TransposeProblem& p, cudaStream_t stream) {
+  const int64_t tiles = ceil_div(p.rows, InplaceSquare::kTileRows);
+  const unsigned pairs = unsigned(tiles * (tiles + 1) / 2);
+  transpose_inplace_square_kernel<InplaceSquare>
+      <<<pairs, InplaceSquare::kThreads, 0, stream>>>(p.b, p.rows, p.lda, p.alpha);
+  return cudaGetLastError();
+}
+
+bool supports_scale_copy_vec4(const TransposeProblem& p, const DeviceCaps& caps) {
+  const bool contiguous = p.lda == p.rows && p.ldb == p.rows;
+  return well_formed(p, caps) && p.trans == Op::kNoTrans && copy_in_place_or_disjoint(p) &&
+         aligned16(p.a) && aligned16(p.b) && (contiguous || (p.lda % 4 == 0 && p.ldb % 4 == 0));
+}
+
+cudaError_t launch_scale_copy_vec4(const TransposeProblem& p, cudaStream_t stream) {
+  return launch_scale_copy_with<4>(p, stream);
+}
+
+bool supports_scale_copy(const TransposeProblem& p, const DeviceCaps& caps) {
+  return well_formed(p, caps) && p.trans == Op::kNoTrans && copy_in_place_or_disjoint(p);
+}
+
+cudaError_t launch_scale_copy(const TransposeProblem& p, cudaStream_t stream) {
+  return launch_scale_copy_with<1>(p, stream);
+}
+
+}  // namespace tileblas::transpose
