@@ -11,8 +11,8 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,lib,netlib} "$bundle"
 
-for f in "$build"/tests/tileblas_kernel_tests "$build"/tests/tileblas_api_tests \
-         "$build"/bench/tileblas_bench; do
+for f in "$build"/tests/tileblas_kernel_tests "$build"/tests/tileblas_api_* \
+         "$build"/bench/tileblas_bench "$build"/bench/demo/tileblas_demo; do
   [ -x "$f" ] && cp "$f" "$stage/bin/"
 done
 cp -P "$build"/compat/libtileblas.so* "$stage/lib/"

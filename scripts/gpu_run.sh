@@ -2,7 +2,7 @@
 # Runs on the GPU machine (device tool), from the repository root, with the bundle folder made by
 # scripts/gpu_bundle.sh carried (BUNDLE=.gpu by default):
 #   scripts/gpu_run.sh STEP...   where STEP is one of
-#     kernel_tests[=FILTER]  api_tests[=FILTER]  netlib  sanitize[=FILTER]  bench[=FILTER]
+#     kernel_tests[=FILTER]  api_tests[=FILTER]  netlib  sanitize[=FILTER]  bench[=FILTER]  demo
 # Logs go to $OUT (or ./gpu-out); a short summary is printed last.
 set -uo pipefail
 root=$(pwd)
@@ -21,8 +21,19 @@ for step in "$@"; do
   filter=${step#*=}; [ "$filter" = "$step" ] && filter='*'
   start=$(date +%s)
   case $name in
-    kernel_tests|api_tests)
-      /tmp/tb/bin/tileblas_$name --gtest_filter="$filter" --gtest_brief=1 >"$out/$name.log" 2>&1
+    kernel_tests)
+      /tmp/tb/bin/tileblas_kernel_tests --gtest_filter="$filter" --gtest_brief=1 \
+        >"$out/$name.log" 2>&1
+      rc=$? ;;
+    api_tests)  # one executable per API test file
+      rc=0
+      : >"$out/$name.log"
+      for t in /tmp/tb/bin/tileblas_api_*; do
+        echo "== $(basename "$t")" >>"$out/$name.log"
+        "$t" --gtest_filter="$filter" --gtest_brief=1 >>"$out/$name.log" 2>&1 || rc=1
+      done ;;
+    demo)
+      /tmp/tb/bin/tileblas_demo >"$out/$name.log" 2>&1
       rc=$? ;;
     sanitize)
       compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/tb/bin/tileblas_kernel_tests \

@@ -223,9 +223,9 @@ struct DeviceMem {
   float* p = nullptr;
   DeviceMem(size_t n, bool managed) {
     if (managed) {
-      cudaMallocManaged(&p, n * 4);
+      cudaMallocManaged(reinterpret_cast<void**>(&p), n * 4);
     } else {
-      cudaMalloc(&p, n * 4);
+      cudaMalloc(reinterpret_cast<void**>(&p), n * 4);
     }
   }
   ~DeviceMem() { cudaFree(p); }
