@@ -1,0 +1,49 @@
+// gemm_mma: tensor-core GEMM through mma.sync (Ampere/Hopper warp-level MMA), fp32 accumulation.
+//
+// Computes  C = alpha * op(A) * op(B) + beta * C  (column-major, GemmProblem's conventions) with
+//   f16  rows: A, B IEEE fp16;  C fp32 (gemm_f16f16f32), fp16 (hgemm) or bf16; mma m16n8k16.f16
+//   bf16 rows: A, B bfloat16;   C fp32 (sbgemm, gemm_bf16bf16f32) or bf16;     mma m16n8k16.bf16
+//   tf32 rows: A, B fp32 rounded to TF32 (cvt.rna) in registers; C fp32;       mma m16n8k8.tf32
+//              only when the problem opts in (GemmProblem::allow_tf32).
+// All products are accumulated in fp32; the epilogue computes alpha * acc + beta * C in fp32 and
+// rounds once to C's type.
+//
+// Tiling: a block computes a 128 x 256 tile of C with 8 warps (2 along M x 4 along N), each warp a
+// 64 x 64 tile (4 x 8 MMAs per k-step). Block k-tile: 32 elements (16-bit) or 16 (fp32), i.e. 64
+// bytes per row. A 4-stage cp.async pipeline keeps three k-tiles in flight. Shared memory stores
+// each operand tile as it lies in global memory (k-contiguous or m/n-contiguous), XOR-swizzled in
+// 16-byte chunks so ldmatrix (and the TF32 scalar fragment loads) are free of bank conflicts;
+// ldmatrix.trans turns m/n-contiguous 16-bit tiles into MMA fragments, so all four transpose
+// combinations run at the same speed. Blocks are rasterized in groups of 8 tile rows (L2 reuse).
+//
+// Edges: any m, n >= 1 and k >= 0. Out-of-range rows, columns and k are zero-filled in shared
+// memory (cp.async with a short source size), stores are predicated per element.
+// k == 0 or alpha == 0: A and B are not read, C = beta * C.  beta == 0: C is not read.
+//
+// Alignment: the vector rows (names without "scalarload") need A and B 16-byte aligned and lda,
+// ldb multiples of 16 bytes (8 elements of 16 bits, 4 of fp32); the "scalarload" rows load A and B
+// element by element (only element alignment needed) and are otherwise identical. C needs only
+// element alignment. Needs sm_80 or newer and 96 KiB of dynamic shared memory per block.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "problem.h"
+
+namespace tileblas::gemm_mma {
+
+bool supports_f16_128x256x32(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_128x256x32(const GemmProblem& p, cudaStream_t stream);
+bool supports_bf16_128x256x32(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_128x256x32(const GemmProblem& p, cudaStream_t stream);
+bool supports_tf32_128x256x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_tf32_128x256x16(const GemmProblem& p, cudaStream_t stream);
+
+bool supports_f16_scalarload_128x256x32(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_scalarload_128x256x32(const GemmProblem& p, cudaStream_t stream);
+bool supports_bf16_scalarload_128x256x32(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_scalarload_128x256x32(const GemmProblem& p, cudaStream_t stream);
+bool supports_tf32_scalarload_128x256x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_tf32_scalarload_128x256x16(const GemmProblem& p, cudaStream_t stream);
+
+}  // namespace tileblas::gemm_mma
