@@ -59,7 +59,6 @@ class DeviceAccess {
       s.why_not = "TILEBLAS_MODE=cpu";
       return;
     }
-    s.cuda_touched.store(true);
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess || count == 0) {
@@ -91,6 +90,7 @@ class DeviceAccess {
     s.device.index_ = index;
     s.device.name_ = prop.name;
     s.usable = true;
+    s.cuda_touched.store(true);  // from here on a fork() child must not use CUDA
   }
 };
 

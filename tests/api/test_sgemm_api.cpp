@@ -6,6 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -56,9 +57,9 @@ void run_case(const Case& c, float* a_mem = nullptr, float* b_mem = nullptr,
   const int a_rows = c.ta ? c.k : c.m, a_cols = c.ta ? c.m : c.k;
   const int b_rows = c.tb ? c.n : c.k, b_cols = c.tb ? c.k : c.n;
   // Leading dimension: the stored extent of the contiguous direction, plus padding.
-  const int lda = (row ? a_cols : a_rows) + c.pad;
-  const int ldb = (row ? b_cols : b_rows) + c.pad;
-  const int ldc = (row ? c.n : c.m) + c.pad;
+  const int lda = std::max(1, row ? a_cols : a_rows) + c.pad;
+  const int ldb = std::max(1, row ? b_cols : b_rows) + c.pad;
+  const int ldc = std::max(1, row ? c.n : c.m) + c.pad;
   const int a_lines = row ? a_rows : a_cols, b_lines = row ? b_rows : b_cols;
   const int c_lines = row ? c.m : c.n;
   std::vector<float> a = tbtest::random_floats(size_t(std::max(lda, 1)) * std::max(a_lines, 1));
@@ -119,7 +120,7 @@ void run_case(const Case& c, float* a_mem = nullptr, float* b_mem = nullptr,
   }
   // Everything outside the m x n result (padding) is bit-for-bit what it was.
   for (int line = 0; line < c_lines; ++line) {
-    for (int e = (row ? c.n : c.m); e < ldc; ++e) {
+    for (int e = (row ? c.n : c.m); e < ldc; ++e) {  // ldc >= 1 even when the extent is 0
       const size_t idx = size_t(line) * ldc + e;
       ASSERT_EQ(0, std::memcmp(&cv[idx], &c_before[idx], 4)) << "padding written at " << idx;
     }
