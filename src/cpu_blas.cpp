@@ -1,0 +1,159 @@
+#include "cpu_blas.h"
+
+#include <dlfcn.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "env.h"
+
+namespace tileblas::cpu_blas {
+
+namespace {
+
+// The BLAS the process runs on: a dlopen handle, RTLD_NEXT, or none.
+struct Loaded {
+  void* handle = nullptr;
+  std::string description;
+  std::string tried;  // what was tried, for the error message when nothing was found
+};
+
+// The object (shared library, or executable when the core is linked statically) this code is in.
+const void* own_object() {
+  static const void* const base = [] {
+    Dl_info info{};
+    return dladdr(reinterpret_cast<const void*>(&own_object), &info) ? info.dli_fbase : nullptr;
+  }();
+  return base;
+}
+
+// True when `address` lies in tileblas itself: calling it would come straight back here.
+bool in_tileblas(const void* address) {
+  Dl_info info{};
+  return dladdr(address, &info) && info.dli_fbase == own_object();
+}
+
+std::string object_name(const void* address) {
+  Dl_info info{};
+  return dladdr(address, &info) && info.dli_fname ? info.dli_fname : "?";
+}
+
+std::string dl_error() {
+  const char* e = dlerror();
+  return e ? e : "unknown dlerror";
+}
+
+// sgemm_ marks a BLAS: every BLAS has it, and nothing else in a process is likely to.
+Loaded load() {
+  Loaded loaded;
+  std::string& tried = loaded.tried;
+  // Preloaded (or linked before the program's BLAS): use the BLAS the program would have used.
+  if (void* next = dlsym(RTLD_NEXT, "sgemm_"); next && !in_tileblas(next)) {
+    loaded.handle = RTLD_NEXT;
+    loaded.description = "RTLD_NEXT (" + object_name(next) + ")";
+    return loaded;
+  }
+  tried = "a BLAS later in the process (RTLD_NEXT: no sgemm_)";
+
+  const std::string& configured = config().cpu_blas_path;
+  // An explicit TILEBLAS_CPU_BLAS is the only candidate: silently running on another BLAS than
+  // the one asked for would hide the mistake.
+  const std::vector<std::string> candidates =
+      configured.empty() ? std::vector<std::string>{"libopenblas.so.0", "libblas.so.3"}
+                         : std::vector<std::string>{configured};
+  for (const std::string& path : candidates) {
+    tried += "; " + path;
+    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (!handle) {
+      tried += " (" + dl_error() + ")";
+      continue;
+    }
+    void* sgemm = dlsym(handle, "sgemm_");
+    if (sgemm && !in_tileblas(sgemm)) {
+      loaded.handle = handle;
+      loaded.description = path;
+      return loaded;
+    }
+    tried += sgemm ? " (is tileblas itself)" : " (has no sgemm_)";
+    dlclose(handle);
+  }
+  loaded.description = "none (tried " + tried + ")";
+  return loaded;
+}
+
+const Loaded& loaded() {
+  static const Loaded l = load();
+  return l;
+}
+
+}  // namespace
+
+void* symbol(const char* name) {
+  const Loaded& l = loaded();
+  if (!l.handle) return nullptr;
+  // dlsym(RTLD_NEXT) searches after the object that calls dlsym: this one, libtileblas.
+  void* address = dlsym(l.handle, name);
+  return address && !in_tileblas(address) ? address : nullptr;
+}
+
+void* require(const char* name) {
+  if (void* address = symbol(name)) return address;
+  const Loaded& l = loaded();
+  if (!l.handle) {
+    std::fprintf(stderr,
+                 "tileblas: error: no CPU BLAS to run %s on; tried %s. Install OpenBLAS "
+                 "(libopenblas0) or set TILEBLAS_CPU_BLAS to the path of a BLAS library.\n",
+                 name, l.tried.c_str());
+  } else {
+    std::fprintf(stderr, "tileblas: error: the CPU BLAS %s has no %s.\n", l.description.c_str(),
+                 name);
+  }
+  std::exit(1);
+}
+
+const char* description() { return loaded().description.c_str(); }
+
+namespace {
+
+using SgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const float*,
+                         const float*, const int*, const float*, const int*, const float*, float*,
+                         const int*, size_t, size_t);
+using SaxpyFn = void (*)(const int*, const float*, const float*, const int*, float*, const int*);
+// OpenBLAS's omatcopy/imatcopy are C functions: no hidden string lengths.
+using SomatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*,
+                             const float*, const int*, float*, const int*);
+using SimatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*, float*,
+                             const int*, const int*);
+
+}  // namespace
+
+void sgemm(char transa, char transb, int m, int n, int k, float alpha, const float* a, int lda,
+           const float* b, int ldb, float beta, float* c, int ldc) {
+  static const auto fn = reinterpret_cast<SgemmFn>(require("sgemm_"));
+  fn(&transa, &transb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+}
+
+void saxpy(int n, float alpha, const float* x, int incx, float* y, int incy) {
+  static const auto fn = reinterpret_cast<SaxpyFn>(require("saxpy_"));
+  fn(&n, &alpha, x, &incx, y, &incy);
+}
+
+bool somatcopy(char order, char trans, int rows, int cols, float alpha, const float* a, int lda,
+               float* b, int ldb) {
+  static const auto fn = reinterpret_cast<SomatcopyFn>(symbol("somatcopy_"));
+  if (!fn) return false;
+  fn(&order, &trans, &rows, &cols, &alpha, a, &lda, b, &ldb);
+  return true;
+}
+
+bool simatcopy(char order, char trans, int rows, int cols, float alpha, float* a, int lda,
+               int ldb) {
+  static const auto fn = reinterpret_cast<SimatcopyFn>(symbol("simatcopy_"));
+  if (!fn) return false;
+  fn(&order, &trans, &rows, &cols, &alpha, a, &lda, &ldb);
+  return true;
+}
+
+}  // namespace tileblas::cpu_blas
