@@ -77,6 +77,6 @@ TILEBLAS_EXPORT int tileblas_sgemm_device(char transa, char transb, int64_t m, i
     Device::report_failure("tileblas_sgemm_device", err);
     return -1;
   }
-  record_call("tileblas_sgemm_device", "", TILEBLAS_ROUTE_GPU, kernel->name, why);
+  record_call("tileblas_sgemm_device", p, TILEBLAS_ROUTE_GPU, kernel->name, why);
   return 0;
 }

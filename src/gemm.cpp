@@ -115,13 +115,6 @@ void gemm_on_cpu_via_host_copies(const GemmProblem& p, const Placement& where,
   }
 }
 
-std::string shape_of(const GemmProblem& p) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "m=%lld n=%lld k=%lld %s%s %s->%s", (long long)p.m,
-                (long long)p.n, (long long)p.k, name_of(p.trans_a), name_of(p.trans_b),
-                name_of(p.ab_type), name_of(p.c_type));
-  return buf;
-}
 
 }  // namespace
 
@@ -146,7 +139,7 @@ void gemm(const GemmProblem& call, const char* routine) {
   if (route.side == TILEBLAS_ROUTE_GPU) {
     const cudaError_t err = run_gemm(p, where, *route.kernel, device->stream());
     if (err == cudaSuccess) {
-      record_call(routine, shape_of(p), TILEBLAS_ROUTE_GPU, route.kernel->name, reason);
+      record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, reason);
       return;
     }
     Device::report_failure(routine, err);
@@ -157,7 +150,7 @@ void gemm(const GemmProblem& call, const char* routine) {
   } else {
     gemm_on_cpu(p);
   }
-  record_call(routine, shape_of(p), TILEBLAS_ROUTE_CPU, "cpu_blas sgemm_", reason);
+  record_call(routine, p, TILEBLAS_ROUTE_CPU, "cpu_blas sgemm_", reason);
 }
 
 }  // namespace tileblas

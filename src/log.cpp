@@ -23,16 +23,33 @@ CallRecord& last_call() {
   return record;
 }
 
-void record_call(const char* routine, const std::string& shape, tileblas_route route,
-                 const std::string& kernel, const std::string& reason) {
+void set_last_call(tileblas_route route, const char* kernel, const std::string& reason) {
   CallRecord& r = last_call();
   r.route = route;
   r.kernel = kernel;
   r.reason = reason;
-  if (config().verbose) {
-    std::fprintf(stderr, "tileblas: %s %s -> %s %s (%s)\n", routine, shape.c_str(),
-                 route == TILEBLAS_ROUTE_GPU ? "gpu" : "cpu", kernel.c_str(), reason.c_str());
-  }
+}
+
+std::string describe(const GemmProblem& p) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "m=%lld n=%lld k=%lld %s%s %s->%s", (long long)p.m,
+                (long long)p.n, (long long)p.k, name_of(p.trans_a), name_of(p.trans_b),
+                name_of(p.ab_type), name_of(p.c_type));
+  return buf;
+}
+
+std::string describe(const AxpyProblem& p) {
+  char buf[80];
+  std::snprintf(buf, sizeof buf, "n=%lld incx=%lld incy=%lld", (long long)p.n, (long long)p.incx,
+                (long long)p.incy);
+  return buf;
+}
+
+std::string describe(const TransposeProblem& p) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, "%lldx%lld %s lda=%lld ldb=%lld", (long long)p.rows,
+                (long long)p.cols, name_of(p.trans), (long long)p.lda, (long long)p.ldb);
+  return buf;
 }
 
 }  // namespace tileblas

@@ -17,19 +17,7 @@ namespace tileblas {
 
 namespace {
 
-std::string shape_of(const AxpyProblem& p) {
-  char buf[80];
-  std::snprintf(buf, sizeof buf, "n=%lld incx=%lld incy=%lld", (long long)p.n, (long long)p.incx,
-                (long long)p.incy);
-  return buf;
-}
 
-std::string shape_of(const TransposeProblem& p) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "%lldx%lld %s lda=%lld ldb=%lld", (long long)p.rows,
-                (long long)p.cols, name_of(p.trans), (long long)p.lda, (long long)p.ldb);
-  return buf;
-}
 
 // B = alpha * op(A) with tileblas's own loop, for a CPU BLAS without OpenBLAS's omatcopy.
 void omatcopy_loop(const TransposeProblem& p) {
@@ -102,7 +90,7 @@ void transpose_op(const TransposeProblem& p, bool in_place, const char* routine)
     const cudaError_t err =
         run_transpose(p, a_dev, b_dev, *route.kernel, copy_a_first, device->stream());
     if (err == cudaSuccess) {
-      record_call(routine, shape_of(p), TILEBLAS_ROUTE_GPU, route.kernel->name, reason);
+      record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, reason);
       return;
     }
     Device::report_failure(routine, err);
@@ -117,7 +105,7 @@ void transpose_op(const TransposeProblem& p, bool in_place, const char* routine)
   } else {
     omatcopy_on_cpu(p);
   }
-  record_call(routine, shape_of(p), TILEBLAS_ROUTE_CPU,
+  record_call(routine, p, TILEBLAS_ROUTE_CPU,
               in_place ? "cpu_blas simatcopy_" : "cpu_blas somatcopy_", reason);
 }
 
@@ -136,7 +124,7 @@ void axpy(const AxpyProblem& p, const char* routine) {
     const cudaError_t err = run_axpy(p, device_accessible(kx), device_accessible(ky),
                                      *route.kernel, device->stream());
     if (err == cudaSuccess) {
-      record_call(routine, shape_of(p), TILEBLAS_ROUTE_GPU, route.kernel->name, reason);
+      record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, reason);
       return;
     }
     Device::report_failure(routine, err);
@@ -147,7 +135,7 @@ void axpy(const AxpyProblem& p, const char* routine) {
     return;
   }
   cpu_blas::saxpy(int(p.n), p.alpha, p.x, int(p.incx), p.y, int(p.incy));
-  record_call(routine, shape_of(p), TILEBLAS_ROUTE_CPU, "cpu_blas saxpy_", reason);
+  record_call(routine, p, TILEBLAS_ROUTE_CPU, "cpu_blas saxpy_", reason);
 }
 
 void omatcopy(const TransposeProblem& p, const char* routine) { transpose_op(p, false, routine); }
