@@ -281,7 +281,7 @@ __global__ void sgemm_splitk_reduce_kernel(int64_t m, int64_t n, int slices, con
 }
 
 bool is_fp32_problem(const GemmProblem& p) {
-  return p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 && !p.allow_tf32 &&
+  return p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 &&
          p.m >= 1 && p.n >= 1 && p.k >= 0 && p.lda >= std::max<int64_t>(1, p.a_rows()) &&
          p.ldb >= std::max<int64_t>(1, p.b_rows()) && p.ldc >= p.m;
 }
