@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# Runs netlib's BLAS testers (Debian's libblas-test) with tileblas preloaded over the reference
+# libblas.so.3 that sits beside them (the CBLAS testers need its RowMajorStrg):
+#   run_netlib.sh LIBTILEBLAS [TESTER...]      (default testers: xblat1s xblat3s xscblat1 xscblat3)
+# The testers and libblas.so.3 are taken from this script's folder when they are there (the GPU
+# bundle), else from /usr/lib/x86_64-linux-gnu/blas. The testers exit 0 even when a check fails,
+# so their output (stdout and the summary files they write) is read instead: a tester fails on
+# FAIL, FATAL, NOT DETECTED or INSTEAD OF, on no PASS line, on a nonzero exit, and when tileblas
+# reported no call (TILEBLAS_VERBOSE=1), i.e. it was not in the process at all.
+set -uo pipefail
+if [ $# -lt 1 ] || [ ! -f "$1" ]; then
+  echo "usage: $0 LIBTILEBLAS [TESTER...]" >&2
+  exit 2
+fi
+lib=$(readlink -f "$1")
+shift
+testers=("$@")
+[ ${#testers[@]} -eq 0 ] && testers=(xblat1s xblat3s xscblat1 xscblat3)
+
+here=$(cd "$(dirname "$0")" && pwd)
+dir=/usr/lib/x86_64-linux-gnu/blas
+[ -x "$here/xblat1s" ] && dir=$here
+if [ ! -f "$dir/libblas.so.3" ]; then
+  echo "run_netlib: no reference libblas.so.3 in $dir (install libblas-test)" >&2
+  exit 2
+fi
+
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+failed=0
+for t in "${testers[@]}"; do
+  case $t in
+    xblat3s) input=$dir/sblat3.in ;;
+    xscblat3) input=$dir/sin3 ;;
+    *) input=/dev/null ;;
+  esac
+  if [ ! -x "$dir/$t" ] || [ ! -e "$input" ]; then
+    echo "netlib $t: FAILED (missing $dir/$t or its input $input)"
+    failed=1
+    continue
+  fi
+  mkdir "$work/$t"
+  (cd "$work/$t" && TILEBLAS_VERBOSE=1 LD_PRELOAD=$lib \
+     LD_LIBRARY_PATH=$dir${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} \
+     timeout 600 "$dir/$t" <"$input" >stdout.txt 2>stderr.txt)
+  rc=$?
+  # Everything the tester wrote: stdout and its summary/snapshot files; tileblas's per-call lines
+  # on stderr are counted, and whatever else is on stderr is shown.
+  output=$(cat "$work/$t"/stdout.txt; find "$work/$t" -type f ! -name stdout.txt ! -name stderr.txt -exec cat {} +)
+  calls=$(grep -c '^tileblas: ' "$work/$t/stderr.txt")
+  passes=$(grep -c 'PASS' <<<"$output")
+  bad=$(grep -E 'FAIL|FATAL|NOT DETECTED|INSTEAD OF' <<<"$output")
+  why=""
+  [ $rc -ne 0 ] && why+=" exit status $rc;"
+  [ -n "$bad" ] && why+=" failures reported;"
+  [ "$passes" -eq 0 ] && why+=" no PASS line;"
+  [ "$calls" -eq 0 ] && why+=" no call reached tileblas (not preloaded?);"
+  if [ -n "$why" ]; then
+    failed=1
+    echo "netlib $t: FAILED:$why"
+    echo "----- $t output -----"
+    tail -n 60 <<<"$output"
+    echo "----- $t stderr (without tileblas's per-call lines) -----"
+    grep -v '^tileblas: ' "$work/$t/stderr.txt" | tail -n 30
+  else
+    echo "netlib $t: PASSED ($passes PASS lines, $calls calls through tileblas)"
+  fi
+  grep -v '^tileblas: ' "$work/$t/stderr.txt" | head -n 5
+done
+exit $failed
