@@ -23,7 +23,8 @@ namespace {
 void omatcopy_loop(const TransposeProblem& p) {
   for (int64_t j = 0; j < p.cols; ++j) {
     for (int64_t i = 0; i < p.rows; ++i) {
-      const float v = p.alpha * p.a[i + j * p.lda];
+      // alpha == 0 writes +0 whatever A holds, as OpenBLAS and the GPU kernels do.
+      const float v = p.alpha == 0.0f ? 0.0f : p.alpha * p.a[i + j * p.lda];
       if (p.trans == Op::kNoTrans) {
         p.b[i + j * p.ldb] = v;
       } else {
@@ -43,8 +44,11 @@ void omatcopy_on_cpu(const TransposeProblem& p) {
 
 void imatcopy_on_cpu(const TransposeProblem& p) {
   const char trans = p.trans == Op::kNoTrans ? 'N' : 'T';
-  if (cpu_blas::simatcopy('C', trans, int(p.rows), int(p.cols), p.alpha, p.b, int(p.lda),
-                          int(p.ldb))) {
+  // Only the square lda == ldb case goes to the CPU BLAS: OpenBLAS 0.3.21's simatcopy_ (Debian
+  // 12) sizes its scratch buffer ldb * max(lda, ldb) and overruns it when cols > max(lda, ldb).
+  const bool square_in_place = p.rows == p.cols && p.lda == p.ldb;
+  if (square_in_place && cpu_blas::simatcopy('C', trans, int(p.rows), int(p.cols), p.alpha, p.b,
+                                             int(p.lda), int(p.ldb))) {
     return;
   }
   std::vector<float> copy(size_t(p.rows) * size_t(p.cols));
