@@ -11,6 +11,7 @@
 #include "cpu_blas.h"
 #include "device.h"
 #include "env.h"
+#include "executor.h"
 #include "memory.h"
 
 namespace tileblas {
@@ -71,11 +72,36 @@ void measure_transfers(Rates& r, cudaStream_t stream) {
   r.d2h_pinned_bps = copy_rate(pinned, dev.get());
   r.h2d_pageable_bps = copy_rate(dev.get(), pageable.data());
   r.d2h_pageable_bps = copy_rate(pageable.data(), dev.get());
-  r.gpu_overhead_s = median_seconds(10, [&] {
-    cudaMemsetAsync(dev.get(), 0, 4, stream);
+  r.transfer_latency_s = median_seconds(10, [&] {
+    cudaMemcpyAsync(dev.get(), pageable.data(), 4, cudaMemcpyDefault, stream);
     cudaStreamSynchronize(stream);
   });
   cudaFreeHost(pinned);
+}
+
+// The fixed cost of a GEMM on host data: an 8x8x8 problem staged through the executor exactly as
+// a routed call would be (allocations, two uploads, launch, download, wait).
+double measure_staged_overhead(const GemmProblem& like, Device& device) {
+  const int64_t n = 8;
+  std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n);
+  GemmProblem p = like;
+  p.ab_type = p.c_type = DataType::kF32;
+  p.trans_a = p.trans_b = Op::kNoTrans;
+  p.m = p.n = p.k = n;
+  p.alpha = 1.0f;
+  p.beta = 0.0f;
+  p.a = a.data();
+  p.b = b.data();
+  p.c = c.data();
+  p.lda = p.ldb = p.ldc = n;
+  std::string why;
+  const GemmKernel* k = pick_gemm_kernel(p, device.caps(), config().force_kernel, &why);
+  if (!k) return 0;
+  cudaError_t err = cudaSuccess;
+  const double t = median_seconds(10, [&] {
+    if (err == cudaSuccess) err = run_gemm(p, Placement{}, *k, device.stream());
+  });
+  return err == cudaSuccess ? t : 0;
 }
 
 // The kernel the router would pick for an n^3 problem of p's data type, on device scratch filled
@@ -122,11 +148,12 @@ const Rates& measured_rates(const GemmProblem& p, Device& device) {
   if (!base_measured) {
     measure_cpu(base);
     measure_transfers(base, device.stream());
+    base.gpu_overhead_s = measure_staged_overhead(p, device);
     base_measured = true;
   }
   Rates r = base;
   r.gpu_flops = measure_kernel_rate(p, device);
-  if (r.gpu_flops <= 0 || r.h2d_pinned_bps <= 0) {
+  if (r.gpu_flops <= 0 || r.h2d_pinned_bps <= 0 || r.gpu_overhead_s <= 0) {
     r.gpu_flops = 1.0;  // a failed measurement routes everything to the CPU
     r.h2d_pinned_bps = r.h2d_pageable_bps = r.d2h_pinned_bps = r.d2h_pageable_bps = 1.0;
   }

@@ -1,6 +1,7 @@
 // Measures the rates the cost model needs (src/router.h Rates), once per process and per data
 // type, the first time a host-data GEMM has to be routed: a CPU BLAS sgemm at two sizes, pinned and
-// pageable copies each way, a launch round trip, and the kernel the router would pick at 1024^3.
+// pageable copies each way, a tiny staged GEMM (the fixed cost of a host-data call), and the kernel
+// the router would pick at 1024^3.
 #pragma once
 
 #include "problem.h"

@@ -132,7 +132,9 @@ double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const R
   }
   if (!device_accessible(where.c)) {
     const double c_bytes = bytes_of(p.m, p.n, p.c_type);
-    if (p.beta != 0.0f) t += c_bytes / rate_for(where.c, r.h2d_pinned_bps, r.h2d_pageable_bps);
+    if (p.beta != 0.0f) {
+      t += r.transfer_latency_s + c_bytes / rate_for(where.c, r.h2d_pinned_bps, r.h2d_pageable_bps);
+    }
     t += c_bytes / rate_for(where.c, r.d2h_pinned_bps, r.d2h_pageable_bps);
   }
   return t;

@@ -21,7 +21,8 @@ struct Rates {
   double h2d_pageable_bps = 0;
   double d2h_pinned_bps = 0;
   double d2h_pageable_bps = 0;
-  double gpu_overhead_s = 0;   // one launch + synchronisation round trip
+  double gpu_overhead_s = 0;   // a tiny GEMM on host data, staged: allocations, copies, launch, wait
+  double transfer_latency_s = 0;  // one more small host <-> device copy
   double gpu_flops = 0;        // our kernel's rate for this problem's data type, FLOP/s
 };
 
