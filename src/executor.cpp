@@ -1,5 +1,6 @@
 #include "executor.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <memory>
 
@@ -29,11 +30,15 @@ cudaError_t stage_in(const void* host, int64_t ld, int64_t rows, int64_t cols, s
     out->ld = ld;
     return cudaSuccess;
   }
-  out->buffer = std::make_unique<DeviceBuffer>(size_t(rows) * size_t(cols) * elem, stream);
+  // The kernel was chosen on the caller's leading dimensions: keep the copy's columns 16-byte
+  // aligned so a row that needs 16-byte-aligned columns stays valid on it.
+  const int64_t per_16_bytes = elem < 16 ? int64_t(16 / elem) : 1;
+  const int64_t ld_dev = (std::max<int64_t>(rows, 1) + per_16_bytes - 1) / per_16_bytes * per_16_bytes;
+  out->buffer = std::make_unique<DeviceBuffer>(size_t(ld_dev) * size_t(cols) * elem, stream);
   TB_TRY(out->buffer->status());
   out->ptr = out->buffer->get();
-  out->ld = rows;
-  if (copy) TB_TRY(copy_matrix(out->buffer->get(), rows, host, ld, rows, cols, elem, stream));
+  out->ld = ld_dev;
+  if (copy) TB_TRY(copy_matrix(out->buffer->get(), ld_dev, host, ld, rows, cols, elem, stream));
   return cudaSuccess;
 }
 
