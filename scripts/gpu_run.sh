@@ -2,7 +2,8 @@
 # Runs on the GPU machine (device tool), from the repository root, with the bundle folder made by
 # scripts/gpu_bundle.sh carried (BUNDLE=.gpu by default):
 #   scripts/gpu_run.sh STEP...   where STEP is one of
-#     kernel_tests[=FILTER]  api_tests[=FILTER]  netlib  sanitize[=FILTER]  bench[=FILTER]  demo
+#     kernel_tests[=FILTER]  api_tests[=FILTER]  api_tests_modegpu[=FILTER]  netlib
+#     sanitize[=FILTER]  bench[=FILTER]  demo
 # Logs go to $OUT (or ./gpu-out); a short summary is printed last.
 set -uo pipefail
 root=$(pwd)
@@ -25,12 +26,13 @@ for step in "$@"; do
       /tmp/tb/bin/tileblas_kernel_tests --gtest_filter="$filter" --gtest_brief=1 \
         >"$out/$name.log" 2>&1
       rc=$? ;;
-    api_tests)  # one executable per API test file
+    api_tests|api_tests_modegpu)  # one executable per API test file; _modegpu: TILEBLAS_MODE=gpu
       rc=0
+      mode=auto; [ "$name" = api_tests_modegpu ] && mode=gpu
       : >"$out/$name.log"
       for t in /tmp/tb/bin/tileblas_api_*; do
-        echo "== $(basename "$t")" >>"$out/$name.log"
-        "$t" --gtest_filter="$filter" --gtest_brief=1 >>"$out/$name.log" 2>&1 || rc=1
+        echo "== $(basename "$t") (TILEBLAS_MODE=$mode)" >>"$out/$name.log"
+        TILEBLAS_MODE=$mode "$t" --gtest_filter="$filter" --gtest_brief=1 >>"$out/$name.log" 2>&1 || rc=1
       done ;;
     demo)
       /tmp/tb/bin/tileblas_demo >"$out/$name.log" 2>&1
