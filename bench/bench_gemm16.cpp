@@ -40,8 +40,8 @@ struct Variant {
 };
 
 template <class AB, class C>
-void run(benchmark::State& state, const GemmKernel& row, const Variant& v, int64_t n, Op ta,
-         Op tb, const std::string& name) {
+void run(benchmark::State& state, const GemmKernel& row, const Variant& v, int64_t n, Op ta, Op tb,
+         const std::string& name) {
   const size_t elems = size_t(n) * size_t(n);
   const int sets = tbbench::sets_to_defeat_l2(elems * (2 * sizeof(AB) + sizeof(C)), 8);
   std::vector<tbbench::DeviceBuffer<AB>> a, b;
@@ -74,16 +74,16 @@ void run(benchmark::State& state, const GemmKernel& row, const Variant& v, int64
       case Yardstick::kGemmExF16:
       case Yardstick::kGemmExBF16: {
         const cudaDataType_t t = v.yardstick == Yardstick::kGemmExF16 ? CUDA_R_16F : CUDA_R_16BF;
-        tbbench::check(cublasGemmEx(tbbench::cublas(tbbench::CublasMath::kDefault), cta, ctb, ni,
-                                    ni, ni, &one, a[s].get(), t, ni, b[s].get(), t, ni, &zero,
-                                    c_ref[s].get(), CUDA_R_32F, ni, CUBLAS_COMPUTE_32F,
-                                    CUBLAS_GEMM_DEFAULT),
-                       "cublasGemmEx");
+        tbbench::check(
+            cublasGemmEx(tbbench::cublas(tbbench::CublasMath::kDefault), cta, ctb, ni, ni, ni, &one,
+                         a[s].get(), t, ni, b[s].get(), t, ni, &zero, c_ref[s].get(), CUDA_R_32F,
+                         ni, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+            "cublasGemmEx");
         break;
       }
       case Yardstick::kHgemm:
-        tbbench::check(cublasHgemm(tbbench::cublas(tbbench::CublasMath::kDefault), cta, ctb, ni,
-                                   ni, ni, &hone, reinterpret_cast<const __half*>(a[s].get()), ni,
+        tbbench::check(cublasHgemm(tbbench::cublas(tbbench::CublasMath::kDefault), cta, ctb, ni, ni,
+                                   ni, &hone, reinterpret_cast<const __half*>(a[s].get()), ni,
                                    reinterpret_cast<const __half*>(b[s].get()), ni, &hzero,
                                    reinterpret_cast<__half*>(c_ref[s].get()), ni),
                        "cublasHgemm");
@@ -111,17 +111,18 @@ const Variant kVariants[] = {
     {"sgemm_tf32", Yardstick::kSgemmTf32, "cublasSgemm TF32", DataType::kF32, DataType::kF32},
 };
 
-// The row of gemm_kernels() a variant benches: the first 16-byte-load gemm_mma_ row of its type.
-const GemmKernel* row_for(const Variant& v) {
+// The rows of gemm_kernels() a variant benches: the 16-byte-load gemm_mma_ rows of its type.
+std::vector<const GemmKernel*> rows_for(const Variant& v) {
   const char* prefix = v.ab == DataType::kF16    ? "gemm_mma_f16_"
                        : v.ab == DataType::kBF16 ? "gemm_mma_bf16_"
                                                  : "gemm_mma_tf32_";
+  std::vector<const GemmKernel*> rows;
   for (const GemmKernel& k : tileblas::gemm_kernels()) {
     if (std::strncmp(k.name, prefix, std::strlen(prefix)) == 0 &&
         std::strstr(k.name, "scalarload") == nullptr)
-      return &k;
+      rows.push_back(&k);
   }
-  return nullptr;
+  return rows;
 }
 
 void register_one(const Variant& v, const GemmKernel& row, int64_t n, Op ta, Op tb) {
@@ -147,14 +148,19 @@ void register_one(const Variant& v, const GemmKernel& row, int64_t n, Op ta, Op 
       ->Unit(benchmark::kMillisecond);
 }
 
+// Every row at every size NN; the other transposes at 4096 for the first (large-tile) row only.
 const bool registered = [] {
   for (const Variant& v : kVariants) {
-    const GemmKernel* row = row_for(v);
-    if (!row) continue;
-    for (int64_t n : {1024, 2048, 4096, 8192}) register_one(v, *row, n, Op::kNoTrans, Op::kNoTrans);
-    register_one(v, *row, 4096, Op::kTrans, Op::kNoTrans);
-    register_one(v, *row, 4096, Op::kNoTrans, Op::kTrans);
-    register_one(v, *row, 4096, Op::kTrans, Op::kTrans);
+    const std::vector<const GemmKernel*> rows = rows_for(v);
+    for (const GemmKernel* row : rows) {
+      for (int64_t n : {1024, 2048, 4096, 8192}) {
+        register_one(v, *row, n, Op::kNoTrans, Op::kNoTrans);
+      }
+    }
+    if (rows.empty()) continue;
+    register_one(v, *rows[0], 4096, Op::kTrans, Op::kNoTrans);
+    register_one(v, *rows[0], 4096, Op::kNoTrans, Op::kTrans);
+    register_one(v, *rows[0], 4096, Op::kTrans, Op::kTrans);
   }
   return true;
 }();

@@ -18,18 +18,19 @@ TILEBLAS_EXPORT void gemm_bf16bf16f32_(const char* transa, const char* transb, c
                                        const tileblas_bfloat16* a, const int* lda,
                                        const tileblas_bfloat16* b, const int* ldb,
                                        const float* beta, float* c, const int* ldc) {
-  const GemmArgs args{*m, *n, *k,  *alpha,          *beta,         a, *lda,
-                      b,  *ldb, c, *ldc, DataType::kBF16, DataType::kF32};
+  const GemmArgs args{*m,   *n, *k,   *alpha,          *beta,         a, *lda, b,
+                      *ldb, c,  *ldc, DataType::kBF16, DataType::kF32};
   GemmProblem p;
   if (fortran_gemm_problem("GEMM_BF16BF16F32 ", *transa, *transb, args, &p))
     tileblas::gemm(p, "gemm_bf16bf16f32");
 }
 
-TILEBLAS_EXPORT void cblas_gemm_bf16bf16f32(int layout, int transa, int transb, int m, int n,
-                                            int k, float alpha, const tileblas_bfloat16* a,
-                                            int lda, const tileblas_bfloat16* b, int ldb,
-                                            float beta, float* c, int ldc) {
-  const GemmArgs args{m, n, k, alpha, beta, a, lda, b, ldb, c, ldc, DataType::kBF16, DataType::kF32};
+TILEBLAS_EXPORT void cblas_gemm_bf16bf16f32(int layout, int transa, int transb, int m, int n, int k,
+                                            float alpha, const tileblas_bfloat16* a, int lda,
+                                            const tileblas_bfloat16* b, int ldb, float beta,
+                                            float* c, int ldc) {
+  const GemmArgs args{m,   n, k,   alpha,           beta,          a, lda, b,
+                      ldb, c, ldc, DataType::kBF16, DataType::kF32};
   GemmProblem p;
   if (cblas_gemm_problem("cblas_gemm_bf16bf16f32", layout, transa, transb, args, &p))
     tileblas::gemm(p, "gemm_bf16bf16f32");
@@ -39,8 +40,8 @@ TILEBLAS_EXPORT void sbgemm_(const char* transa, const char* transb, const int* 
                              const int* k, const float* alpha, const tileblas_bfloat16* a,
                              const int* lda, const tileblas_bfloat16* b, const int* ldb,
                              const float* beta, float* c, const int* ldc) {
-  const GemmArgs args{*m, *n, *k,  *alpha,          *beta,         a, *lda,
-                      b,  *ldb, c, *ldc, DataType::kBF16, DataType::kF32};
+  const GemmArgs args{*m,   *n, *k,   *alpha,          *beta,         a, *lda, b,
+                      *ldb, c,  *ldc, DataType::kBF16, DataType::kF32};
   GemmProblem p;
   if (fortran_gemm_problem("SBGEMM ", *transa, *transb, args, &p)) tileblas::gemm(p, "sbgemm");
 }
@@ -49,7 +50,8 @@ TILEBLAS_EXPORT void cblas_sbgemm(int order, int transa, int transb, int m, int 
                                   float alpha, const tileblas_bfloat16* a, int lda,
                                   const tileblas_bfloat16* b, int ldb, float beta, float* c,
                                   int ldc) {
-  const GemmArgs args{m, n, k, alpha, beta, a, lda, b, ldb, c, ldc, DataType::kBF16, DataType::kF32};
+  const GemmArgs args{m,   n, k,   alpha,           beta,          a, lda, b,
+                      ldb, c, ldc, DataType::kBF16, DataType::kF32};
   GemmProblem p;
   if (cblas_gemm_problem("cblas_sbgemm", order, transa, transb, args, &p))
     tileblas::gemm(p, "sbgemm");

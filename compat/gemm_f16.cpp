@@ -20,8 +20,8 @@ TILEBLAS_EXPORT void hgemm_(const char* transa, const char* transb, const int* m
                             const int* k, const tileblas_half* alpha, const tileblas_half* a,
                             const int* lda, const tileblas_half* b, const int* ldb,
                             const tileblas_half* beta, tileblas_half* c, const int* ldc) {
-  const GemmArgs args{*m,  *n,   *k, half_to_float(*alpha), half_to_float(*beta), a, *lda, b,
-                      *ldb, c, *ldc, DataType::kF16,        DataType::kF16};
+  const GemmArgs args{*m,   *n, *k,   half_to_float(*alpha), half_to_float(*beta), a, *lda, b,
+                      *ldb, c,  *ldc, DataType::kF16,        DataType::kF16};
   GemmProblem p;
   if (fortran_gemm_problem("HGEMM ", *transa, *transb, args, &p)) tileblas::gemm(p, "hgemm");
 }
@@ -39,11 +39,10 @@ TILEBLAS_EXPORT void cblas_hgemm(int layout, int transa, int transb, int m, int 
 
 TILEBLAS_EXPORT void gemm_f16f16f32_(const char* transa, const char* transb, const int* m,
                                      const int* n, const int* k, const float* alpha,
-                                     const tileblas_half* a, const int* lda,
-                                     const tileblas_half* b, const int* ldb, const float* beta,
-                                     float* c, const int* ldc) {
-  const GemmArgs args{*m, *n, *k,  *alpha,         *beta,         a, *lda,
-                      b,  *ldb, c, *ldc, DataType::kF16, DataType::kF32};
+                                     const tileblas_half* a, const int* lda, const tileblas_half* b,
+                                     const int* ldb, const float* beta, float* c, const int* ldc) {
+  const GemmArgs args{*m,   *n, *k,   *alpha,         *beta,         a, *lda, b,
+                      *ldb, c,  *ldc, DataType::kF16, DataType::kF32};
   GemmProblem p;
   if (fortran_gemm_problem("GEMM_F16F16F32 ", *transa, *transb, args, &p))
     tileblas::gemm(p, "gemm_f16f16f32");

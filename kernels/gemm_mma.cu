@@ -86,8 +86,7 @@ __device__ uint32_t smem_address(const void* p) {
 
 // 16 bytes global -> shared; bytes past `src_bytes` (0..16) are zero-filled and not read.
 __device__ void cp_async_16(uint32_t dst, const void* src, int src_bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src),
-               "r"(src_bytes)
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(src_bytes)
                : "memory");
 }
 __device__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
@@ -145,13 +144,15 @@ __device__ uint32_t mn_contiguous_offset(int krow, int chunk) {
 
 // ---- The kernel ---------------------------------------------------------------------------------
 
-template <class T, int kBlockM_, int kBlockN_, int kWarpM_, int kWarpN_, int kStages_>
+template <class T, int kBlockM_, int kBlockN_, int kWarpM_, int kWarpN_, int kStages_,
+          int kBlocksPerSm_>
 struct Config {
   static constexpr int kBlockM = kBlockM_;
   static constexpr int kBlockN = kBlockN_;
   static constexpr int kWarpM = kWarpM_;
   static constexpr int kWarpN = kWarpN_;
   static constexpr int kStages = kStages_;
+  static constexpr int kBlocksPerSm = kBlocksPerSm_;  // launch bounds: registers for this many
   static constexpr int kBytes = int(sizeof(typename T::Storage));
   static constexpr int kBlockK = T::kBlockK;
   static constexpr int kChunkElems = kChunkBytes / kBytes;
@@ -166,8 +167,9 @@ struct Config {
   static constexpr int kSmemBytes = kStages * kStageBytes;
   static constexpr int kRasterGroup = 8;  // tile rows per rasterization group (L2 reuse of B)
 
-  static_assert(kBlockK * kBytes == 64,
-                "k-contiguous tiles are 64-byte rows: the swizzle and fragment addressing assume 4 chunks");
+  static_assert(
+      kBlockK * kBytes == 64,
+      "k-contiguous tiles are 64-byte rows: the swizzle and fragment addressing assume 4 chunks");
   static_assert(kBlockK % T::kMmaK == 0, "a k-tile is a whole number of MMA k-steps");
   static_assert(kBlockM % kWarpM == 0 && kBlockN % kWarpN == 0, "warps tile the block exactly");
   static_assert(kWarpM % 16 == 0, "a warp tile is whole m16 MMA tiles");
@@ -186,9 +188,8 @@ template <class T, class Cfg, Layout kLayout, int kRows, bool kVectorLoads>
 __device__ void load_tile(uint32_t tile, const typename T::Storage* base, int64_t ld, int mn0,
                           int mn_extent, int k0, int k_extent) {
   constexpr int kChunks = kRows * Cfg::kBlockK / Cfg::kChunkElems;
-  constexpr int kChunksPerRow = kLayout == Layout::kKContiguous
-                                    ? Cfg::kBlockK / Cfg::kChunkElems
-                                    : kRows / Cfg::kChunkElems;
+  constexpr int kChunksPerRow =
+      kLayout == Layout::kKContiguous ? Cfg::kBlockK / Cfg::kChunkElems : kRows / Cfg::kChunkElems;
 #pragma unroll
   for (int it = 0; it < kChunks / Cfg::kThreads; ++it) {
     const int c = int(threadIdx.x) + it * Cfg::kThreads;
@@ -236,8 +237,8 @@ __device__ void load_a_fragments(uint32_t (&a)[Cfg::kMmaTilesM][4], uint32_t til
     if constexpr (kLayout == Layout::kKContiguous) {
       // Lanes 0-15 address rows m..m+15 at the step's first chunk, lanes 16-31 its second:
       // matrices (rows 0-7, k 0-7), (8-15, 0-7), (0-7, 8-15), (8-15, 8-15) = a0..a3.
-      ldmatrix_x4(a[i], tile + k_contiguous_offset(m + (lane & 15),
-                                                    kk * kChunksPerStep + (lane >> 4)));
+      ldmatrix_x4(a[i],
+                  tile + k_contiguous_offset(m + (lane & 15), kk * kChunksPerStep + (lane >> 4)));
     } else if constexpr (T::kTransposingLdmatrix) {
       const int quad = lane >> 3;
       const int krow = kk * T::kMmaK + (quad >> 1) * 8 + (lane & 7);
@@ -275,7 +276,7 @@ __device__ void load_b_fragments(uint32_t (&b)[Cfg::kMmaTilesN][2], uint32_t til
       // Matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15):
       // b0, b1 of n-tile j, then of n-tile j + 1.
       ldmatrix_x4(r, tile + k_contiguous_offset(n + (quad >> 1) * 8 + (lane & 7),
-                                                 kk * kChunksPerStep + (quad & 1)));
+                                                kk * kChunksPerStep + (quad & 1)));
     } else if constexpr (T::kTransposingLdmatrix) {
       const int krow = kk * T::kMmaK + (quad & 1) * 8 + (lane & 7);
       const int chunk = (n + (quad >> 1) * 8) / Cfg::kChunkElems;
@@ -327,7 +328,7 @@ __device__ void store_c(void* c, int64_t at, DataType type, float v) {
 }
 
 template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVectorLoads>
-__global__ void __launch_bounds__(Cfg::kThreads, 1) gemm_mma_kernel(Args args) {
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_mma_kernel(Args args) {
   extern __shared__ __align__(128) unsigned char smem[];
   using S = typename T::Storage;
   constexpr int kBlockM = Cfg::kBlockM, kBlockN = Cfg::kBlockN, kBlockK = Cfg::kBlockK;
@@ -357,38 +358,62 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) gemm_mma_kernel(Args args) {
 
   auto load_stage = [&](int stage, int kt) {
     const uint32_t sa = smem0 + uint32_t(stage * Cfg::kStageBytes);
-    load_tile<T, Cfg, kALayout, kBlockM, kVectorLoads>(sa, a, args.lda, m0, args.m,
-                                                       kt * kBlockK, args.k);
+    load_tile<T, Cfg, kALayout, kBlockM, kVectorLoads>(sa, a, args.lda, m0, args.m, kt * kBlockK,
+                                                       args.k);
     load_tile<T, Cfg, kBLayout, kBlockN, kVectorLoads>(sa + Cfg::kATileBytes, b, args.ldb, n0,
                                                        args.n, kt * kBlockK, args.k);
   };
 
   float acc[Cfg::kMmaTilesM][Cfg::kMmaTilesN][4] = {};
+  // Fragments of two MMA k-steps: step kk + 1 is read from shared memory while step kk's MMAs
+  // run, across k-tile boundaries too.
+  uint32_t af[2][Cfg::kMmaTilesM][4];
+  uint32_t bf[2][Cfg::kMmaTilesN][2];
+  constexpr int kSteps = kBlockK / T::kMmaK;
+  static_assert(kSteps >= 2, "the next k-tile is awaited at step kSteps - 2, before the last step");
+  auto stage_address = [&](int stage) { return smem0 + uint32_t(stage * Cfg::kStageBytes); };
 
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < k_tiles) load_stage(s, s);
     cp_async_commit();
   }
+  cp_async_wait<kStages - 2>();  // k-tile 0 has landed
+  __syncthreads();
+  if (k_tiles > 0) {
+    load_a_fragments<T, Cfg, kALayout>(af[0], stage_address(0), warp_m0, 0, lane);
+    load_b_fragments<T, Cfg, kBLayout>(bf[0], stage_address(0) + Cfg::kATileBytes, warp_n0, 0,
+                                       lane);
+  }
   for (int kt = 0; kt < k_tiles; ++kt) {
-    cp_async_wait<kStages - 2>();  // k-tile kt has landed (this thread's copies) ...
-    __syncthreads();               // ... everyone's, and everyone is done with k-tile kt - 1
-    const int next = kt + kStages - 1;
-    if (next < k_tiles) load_stage(next % kStages, next);  // refills k-tile kt - 1's stage
-    cp_async_commit();
-
-    const uint32_t sa = smem0 + uint32_t((kt % kStages) * Cfg::kStageBytes);
-    const uint32_t sb = sa + Cfg::kATileBytes;
 #pragma unroll
-    for (int kk = 0; kk < kBlockK / T::kMmaK; ++kk) {
-      uint32_t af[Cfg::kMmaTilesM][4];
-      uint32_t bf[Cfg::kMmaTilesN][2];
-      load_a_fragments<T, Cfg, kALayout>(af, sa, warp_m0, kk, lane);
-      load_b_fragments<T, Cfg, kBLayout>(bf, sb, warp_n0, kk, lane);
+    for (int kk = 0; kk < kSteps; ++kk) {
+      // The next step's fragments: this k-tile's, or at the last step the next k-tile's (whose
+      // stage the barrier at step kSteps - 2 made ready; past the end it is read and unused).
+      const int next_stage = (kk + 1 < kSteps ? kt : kt + 1) % kStages;
+      const int next_kk = (kk + 1) % kSteps;
+      load_a_fragments<T, Cfg, kALayout>(af[(kk + 1) % 2], stage_address(next_stage), warp_m0,
+                                         next_kk, lane);
+      load_b_fragments<T, Cfg, kBLayout>(
+          bf[(kk + 1) % 2], stage_address(next_stage) + Cfg::kATileBytes, warp_n0, next_kk, lane);
+      if (kk == 0) {
+        // Refill the stage of k-tile kt - 1: every warp finished reading it before the barrier
+        // of the previous k-tile.
+        const int fill = kt + kStages - 1;
+        if (fill < k_tiles) load_stage(fill % kStages, fill);
+      }
 #pragma unroll
       for (int i = 0; i < Cfg::kMmaTilesM; ++i) {
 #pragma unroll
-        for (int j = 0; j < Cfg::kMmaTilesN; ++j) T::mma(acc[i][j], af[i], bf[j]);
+        for (int jj = 0; jj < Cfg::kMmaTilesN; ++jj) {
+          const int j = i % 2 ? Cfg::kMmaTilesN - 1 - jj : jj;  // serpentine: reuse B registers
+          T::mma(acc[i][j], af[kk % 2][i], bf[kk % 2][j]);
+        }
+      }
+      if (kk == kSteps - 2) {
+        cp_async_commit();
+        cp_async_wait<kStages - 2>();  // k-tile kt + 1 has landed (this thread's copies) ...
+        __syncthreads();               // ... everyone's, and everyone is done reading k-tile kt - 1
       }
     }
   }
@@ -420,8 +445,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1) gemm_mma_kernel(Args args) {
 template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVectorLoads>
 cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
   auto kernel = gemm_mma_kernel<T, Cfg, kALayout, kBLayout, kVectorLoads>;
-  cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         Cfg::kSmemBytes);
+  cudaError_t err =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
   if (err != cudaSuccess) return err;
   const int64_t tiles = ((args.m + Cfg::kBlockM - 1) / Cfg::kBlockM) *
                         int64_t((args.n + Cfg::kBlockN - 1) / Cfg::kBlockN);
@@ -431,8 +456,8 @@ cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
 
 template <class T, class Cfg, bool kVectorLoads>
 cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
-  const Args args{int(p.m), int(p.n), int(p.k), p.alpha, p.beta, p.a,      p.lda,
-                  p.b,      p.ldb,    p.c,      p.ldc,   p.c_type};
+  const Args args{int(p.m), int(p.n), int(p.k), p.alpha, p.beta, p.a,
+                  p.lda,    p.b,      p.ldb,    p.c,     p.ldc,  p.c_type};
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   // A as stored is m-contiguous unless transposed; B is k-contiguous unless transposed.
   const bool a_k = p.trans_a == Op::kTrans;
@@ -474,48 +499,70 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
   return true;
 }
 
-using ConfigF16 = Config<TypeF16, 128, 256, 64, 64, 4>;
-using ConfigBF16 = Config<TypeBF16, 128, 256, 64, 64, 4>;
-using ConfigTF32 = Config<TypeTF32, 128, 256, 64, 64, 4>;
+// 128 x 256: 8 warps, one block per SM (96 KiB shared memory, up to 255 registers a thread).
+using ConfigF16Large = Config<TypeF16, 128, 256, 64, 64, 4, 1>;
+using ConfigBF16Large = Config<TypeBF16, 128, 256, 64, 64, 4, 1>;
+using ConfigTF32Large = Config<TypeTF32, 128, 256, 64, 64, 4, 1>;
+// 128 x 128: 4 warps, two blocks per SM (64 KiB each): twice the tiles for mid-size problems.
+using ConfigF16Medium = Config<TypeF16, 128, 128, 64, 64, 4, 2>;
+using ConfigBF16Medium = Config<TypeBF16, 128, 128, 64, 64, 4, 2>;
+using ConfigTF32Medium = Config<TypeTF32, 128, 128, 64, 64, 4, 2>;
 
 }  // namespace
 
 bool supports_f16_128x256x32(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeF16, ConfigF16, true>(p, caps);
+  return supports_problem<TypeF16, ConfigF16Large, true>(p, caps);
 }
 cudaError_t launch_f16_128x256x32(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeF16, ConfigF16, true>(p, stream);
+  return launch_problem<TypeF16, ConfigF16Large, true>(p, stream);
+}
+bool supports_f16_128x128x32(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeF16, ConfigF16Medium, true>(p, caps);
+}
+cudaError_t launch_f16_128x128x32(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeF16, ConfigF16Medium, true>(p, stream);
 }
 bool supports_bf16_128x256x32(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeBF16, ConfigBF16, true>(p, caps);
+  return supports_problem<TypeBF16, ConfigBF16Large, true>(p, caps);
 }
 cudaError_t launch_bf16_128x256x32(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeBF16, ConfigBF16, true>(p, stream);
+  return launch_problem<TypeBF16, ConfigBF16Large, true>(p, stream);
+}
+bool supports_bf16_128x128x32(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeBF16, ConfigBF16Medium, true>(p, caps);
+}
+cudaError_t launch_bf16_128x128x32(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeBF16, ConfigBF16Medium, true>(p, stream);
 }
 bool supports_tf32_128x256x16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeTF32, ConfigTF32, true>(p, caps);
+  return supports_problem<TypeTF32, ConfigTF32Large, true>(p, caps);
 }
 cudaError_t launch_tf32_128x256x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeTF32, ConfigTF32, true>(p, stream);
+  return launch_problem<TypeTF32, ConfigTF32Large, true>(p, stream);
 }
-
-bool supports_f16_scalarload_128x256x32(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeF16, ConfigF16, false>(p, caps);
+bool supports_tf32_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeTF32, ConfigTF32Medium, true>(p, caps);
 }
-cudaError_t launch_f16_scalarload_128x256x32(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeF16, ConfigF16, false>(p, stream);
+cudaError_t launch_tf32_128x128x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeTF32, ConfigTF32Medium, true>(p, stream);
 }
-bool supports_bf16_scalarload_128x256x32(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeBF16, ConfigBF16, false>(p, caps);
+bool supports_f16_scalarload_128x128x32(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeF16, ConfigF16Medium, false>(p, caps);
 }
-cudaError_t launch_bf16_scalarload_128x256x32(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeBF16, ConfigBF16, false>(p, stream);
+cudaError_t launch_f16_scalarload_128x128x32(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeF16, ConfigF16Medium, false>(p, stream);
 }
-bool supports_tf32_scalarload_128x256x16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeTF32, ConfigTF32, false>(p, caps);
+bool supports_bf16_scalarload_128x128x32(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeBF16, ConfigBF16Medium, false>(p, caps);
 }
-cudaError_t launch_tf32_scalarload_128x256x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeTF32, ConfigTF32, false>(p, stream);
+cudaError_t launch_bf16_scalarload_128x128x32(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeBF16, ConfigBF16Medium, false>(p, stream);
+}
+bool supports_tf32_scalarload_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeTF32, ConfigTF32Medium, false>(p, caps);
+}
+cudaError_t launch_tf32_scalarload_128x128x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeTF32, ConfigTF32Medium, false>(p, stream);
 }
 
 }  // namespace tileblas::gemm_mma

@@ -32,14 +32,16 @@ XerblaRecord g_xerbla;
 }  // namespace
 
 // The netlib testers' way of checking error exits: the program's own handlers.
-extern "C" __attribute__((visibility("default"))) void xerbla_(const char* srname, const int* info, size_t srname_len) {
+extern "C" __attribute__((visibility("default"))) void xerbla_(const char* srname, const int* info,
+                                                               size_t srname_len) {
   size_t len = srname_len;
   while (len > 0 && srname[len - 1] == ' ') --len;
   g_xerbla.calls++;
   g_xerbla.name.assign(srname, len);
   g_xerbla.info = *info;
 }
-extern "C" __attribute__((visibility("default"))) void cblas_xerbla(int info, const char* rout, const char*, ...) {
+extern "C" __attribute__((visibility("default"))) void cblas_xerbla(int info, const char* rout,
+                                                                    const char*, ...) {
   g_xerbla.calls++;
   g_xerbla.name = rout;
   g_xerbla.info = info;
@@ -65,14 +67,22 @@ const Symbol kAllSymbols[] = {Symbol::kHgemmF,  Symbol::kHgemmC,   Symbol::kF16F
 
 const char* name_of(Symbol s) {
   switch (s) {
-    case Symbol::kHgemmF: return "hgemm_";
-    case Symbol::kHgemmC: return "cblas_hgemm";
-    case Symbol::kF16F32F: return "gemm_f16f16f32_";
-    case Symbol::kF16F32C: return "cblas_gemm_f16f16f32";
-    case Symbol::kBf16F32F: return "gemm_bf16bf16f32_";
-    case Symbol::kBf16F32C: return "cblas_gemm_bf16bf16f32";
-    case Symbol::kSbgemmF: return "sbgemm_";
-    case Symbol::kSbgemmC: return "cblas_sbgemm";
+    case Symbol::kHgemmF:
+      return "hgemm_";
+    case Symbol::kHgemmC:
+      return "cblas_hgemm";
+    case Symbol::kF16F32F:
+      return "gemm_f16f16f32_";
+    case Symbol::kF16F32C:
+      return "cblas_gemm_f16f16f32";
+    case Symbol::kBf16F32F:
+      return "gemm_bf16bf16f32_";
+    case Symbol::kBf16F32C:
+      return "cblas_gemm_bf16bf16f32";
+    case Symbol::kSbgemmF:
+      return "sbgemm_";
+    case Symbol::kSbgemmC:
+      return "cblas_sbgemm";
   }
   return "?";
 }
@@ -99,12 +109,18 @@ struct CStore {
   std::vector<uint16_t> h;
   std::vector<float> f;
   CStore(bool is_f16, size_t n) : f16(is_f16) {
-    if (f16) h.resize(n); else f.resize(n);
+    if (f16)
+      h.resize(n);
+    else
+      f.resize(n);
   }
   size_t size() const { return f16 ? h.size() : f.size(); }
   float get(size_t i) const { return f16 ? tileblas::half_to_float(h[i]) : f[i]; }
   void set(size_t i, float v) {
-    if (f16) h[i] = tileblas::float_to_half(v); else f[i] = v;
+    if (f16)
+      h[i] = tileblas::float_to_half(v);
+    else
+      f[i] = v;
   }
   void* data() { return f16 ? static_cast<void*>(h.data()) : static_cast<void*>(f.data()); }
   size_t bytes() const { return size() * (f16 ? 2 : 4); }
@@ -122,8 +138,12 @@ void call(Symbol s, int layout, bool ta, bool tb, int m, int n, int k, float alp
   float* cf = static_cast<float*>(c);
   uint16_t* ch = static_cast<uint16_t*>(c);
   switch (s) {
-    case Symbol::kHgemmF: hgemm_(&cta, &ctb, &m, &n, &k, &ha, a, &lda, b, &ldb, &hb, ch, &ldc); break;
-    case Symbol::kHgemmC: cblas_hgemm(layout, ita, itb, m, n, k, ha, a, lda, b, ldb, hb, ch, ldc); break;
+    case Symbol::kHgemmF:
+      hgemm_(&cta, &ctb, &m, &n, &k, &ha, a, &lda, b, &ldb, &hb, ch, &ldc);
+      break;
+    case Symbol::kHgemmC:
+      cblas_hgemm(layout, ita, itb, m, n, k, ha, a, lda, b, ldb, hb, ch, ldc);
+      break;
     case Symbol::kF16F32F:
       gemm_f16f16f32_(&cta, &ctb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, cf, &ldc);
       break;
@@ -136,8 +156,12 @@ void call(Symbol s, int layout, bool ta, bool tb, int m, int n, int k, float alp
     case Symbol::kBf16F32C:
       cblas_gemm_bf16bf16f32(layout, ita, itb, m, n, k, alpha, a, lda, b, ldb, beta, cf, ldc);
       break;
-    case Symbol::kSbgemmF: sbgemm_(&cta, &ctb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, cf, &ldc); break;
-    case Symbol::kSbgemmC: cblas_sbgemm(layout, ita, itb, m, n, k, alpha, a, lda, b, ldb, beta, cf, ldc); break;
+    case Symbol::kSbgemmF:
+      sbgemm_(&cta, &ctb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, cf, &ldc);
+      break;
+    case Symbol::kSbgemmC:
+      cblas_sbgemm(layout, ita, itb, m, n, k, alpha, a, lda, b, ldb, beta, cf, ldc);
+      break;
   }
 }
 
@@ -234,14 +258,15 @@ void run_case(const Case& c) {
       const double got = cs.get(at(ldc, i, j)), want = ref[i + size_t(j) * c.m];
       norm += got * got;
       if (c.integers) {
-        const double exact = c_is_f16(c.sym) ? tileblas::half_to_float(tileblas::float_to_half(float(want)))
-                                             : double(float(want));
+        const double exact = c_is_f16(c.sym)
+                                 ? tileblas::half_to_float(tileblas::float_to_half(float(want)))
+                                 : double(float(want));
         ASSERT_EQ(got, exact) << "C(" << i << "," << j << ")";
       } else {
         const double tol = 2.0 * std::ldexp(1.0, -24) * (c.k + 2) * scale[i + size_t(j) * c.m] +
                            out_eps * std::fabs(want);
-        ASSERT_LE(std::fabs(got - want), tol) << "C(" << i << "," << j << ") got " << got
-                                              << " want " << want;
+        ASSERT_LE(std::fabs(got - want), tol)
+            << "C(" << i << "," << j << ") got " << got << " want " << want;
       }
     }
   }
@@ -249,7 +274,8 @@ void run_case(const Case& c) {
   // Everything outside the m x n result (padding) is bit for bit what it was.
   for (size_t idx = 0; idx < c_size; ++idx) {
     const size_t r = row ? idx / ldc : idx % ldc, col = row ? idx % ldc : idx / ldc;
-    const bool inside = row ? (r < size_t(c.m) && col < size_t(c.n)) : (r < size_t(c.m) && col < size_t(c.n));
+    const bool inside =
+        row ? (r < size_t(c.m) && col < size_t(c.n)) : (r < size_t(c.m) && col < size_t(c.n));
     if (!inside) ASSERT_TRUE(cs.same_bits(idx, before)) << "padding element " << idx << " written";
   }
 }
@@ -266,7 +292,9 @@ T pick(const T (&v)[N]) {
 Case random_case(Symbol s, bool integers, bool device) {
   Case c;
   c.sym = s;
-  c.layout = is_fortran(s) ? kColMajor : (std::uniform_int_distribution<int>(0, 1)(tbtest::rng()) ? kRowMajor : kColMajor);
+  c.layout = is_fortran(s) ? kColMajor
+                           : (std::uniform_int_distribution<int>(0, 1)(tbtest::rng()) ? kRowMajor
+                                                                                      : kColMajor);
   c.ta = std::uniform_int_distribution<int>(0, 1)(tbtest::rng());
   c.tb = std::uniform_int_distribution<int>(0, 1)(tbtest::rng());
   c.m = pick(kDims), c.n = pick(kDims), c.k = pick(kDims);
@@ -326,7 +354,8 @@ TEST(Gemm16Api, DeviceMemoryRunsOnGpu) {
       if (i == 3) c.m = 300, c.n = 257, c.k = 1000;  // several tiles, long k
       run_case(c);
       if (HasFatalFailure()) return;
-      EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU) << name_of(s) << " " << tileblas_last_reason();
+      EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU)
+          << name_of(s) << " " << tileblas_last_reason();
     }
   }
 }
@@ -347,11 +376,20 @@ void expect_error(Symbol s, int layout, char ta, char tb, int m, int n, int k, i
   uint16_t* ch = c.h.data();
   float* cf = c.f.data();
   switch (s) {
-    case Symbol::kHgemmF: hgemm_(&cta, &ctb, &m, &n, &k, &hone, a.data(), &lda, b.data(), &ldb, &hone, ch, &ldc); break;
-    case Symbol::kSbgemmF: sbgemm_(&cta, &ctb, &m, &n, &k, &one, a.data(), &lda, b.data(), &ldb, &one, cf, &ldc); break;
-    case Symbol::kSbgemmC: cblas_sbgemm(layout, ita, itb, m, n, k, one, a.data(), lda, b.data(), ldb, one, cf, ldc); break;
-    case Symbol::kHgemmC: cblas_hgemm(layout, ita, itb, m, n, k, hone, a.data(), lda, b.data(), ldb, hone, ch, ldc); break;
-    default: FAIL() << "no error case for " << name_of(s);
+    case Symbol::kHgemmF:
+      hgemm_(&cta, &ctb, &m, &n, &k, &hone, a.data(), &lda, b.data(), &ldb, &hone, ch, &ldc);
+      break;
+    case Symbol::kSbgemmF:
+      sbgemm_(&cta, &ctb, &m, &n, &k, &one, a.data(), &lda, b.data(), &ldb, &one, cf, &ldc);
+      break;
+    case Symbol::kSbgemmC:
+      cblas_sbgemm(layout, ita, itb, m, n, k, one, a.data(), lda, b.data(), ldb, one, cf, ldc);
+      break;
+    case Symbol::kHgemmC:
+      cblas_hgemm(layout, ita, itb, m, n, k, hone, a.data(), lda, b.data(), ldb, hone, ch, ldc);
+      break;
+    default:
+      FAIL() << "no error case for " << name_of(s);
   }
   EXPECT_EQ(g_xerbla.calls, 1) << name_of(s);
   EXPECT_EQ(g_xerbla.name, name) << name_of(s);

@@ -144,8 +144,8 @@ std::string run_case(const GemmKernel& row, const DeviceCaps& caps, const Case& 
   Matrix b(ab, size_t(off + p.ldb * p.b_cols()));
   Matrix cm(c.c_type, size_t(off + p.ldc * p.n));
   auto fill = [&](Matrix& mat) {
-    const std::vector<float> v = c.integers ? tbtest::random_ints(mat.count(), -2, 2)
-                                            : tbtest::random_floats(mat.count());
+    const std::vector<float> v =
+        c.integers ? tbtest::random_ints(mat.count(), -2, 2) : tbtest::random_floats(mat.count());
     for (size_t i = 0; i < v.size(); ++i) mat.set(i, v[i]);
   };
   fill(a);
@@ -225,9 +225,10 @@ std::string run_case(const GemmKernel& row, const DeviceCaps& caps, const Case& 
   return "";
 }
 
-const std::vector<int64_t> kDims = {1,   2,   3,   7,   16,  31,  33,   63,   64,
-                                    65,  127, 128, 129, 255, 257, 1000, 1024, 2047};
-const std::vector<int64_t> kSmallDims = {1, 2, 3, 7, 16, 31, 33, 63, 64, 65, 127, 128, 129, 255, 257};
+const std::vector<int64_t> kDims = {1,  2,   3,   7,   16,  31,  33,   63,   64,
+                                    65, 127, 128, 129, 255, 257, 1000, 1024, 2047};
+const std::vector<int64_t> kSmallDims = {1,  2,  3,   7,   16,  31,  33, 63,
+                                         64, 65, 127, 128, 129, 255, 257};
 const std::vector<float> kScalars = {0.0f, 1.0f, 0.7f, -2.0f};
 const std::vector<float> kExactScalars = {0.0f, 1.0f, -2.0f};  // 0.7 would round
 
@@ -264,7 +265,8 @@ DeviceCaps caps_or_fail() {
 
 void run_cases(const std::vector<int64_t>& dims, int64_t max_volume, int cases_per_row) {
   const DeviceCaps caps = caps_or_fail();
-  if (caps.sm_version < 80) GTEST_SKIP() << "mma.sync needs sm_80; device is sm_" << caps.sm_version;
+  if (caps.sm_version < 80)
+    GTEST_SKIP() << "mma.sync needs sm_80; device is sm_" << caps.sm_version;
   for (const GemmKernel* row : tensor_core_rows()) {
     for (int i = 0; i < cases_per_row; ++i) {
       const Case c = random_case(*row, dims, max_volume, i % 2 == 0);
