@@ -40,7 +40,7 @@ inline uint16_t float_to_half(float f) {
   const uint32_t abs = u & 0x7fffffffu;
   if (abs > 0x7f800000u) return uint16_t(sign | 0x7e00u | ((abs >> 13) & 0x3ffu));  // NaN
   if (abs >= 0x477ff000u) return uint16_t(sign | 0x7c00u);  // >= 65520 rounds to inf
-  if (abs >= 0x38800000u) {                                  // normal half (>= 2^-14)
+  if (abs >= 0x38800000u) {                                 // normal half (>= 2^-14)
     // Rebias the exponent (127 -> 15) and round the 13 dropped mantissa bits to nearest even;
     // a carry out of the mantissa correctly bumps the exponent.
     const uint32_t rebiased = abs - (112u << 23);
