@@ -7,7 +7,9 @@
 int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-  benchmark::AddCustomContext("gpu", tbbench::device_prop().name);
+  cudaDeviceProp prop{};
+  benchmark::AddCustomContext(
+      "gpu", cudaGetDeviceProperties(&prop, 0) == cudaSuccess ? prop.name : "no CUDA device");
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   return 0;

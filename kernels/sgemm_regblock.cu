@@ -32,10 +32,21 @@ struct Tile {
   static_assert(Stages >= 2, "a ring of at least two buffers overlaps copy and compute");
 };
 
-using Tile128x128x16 = Tile<128, 128, 16, 64, 32, 4, 2>;
+// Configurations, chosen by a sweep on an H200 (docs/NOTES-sgemm.md): warp tiles of 32x64 for the
+// 128x128 tile (no spills at 2 blocks per SM), 64x64 (8x16 per thread, 1 block per SM) for the
+// 256x128 tile of large problems, 64x32 for 128x64, and 8 warps of 32x32 for the split-K slices
+// (more warps per block when the slices are few).
+using Tile128x128x16 = Tile<128, 128, 16, 32, 64, 4, 2>;
+using Tile256x128x16 = Tile<256, 128, 16, 64, 64, 3, 1>;
+using Tile128x64x16 = Tile<128, 64, 16, 64, 32, 4, 3>;
 using Tile64x64x16 = Tile<64, 64, 16, 32, 32, 4, 4>;
+using TileSplitK128x64x16 = Tile<128, 64, 16, 32, 32, 4, 2>;
 constexpr int kRasterGroup = 8;       // block-rows per rasterization group
 constexpr int kMinTilesPerSlice = 8;  // split-K: fewer k-steps per slice cannot hide the prologue
+// Split-K workspaces come from the device's default memory pool; the pool keeps this much after a
+// synchronisation instead of returning it to the driver, so back-to-back calls do not each pay
+// for a cudaMalloc.
+constexpr uint64_t kPoolKeepBytes = uint64_t(256) << 20;
 
 struct Args {
   bool trans_a, trans_b;
@@ -147,7 +158,8 @@ struct PanelCopy {
   }
 };
 
-template <class T, bool Align16>
+// Align16: 16-byte copies of the operands contiguous along m or n; StoreC16: 16-byte stores of C.
+template <class T, bool Align16, bool StoreC16 = Align16>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regblock_kernel(Args p) {
   extern __shared__ float4 smem_vec[];
   float* const a_smem = reinterpret_cast<float*>(smem_vec);
@@ -243,7 +255,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
         continue;
       }
       float* dst = p.c + row + col * p.ldc;
-      if (Align16 && row + 3 < p.m) {
+      if (StoreC16 && row + 3 < p.m) {
         float4 out = make_float4(p.alpha * r0, p.alpha * r1, p.alpha * r2, p.alpha * r3);
         if (p.beta != 0.0f) {
           const float4 old = *reinterpret_cast<const float4*>(dst);
@@ -274,10 +286,63 @@ __global__ void sgemm_splitk_reduce_kernel(int64_t m, int64_t n, int slices, con
     const int64_t row = e % m, col = e / m;
     const float* src = partial + row + col * m_pad;
     float sum = 0.0f;
+#pragma unroll 8
     for (int s = 0; s < slices; ++s) sum += src[int64_t(s) * m_pad * n];
     float* dst = c + row + col * ldc;
     *dst = beta == 0.0f ? alpha * sum : alpha * sum + beta * *dst;
   }
+}
+
+// Packing (sgemm_packed_*): dst[r + l * ld_dst] = op(X)(r, l) for r < rows, l < k, where X is
+// stored r-contiguous (x[r + l*ld]) or l-contiguous (x[l + r*ld]). 32x32 tiles through shared
+// memory, so reads and writes coalesce in both cases.
+constexpr int kPackTile = 32;
+constexpr int kPackRowsPerPass = 8;
+__global__ void __launch_bounds__(kPackTile* kPackRowsPerPass)
+    sgemm_pack_kernel(const float* __restrict__ x, int64_t ld, bool r_contiguous, int64_t rows,
+                      int64_t k, float* __restrict__ dst, int64_t ld_dst) {
+  __shared__ float tile[kPackTile][kPackTile + 1];  // tile[l][r]; +1: conflict-free columns
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  const int64_t r0 = int64_t(blockIdx.x) * kPackTile;
+  const int64_t l_tiles = (k + kPackTile - 1) / kPackTile;
+  for (int64_t lt = blockIdx.y; lt < l_tiles; lt += gridDim.y) {
+    const int64_t l0 = lt * kPackTile;
+    for (int i = ty; i < kPackTile; i += kPackRowsPerPass) {
+      if (r_contiguous) {
+        if (r0 + tx < rows && l0 + i < k) tile[i][tx] = x[(r0 + tx) + (l0 + i) * ld];
+      } else {
+        if (r0 + i < rows && l0 + tx < k) tile[tx][i] = x[(l0 + tx) + (r0 + i) * ld];
+      }
+    }
+    __syncthreads();
+    for (int i = ty; i < kPackTile; i += kPackRowsPerPass) {
+      if (r0 + tx < rows && l0 + i < k) dst[(r0 + tx) + (l0 + i) * ld_dst] = tile[i][tx];
+    }
+    __syncthreads();
+  }
+}
+
+cudaError_t pack(const float* x, int64_t ld, bool r_contiguous, int64_t rows, int64_t k, float* dst,
+                 int64_t ld_dst, cudaStream_t stream) {
+  const int64_t l_tiles = (k + kPackTile - 1) / kPackTile;
+  const dim3 grid(unsigned((rows + kPackTile - 1) / kPackTile), unsigned(std::min<int64_t>(l_tiles, 65535)));
+  sgemm_pack_kernel<<<grid, dim3(kPackTile, kPackRowsPerPass), 0, stream>>>(x, ld, r_contiguous, rows,
+                                                                          k, dst, ld_dst);
+  return cudaGetLastError();
+}
+
+// Workspaces come from the device's default memory pool; raise its release threshold to
+// kPoolKeepBytes so a synchronisation does not hand them back to the driver between calls.
+cudaError_t keep_pool_memory(int device) {
+  cudaMemPool_t pool;
+  cudaError_t err = cudaDeviceGetDefaultMemPool(&pool, device);
+  uint64_t keep = 0;
+  if (err == cudaSuccess) err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  if (err == cudaSuccess && keep < kPoolKeepBytes) {
+    keep = kPoolKeepBytes;
+    err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  }
+  return err;
 }
 
 bool is_fp32_problem(const GemmProblem& p) {
@@ -350,6 +415,8 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   const int64_t m_pad = (p.m + 3) / 4 * 4;
   float* partial = nullptr;
   if (slices > 0) {
+    err = keep_pool_memory(device);
+    if (err != cudaSuccess) return err;
     err = cudaMallocAsync(reinterpret_cast<void**>(&partial),
                           size_t(slices) * size_t(m_pad) * size_t(p.n) * sizeof(float), stream);
     if (err != cudaSuccess) return err;
@@ -383,7 +450,70 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   return err;
 }
 
+// Packs op(A) into an m-contiguous and op(B) into an n-contiguous workspace (leading dimensions
+// rounded up to 4, 16-byte aligned), then runs the 16-byte-copy kernel on them; C is stored with
+// 4-byte stores, so C may have any alignment.
+template <class T>
+cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
+  if (p.alpha == 0.0f || p.k == 0) return launch_tile<T, false>(p, stream);  // A, B not read
+  const int tiles_m = int((p.m + T::kBlockM - 1) / T::kBlockM);
+  const int tiles_n = int((p.n + T::kBlockN - 1) / T::kBlockN);
+  const int64_t ld_a = (p.m + 3) / 4 * 4, ld_b = (p.n + 3) / 4 * 4;
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess) err = keep_pool_memory(device);
+  if (err != cudaSuccess) return err;
+  float* workspace = nullptr;
+  err = cudaMallocAsync(reinterpret_cast<void**>(&workspace),
+                        size_t(ld_a + ld_b) * size_t(p.k) * sizeof(float), stream);
+  if (err != cudaSuccess) return err;
+  float* const packed_a = workspace;
+  float* const packed_b = workspace + ld_a * p.k;
+  err = pack(static_cast<const float*>(p.a), p.lda, p.trans_a == Op::kNoTrans, p.m, p.k, packed_a,
+             ld_a, stream);
+  if (err == cudaSuccess) {
+    err = pack(static_cast<const float*>(p.b), p.ldb, p.trans_b == Op::kTrans, p.n, p.k, packed_b,
+               ld_b, stream);
+  }
+  if (err == cudaSuccess) {
+    Args a = args_of(p, tiles_m, tiles_n);
+    a.trans_a = false, a.a = packed_a, a.lda = ld_a;
+    a.trans_b = true, a.b = packed_b, a.ldb = ld_b;
+    a.k_tiles_per_slice = int(std::min<int64_t>((p.k + T::kBlockK - 1) / T::kBlockK, 0x7fffffff));
+    auto kernel = sgemm_regblock_kernel<T, true, false>;
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                               int(T::kSmemBytes));
+    if (err == cudaSuccess) {
+      kernel<<<dim3(unsigned(int64_t(tiles_m) * tiles_n), 1), T::kThreads, T::kSmemBytes, stream>>>(a);
+      err = cudaGetLastError();
+    }
+  }
+  const cudaError_t free_err = cudaFreeAsync(workspace, stream);
+  return err != cudaSuccess ? err : free_err;
+}
+
 }  // namespace
+
+bool supports_packed_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<Tile128x128x16>(p, caps);
+}
+cudaError_t launch_packed_128x128x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_packed<Tile128x128x16>(p, stream);
+}
+
+bool supports_packed_256x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<Tile256x128x16>(p, caps);
+}
+cudaError_t launch_packed_256x128x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_packed<Tile256x128x16>(p, stream);
+}
+
+bool supports_256x128x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<Tile256x128x16>(p, caps) && is_aligned16(p);
+}
+cudaError_t launch_256x128x16_align16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_tile<Tile256x128x16, true>(p, stream);
+}
 
 bool supports_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
   return supports_tile<Tile128x128x16>(p, caps) && is_aligned16(p);
@@ -396,6 +526,19 @@ bool supports_128x128x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
 }
 cudaError_t launch_128x128x16_align4(const GemmProblem& p, cudaStream_t stream) {
   return launch_tile<Tile128x128x16, false>(p, stream);
+}
+
+bool supports_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<Tile128x64x16>(p, caps) && is_aligned16(p);
+}
+cudaError_t launch_128x64x16_align16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_tile<Tile128x64x16, true>(p, stream);
+}
+bool supports_128x64x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<Tile128x64x16>(p, caps);
+}
+cudaError_t launch_128x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
+  return launch_tile<Tile128x64x16, false>(p, stream);
 }
 
 bool supports_64x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
@@ -411,17 +554,17 @@ cudaError_t launch_64x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
   return launch_tile<Tile64x64x16, false>(p, stream);
 }
 
-bool supports_splitk_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x128x16>(p, caps) && is_aligned16(p);
+bool supports_splitk_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<TileSplitK128x64x16>(p, caps) && is_aligned16(p);
 }
-cudaError_t launch_splitk_128x128x16_align16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_splitk<Tile128x128x16, true>(p, stream);
+cudaError_t launch_splitk_128x64x16_align16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_splitk<TileSplitK128x64x16, true>(p, stream);
 }
-bool supports_splitk_128x128x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x128x16>(p, caps);
+bool supports_splitk_128x64x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<TileSplitK128x64x16>(p, caps);
 }
-cudaError_t launch_splitk_128x128x16_align4(const GemmProblem& p, cudaStream_t stream) {
-  return launch_splitk<Tile128x128x16, false>(p, stream);
+cudaError_t launch_splitk_128x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
+  return launch_splitk<TileSplitK128x64x16, false>(p, stream);
 }
 
 }  // namespace tileblas::sgemm_regblock

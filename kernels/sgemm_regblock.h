@@ -30,7 +30,8 @@
 // (enough blocks for about two per SM, at least kMinTilesPerSlice k-steps each); each slice's
 // block writes its unscaled partial tile to a workspace (cudaMallocAsync on the stream), and a
 // reduction kernel sums the slices in slice order and applies alpha and beta: deterministic, no
-// atomics.
+// atomics. Workspaces come from the device's default memory pool, whose release threshold is
+// raised to 256 MiB so that back-to-back calls reuse them.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -39,23 +40,41 @@
 
 namespace tileblas::sgemm_regblock {
 
-// 128x128 block tile, BK 16, 256 threads (8 warps of 64x32), 8x8 per thread.
+// 256x128 block tile, BK 16, 256 threads (8 warps of 64x64), 8x16 per thread, 3 stages: large
+// problems (one block per SM; the most arithmetic per shared-memory read).
+bool supports_256x128x16_align16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_256x128x16_align16(const GemmProblem& p, cudaStream_t stream);
+
+// 128x128 block tile, BK 16, 256 threads (8 warps of 32x64), 4x16 per thread: large problems.
 bool supports_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_128x128x16_align16(const GemmProblem& p, cudaStream_t stream);
 bool supports_128x128x16_align4(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_128x128x16_align4(const GemmProblem& p, cudaStream_t stream);
 
-// 64x64 block tile, BK 16, 128 threads (4 warps of 32x32), 4x8 per thread: more blocks for
-// mid sizes and skinny shapes.
+// 128x64 block tile, BK 16, 128 threads (4 warps of 64x32), 8x8 per thread: mid sizes, n <= 64.
+bool supports_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_128x64x16_align16(const GemmProblem& p, cudaStream_t stream);
+bool supports_128x64x16_align4(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_128x64x16_align4(const GemmProblem& p, cudaStream_t stream);
+
+// 64x64 block tile, BK 16, 128 threads (4 warps of 32x32), 4x8 per thread: small problems.
 bool supports_64x64x16_align16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_64x64x16_align16(const GemmProblem& p, cudaStream_t stream);
 bool supports_64x64x16_align4(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_64x64x16_align4(const GemmProblem& p, cudaStream_t stream);
 
-// Split-K over the 128x128x16 tile: for large k and few output tiles.
-bool supports_splitk_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_splitk_128x128x16_align16(const GemmProblem& p, cudaStream_t stream);
-bool supports_splitk_128x128x16_align4(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_splitk_128x128x16_align4(const GemmProblem& p, cudaStream_t stream);
+// Packed: op(A) and op(B) copied first into 16-byte-aligned workspaces contiguous along m and n
+// (any input layout and alignment), then the 128x128 kernel with 16-byte copies only; C may be
+// misaligned. For unaligned problems and k-contiguous operands, whose copies are otherwise 4-byte.
+bool supports_packed_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_packed_128x128x16(const GemmProblem& p, cudaStream_t stream);
+bool supports_packed_256x128x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_packed_256x128x16(const GemmProblem& p, cudaStream_t stream);
+
+// Split-K over a 128x64 tile, 256 threads (8 warps of 32x32): large k and few output tiles.
+bool supports_splitk_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_splitk_128x64x16_align16(const GemmProblem& p, cudaStream_t stream);
+bool supports_splitk_128x64x16_align4(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_splitk_128x64x16_align4(const GemmProblem& p, cudaStream_t stream);
 
 }  // namespace tileblas::sgemm_regblock
