@@ -13,6 +13,7 @@
 // distinct values, so neither phase has a bank conflict.
 #include "transpose.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace tileblas::transpose {
@@ -196,20 +197,24 @@ __device__ __forceinline__ void store_tile_transposed(float* b, int64_t ldb, int
 // kernel needs.
 constexpr int kMinBlocksPerSm = 6;
 
-// One block per tile row (blockIdx.x) and a stride over tile columns (blockIdx.y): gridDim.y
-// is capped at 65535.
+// One block per tile, tiles taken in groups of `group_tiles` tile rows: within a group, down the
+// tile rows first, then across the tile columns. Blocks running at the same time then cover a
+// roughly square patch of A, so both their reads (down columns of A) and their writes (down
+// columns of B) stay in long runs of consecutive addresses.
 template <class Shape>
 __global__ void __launch_bounds__(Shape::kThreads, kMinBlocksPerSm)
-    transpose_tiled_kernel(Args p, int64_t col_tiles) {
+    transpose_tiled_kernel(Args p, int64_t row_tiles, int64_t col_tiles, int64_t group_tiles) {
   __shared__ typename Shape::Tile tile;
-  const int64_t row0 = int64_t(blockIdx.x) * Shape::kTileRows;
-  for (int64_t ct = blockIdx.y; ct < col_tiles; ct += gridDim.y) {
-    const int64_t col0 = ct * Shape::kTileCols;
-    load_tile<Shape>(p.a, p.lda, p.rows, p.cols, row0, col0, tile);
-    __syncthreads();
-    store_tile_transposed<Shape>(p.b, p.ldb, p.rows, p.cols, row0, col0, tile, p.alpha);
-    __syncthreads();  // the next tile overwrites `tile`
-  }
+  const int64_t t = blockIdx.x;
+  const int64_t per_group = group_tiles * col_tiles;
+  const int64_t first_row_tile = t / per_group * group_tiles;
+  const int64_t height = min(row_tiles - first_row_tile, group_tiles);
+  const int64_t in_group = t % per_group;
+  const int64_t row0 = (first_row_tile + in_group % height) * Shape::kTileRows;
+  const int64_t col0 = in_group / height * Shape::kTileCols;
+  load_tile<Shape>(p.a, p.lda, p.rows, p.cols, row0, col0, tile);
+  __syncthreads();
+  store_tile_transposed<Shape>(p.b, p.ldb, p.rows, p.cols, row0, col0, tile, p.alpha);
 }
 
 // In place, square: block k of the upper triangle of tiles (diagonal included) owns the tile
@@ -235,25 +240,24 @@ __global__ void __launch_bounds__(Shape::kThreads)
 }
 
 // Scaled copy: block (x, y) copies rows [x * kRowsPerBlock, (x + 1) * kRowsPerBlock) of column y
-// (and of every gridDim.y-th column after it); lane runs are kVec consecutive rows, kRuns runs per
-// thread, all loads before all stores. Each element is read and written by one thread, so
-// a == b with lda == ldb (in place) is safe.
-template <int kVec, int kRuns, int kThreads>
+// (and of every gridDim.y-th column after it), kRuns elements per thread spaced a block apart
+// (coalesced), all loads before all stores. Each element is read and written by one thread, so
+// a == b with lda == ldb (in place) is safe. 4-byte accesses reach the device-to-device copy rate
+// here (measured on an H200, docs/NOTES-memory-bound.md), so there is no 16-byte variant.
+template <int kRuns, int kThreads>
 __global__ void __launch_bounds__(kThreads) scale_copy_kernel(Args p) {
-  static_assert(kVec == 1 || kVec == 4, "4-byte or 16-byte accesses");
-  static_assert(kThreads % 32 == 0, "whole warps: a warp covers 32 consecutive runs");
-  constexpr int64_t kRowsPerBlock = int64_t(kThreads) * kVec * kRuns;
-  const int64_t row = int64_t(blockIdx.x) * kRowsPerBlock + int64_t(threadIdx.x) * kVec;
+  static_assert(kThreads % 32 == 0, "whole warps: a warp covers 32 consecutive rows");
+  constexpr int64_t kRowsPerBlock = int64_t(kThreads) * kRuns;
+  const int64_t row = int64_t(blockIdx.x) * kRowsPerBlock + threadIdx.x;
   for (int64_t col = blockIdx.y; col < p.cols; col += gridDim.y) {
-    float v[kRuns][kVec];
+    float v[kRuns][1];
 #pragma unroll
     for (int s = 0; s < kRuns; ++s)
-      load_run<kVec>(p.a, p.lda, p.rows, p.cols, row + int64_t(s) * kThreads * kVec, col, v[s]);
+      load_run<1>(p.a, p.lda, p.rows, p.cols, row + int64_t(s) * kThreads, col, v[s]);
 #pragma unroll
     for (int s = 0; s < kRuns; ++s) {
-#pragma unroll
-      for (int e = 0; e < kVec; ++e) v[s][e] = scaled(p.alpha, v[s][e]);
-      store_run<kVec>(p.b, p.ldb, p.rows, p.cols, row + int64_t(s) * kThreads * kVec, col, v[s]);
+      v[s][0] = scaled(p.alpha, v[s][0]);
+      store_run<1>(p.b, p.ldb, p.rows, p.cols, row + int64_t(s) * kThreads, col, v[s]);
     }
   }
 }
@@ -290,54 +294,65 @@ bool copy_in_place_or_disjoint(const TransposeProblem& p) {
 }
 
 using TiledVec4 = TileShape<64, 64, 4, 256>;
+// Tile-row group height, in rows of A (see transpose_tiled_kernel). Measured on an H200 with the
+// 64x64 tiles (docs/NOTES-memory-bound.md): 512 rows beat 2048, 8192 and all rows at once
+// (plain row-major tile order) by 3-5% at 4096^2..16384^2.
+constexpr int64_t kGroupRows = 512;
 using TiledScalar = TileShape<32, 32, 1, 256>;
 using InplaceSquare = TileShape<32, 32, 1, 256>;
 
 template <class Shape>
-cudaError_t launch_tiled_with(const TransposeProblem& p, cudaStream_t stream) {
+cudaError_t launch_tiled_with(const TransposeProblem& p, cudaStream_t stream, int64_t group_rows) {
   const int64_t row_tiles = ceil_div(p.rows, Shape::kTileRows);
   const int64_t col_tiles = ceil_div(p.cols, Shape::kTileCols);
-  const dim3 grid(unsigned(row_tiles), unsigned(col_tiles < kMaxGridY ? col_tiles : kMaxGridY));
-  transpose_tiled_kernel<Shape><<<grid, Shape::kThreads, 0, stream>>>(args_of(p), col_tiles);
+  const int64_t group_tiles =
+      std::min(row_tiles, std::max<int64_t>(1, group_rows / Shape::kTileRows));
+  transpose_tiled_kernel<Shape><<<unsigned(row_tiles * col_tiles), Shape::kThreads, 0, stream>>>(
+      args_of(p), row_tiles, col_tiles, group_tiles);
   return cudaGetLastError();
 }
 
 constexpr int kCopyRuns = 4;
 constexpr int kCopyThreads = 256;
 
-template <int kVec>
-cudaError_t launch_scale_copy_with(const TransposeProblem& p, cudaStream_t stream) {
+cudaError_t launch_scale_copy_kernel(const TransposeProblem& p, cudaStream_t stream) {
   Args args = args_of(p);
   if (p.lda == p.rows && p.ldb == p.rows) {  // contiguous: one long column fills every block
     args.rows = p.rows * p.cols;
     args.cols = 1;
   }
-  const int64_t rows_per_block = int64_t(kCopyThreads) * kVec * kCopyRuns;
+  const int64_t rows_per_block = int64_t(kCopyThreads) * kCopyRuns;
   const dim3 grid(unsigned(ceil_div(args.rows, rows_per_block)),
                   unsigned(args.cols < kMaxGridY ? args.cols : kMaxGridY));
-  scale_copy_kernel<kVec, kCopyRuns, kCopyThreads><<<grid, kCopyThreads, 0, stream>>>(args);
+  scale_copy_kernel<kCopyRuns, kCopyThreads><<<grid, kCopyThreads, 0, stream>>>(args);
   return cudaGetLastError();
+}
+
+template <class Shape>
+bool tiles_fit_grid(const TransposeProblem& p) {
+  const int64_t tiles = ceil_div(p.rows, Shape::kTileRows) * ceil_div(p.cols, Shape::kTileCols);
+  return tiles <= INT32_MAX;
 }
 
 }  // namespace
 
 bool supports_tiled_vec4(const TransposeProblem& p, const DeviceCaps& caps) {
   return well_formed(p, caps) && p.trans == Op::kTrans && out_of_place(p) && aligned16(p.a) &&
-         aligned16(p.b) && p.lda % 4 == 0 && p.ldb % 4 == 0 &&
-         ceil_div(p.rows, TiledVec4::kTileRows) <= INT32_MAX;
+         aligned16(p.b) && p.lda % 4 == 0 && p.ldb % 4 == 0 && tiles_fit_grid<TiledVec4>(p);
 }
 
 cudaError_t launch_tiled_vec4(const TransposeProblem& p, cudaStream_t stream) {
-  return launch_tiled_with<TiledVec4>(p, stream);
+  return launch_tiled_with<TiledVec4>(p, stream, kGroupRows);
 }
+
 
 bool supports_tiled(const TransposeProblem& p, const DeviceCaps& caps) {
   return well_formed(p, caps) && p.trans == Op::kTrans && out_of_place(p) &&
-         ceil_div(p.rows, TiledScalar::kTileRows) <= INT32_MAX;
+         tiles_fit_grid<TiledScalar>(p);
 }
 
 cudaError_t launch_tiled(const TransposeProblem& p, cudaStream_t stream) {
-  return launch_tiled_with<TiledScalar>(p, stream);
+  return launch_tiled_with<TiledScalar>(p, stream, kGroupRows);
 }
 
 bool supports_inplace_square(const TransposeProblem& p, const DeviceCaps& caps) {
@@ -354,22 +369,12 @@ cudaError_t launch_inplace_square(const TransposeProblem& p, cudaStream_t stream
   return cudaGetLastError();
 }
 
-bool supports_scale_copy_vec4(const TransposeProblem& p, const DeviceCaps& caps) {
-  const bool contiguous = p.lda == p.rows && p.ldb == p.rows;
-  return well_formed(p, caps) && p.trans == Op::kNoTrans && copy_in_place_or_disjoint(p) &&
-         aligned16(p.a) && aligned16(p.b) && (contiguous || (p.lda % 4 == 0 && p.ldb % 4 == 0));
-}
-
-cudaError_t launch_scale_copy_vec4(const TransposeProblem& p, cudaStream_t stream) {
-  return launch_scale_copy_with<4>(p, stream);
-}
-
 bool supports_scale_copy(const TransposeProblem& p, const DeviceCaps& caps) {
   return well_formed(p, caps) && p.trans == Op::kNoTrans && copy_in_place_or_disjoint(p);
 }
 
 cudaError_t launch_scale_copy(const TransposeProblem& p, cudaStream_t stream) {
-  return launch_scale_copy_with<1>(p, stream);
+  return launch_scale_copy_kernel(p, stream);
 }
 
 }  // namespace tileblas::transpose

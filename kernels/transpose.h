@@ -7,17 +7,16 @@
 //
 // Variants (one table row each, src/kernel_table.cpp):
 //   transpose_tiled_64x64_vec4   op T, out of place. 64x64 tile through shared memory, 16-byte
-//                                global loads and stores. Needs A and B 16-byte aligned and
-//                                lda, ldb multiples of 4.
+//                                global loads and stores, tiles visited in groups of 512 rows
+//                                of A. Needs A and B 16-byte aligned and lda, ldb multiples of 4.
 //   transpose_tiled_32x32        op T, out of place, any alignment and leading dimension: the
 //                                same scheme with 4-byte accesses.
 //   transpose_inplace_square_32x32
 //                                op T in place (a == b, rows == cols, lda == ldb): each block
 //                                swaps one pair of 32x32 tiles (or transposes one diagonal tile).
-//   scale_copy_vec4              op N, 16-byte accesses: needs A and B 16-byte aligned and lda,
-//                                ldb multiples of 4 (or both equal to rows: then the matrix is one
-//                                contiguous vector). In place when a == b and lda == ldb.
-//   scale_copy                   op N, any alignment; in place when a == b and lda == ldb.
+//   scale_copy                   op N, any alignment, 4-byte accesses (they reach the copy rate);
+//                                a contiguous matrix (lda == ldb == rows) is copied as one vector.
+//                                In place when a == b and lda == ldb.
 // Edges (partial tiles, rows not a multiple of 4) are handled by predicated scalar accesses in
 // every variant: nothing outside the rows x cols of A is read, nothing outside B's is written.
 #pragma once
@@ -36,9 +35,6 @@ cudaError_t launch_tiled(const TransposeProblem& p, cudaStream_t stream);
 
 bool supports_inplace_square(const TransposeProblem& p, const DeviceCaps& caps);
 cudaError_t launch_inplace_square(const TransposeProblem& p, cudaStream_t stream);
-
-bool supports_scale_copy_vec4(const TransposeProblem& p, const DeviceCaps& caps);
-cudaError_t launch_scale_copy_vec4(const TransposeProblem& p, cudaStream_t stream);
 
 bool supports_scale_copy(const TransposeProblem& p, const DeviceCaps& caps);
 cudaError_t launch_scale_copy(const TransposeProblem& p, cudaStream_t stream);

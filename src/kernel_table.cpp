@@ -72,7 +72,6 @@ const std::vector<TransposeKernel>& transpose_kernels() {
        transpose::launch_inplace_square},
       {"transpose_tiled_64x64_vec4", transpose::supports_tiled_vec4, transpose::launch_tiled_vec4},
       {"transpose_tiled_32x32", transpose::supports_tiled, transpose::launch_tiled},
-      {"scale_copy_vec4", transpose::supports_scale_copy_vec4, transpose::launch_scale_copy_vec4},
       {"scale_copy", transpose::supports_scale_copy, transpose::launch_scale_copy},
   };
   return table;

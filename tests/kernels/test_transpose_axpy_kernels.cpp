@@ -62,6 +62,12 @@ struct DeviceFloats {
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
+double norm_ignoring_nan(const std::vector<float>& v) {
+  double s = 0.0;
+  for (float x : v) s += std::isnan(x) ? 0.0 : double(x) * x;
+  return std::sqrt(s);
+}
+
 // ---- transpose / scaled copy -----------------------------------------------------------------
 
 struct TransposeCase {
@@ -102,7 +108,7 @@ std::string run_transpose(const TransposeKernel& row, const TransposeCase& c) {
   for (int i = 0; i < c.off_a; ++i) a[i] = tbtest::nan_value();
   std::vector<float> b_before(c.in_place ? 0 : b_size);
   tbtest::poison(b_before);
-  if (!(tbtest::norm2(a) > 0)) return "zero input";
+  if (!(norm_ignoring_nan(a) > 0)) return "zero input";
 
   // The oracle on host copies. In place, the expected buffer starts as A and receives
   // somatcopy_ from A: OpenBLAS 0.3.21's simatcopy_ overruns its scratch buffer for some
@@ -131,13 +137,14 @@ std::string run_transpose(const TransposeKernel& row, const TransposeCase& c) {
     return "download failed";
   }
 
-  double expected_norm = 0.0;
-  for (float v : expected) expected_norm += std::isnan(v) ? 0.0 : double(v) * v;
-  if (!(expected_norm > 0)) return "zero reference";
+  if (c.alpha != 0.0f && !(norm_ignoring_nan(expected) > 0)) return "zero reference";
   const int64_t ld = c.in_place ? p.lda : p.ldb;
   const int off = c.in_place ? c.off_a : c.off_b;
   for (size_t k = 0; k < got.size(); ++k) {
-    if (!same_bits(got[k], expected[k])) {
+    // alpha == 0: our kernels write +0; OpenBLAS writes +0 or 0 * a (-0 for negative a)
+    // depending on its CPU kernel.
+    const bool zero_ok = c.alpha == 0.0f && expected[k] == 0.0f && same_bits(got[k], 0.0f);
+    if (!same_bits(got[k], expected[k]) && !zero_ok) {
       std::ostringstream s;
       s << "element " << k;
       if (int64_t(k) >= off) s << " (B row " << (int64_t(k) - off) % ld << ", column "
@@ -224,9 +231,8 @@ TEST(TransposeKernel, SupportsRules) {
   const TransposeKernel* vec4 = tileblas::find_transpose_kernel("transpose_tiled_64x64_vec4");
   const TransposeKernel* tiled = tileblas::find_transpose_kernel("transpose_tiled_32x32");
   const TransposeKernel* inplace = tileblas::find_transpose_kernel("transpose_inplace_square_32x32");
-  const TransposeKernel* copy4 = tileblas::find_transpose_kernel("scale_copy_vec4");
   const TransposeKernel* copy = tileblas::find_transpose_kernel("scale_copy");
-  ASSERT_TRUE(vec4 && tiled && inplace && copy4 && copy);
+  ASSERT_TRUE(vec4 && tiled && inplace && copy);
   EXPECT_TRUE(vec4->supports(p, caps));
   EXPECT_TRUE(tiled->supports(p, caps));
   EXPECT_FALSE(inplace->supports(p, caps));
@@ -259,17 +265,12 @@ TEST(TransposeKernel, SupportsRules) {
 
   TransposeProblem cp = p;
   cp.trans = Op::kNoTrans, cp.ldb = 64;
-  EXPECT_TRUE(copy4->supports(cp, caps));
   EXPECT_TRUE(copy->supports(cp, caps));
   EXPECT_FALSE(vec4->supports(cp, caps)) << "transpose is op T only";
   q = cp, q.b = const_cast<float*>(q.a);
   EXPECT_TRUE(copy->supports(q, caps)) << "in place with lda == ldb";
   q.ldb = 68;
   EXPECT_FALSE(copy->supports(q, caps)) << "in place with lda != ldb";
-  q = cp, q.rows = 63, q.lda = 63, q.ldb = 63;
-  EXPECT_TRUE(copy4->supports(q, caps)) << "contiguous: one long vector";
-  q.lda = 65;
-  EXPECT_FALSE(copy4->supports(q, caps)) << "lda not a multiple of 4";
 }
 
 TEST(TransposeKernel, OpenBlasGrid) {
