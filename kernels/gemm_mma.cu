@@ -365,55 +365,31 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_mma_ker
   };
 
   float acc[Cfg::kMmaTilesM][Cfg::kMmaTilesN][4] = {};
-  // Fragments of two MMA k-steps: step kk + 1 is read from shared memory while step kk's MMAs
-  // run, across k-tile boundaries too.
-  uint32_t af[2][Cfg::kMmaTilesM][4];
-  uint32_t bf[2][Cfg::kMmaTilesN][2];
-  constexpr int kSteps = kBlockK / T::kMmaK;
-  static_assert(kSteps >= 2, "the next k-tile is awaited at step kSteps - 2, before the last step");
-  auto stage_address = [&](int stage) { return smem0 + uint32_t(stage * Cfg::kStageBytes); };
 
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
     if (s < k_tiles) load_stage(s, s);
     cp_async_commit();
   }
-  cp_async_wait<kStages - 2>();  // k-tile 0 has landed
-  __syncthreads();
-  if (k_tiles > 0) {
-    load_a_fragments<T, Cfg, kALayout>(af[0], stage_address(0), warp_m0, 0, lane);
-    load_b_fragments<T, Cfg, kBLayout>(bf[0], stage_address(0) + Cfg::kATileBytes, warp_n0, 0,
-                                       lane);
-  }
   for (int kt = 0; kt < k_tiles; ++kt) {
+    cp_async_wait<kStages - 2>();  // k-tile kt has landed (this thread's copies) ...
+    __syncthreads();               // ... everyone's, and everyone is done with k-tile kt - 1
+    const int next = kt + kStages - 1;
+    if (next < k_tiles) load_stage(next % kStages, next);  // refills k-tile kt - 1's stage
+    cp_async_commit();
+
+    const uint32_t sa = smem0 + uint32_t((kt % kStages) * Cfg::kStageBytes);
+    const uint32_t sb = sa + Cfg::kATileBytes;
 #pragma unroll
-    for (int kk = 0; kk < kSteps; ++kk) {
-      // The next step's fragments: this k-tile's, or at the last step the next k-tile's (whose
-      // stage the barrier at step kSteps - 2 made ready; past the end it is read and unused).
-      const int next_stage = (kk + 1 < kSteps ? kt : kt + 1) % kStages;
-      const int next_kk = (kk + 1) % kSteps;
-      load_a_fragments<T, Cfg, kALayout>(af[(kk + 1) % 2], stage_address(next_stage), warp_m0,
-                                         next_kk, lane);
-      load_b_fragments<T, Cfg, kBLayout>(
-          bf[(kk + 1) % 2], stage_address(next_stage) + Cfg::kATileBytes, warp_n0, next_kk, lane);
-      if (kk == 0) {
-        // Refill the stage of k-tile kt - 1: every warp finished reading it before the barrier
-        // of the previous k-tile.
-        const int fill = kt + kStages - 1;
-        if (fill < k_tiles) load_stage(fill % kStages, fill);
-      }
+    for (int kk = 0; kk < kBlockK / T::kMmaK; ++kk) {
+      uint32_t af[Cfg::kMmaTilesM][4];
+      uint32_t bf[Cfg::kMmaTilesN][2];
+      load_a_fragments<T, Cfg, kALayout>(af, sa, warp_m0, kk, lane);
+      load_b_fragments<T, Cfg, kBLayout>(bf, sb, warp_n0, kk, lane);
 #pragma unroll
       for (int i = 0; i < Cfg::kMmaTilesM; ++i) {
 #pragma unroll
-        for (int jj = 0; jj < Cfg::kMmaTilesN; ++jj) {
-          const int j = i % 2 ? Cfg::kMmaTilesN - 1 - jj : jj;  // serpentine: reuse B registers
-          T::mma(acc[i][j], af[kk % 2][i], bf[kk % 2][j]);
-        }
-      }
-      if (kk == kSteps - 2) {
-        cp_async_commit();
-        cp_async_wait<kStages - 2>();  // k-tile kt + 1 has landed (this thread's copies) ...
-        __syncthreads();               // ... everyone's, and everyone is done reading k-tile kt - 1
+        for (int j = 0; j < Cfg::kMmaTilesN; ++j) T::mma(acc[i][j], af[i], bf[j]);
       }
     }
   }
@@ -499,70 +475,50 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
   return true;
 }
 
-// 128 x 256: 8 warps, one block per SM (96 KiB shared memory, up to 255 registers a thread).
-using ConfigF16Large = Config<TypeF16, 128, 256, 64, 64, 4, 1>;
-using ConfigBF16Large = Config<TypeBF16, 128, 256, 64, 64, 4, 1>;
-using ConfigTF32Large = Config<TypeTF32, 128, 256, 64, 64, 4, 1>;
-// 128 x 128: 4 warps, two blocks per SM (64 KiB each): twice the tiles for mid-size problems.
-using ConfigF16Medium = Config<TypeF16, 128, 128, 64, 64, 4, 2>;
-using ConfigBF16Medium = Config<TypeBF16, 128, 128, 64, 64, 4, 2>;
-using ConfigTF32Medium = Config<TypeTF32, 128, 128, 64, 64, 4, 2>;
+// 128 x 128: 4 warps (2 x 2), two blocks per SM (64 KiB shared memory each, up to 255 registers
+// a thread). Measured on an H200 against 128 x 256 with one block per SM: faster at 2048^3 to
+// 8192^3 (docs/NOTES-tensorcore.md).
+using ConfigF16 = Config<TypeF16, 128, 128, 64, 64, 4, 2>;
+using ConfigBF16 = Config<TypeBF16, 128, 128, 64, 64, 4, 2>;
+using ConfigTF32 = Config<TypeTF32, 128, 128, 64, 64, 4, 2>;
 
 }  // namespace
 
-bool supports_f16_128x256x32(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeF16, ConfigF16Large, true>(p, caps);
-}
-cudaError_t launch_f16_128x256x32(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeF16, ConfigF16Large, true>(p, stream);
-}
 bool supports_f16_128x128x32(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeF16, ConfigF16Medium, true>(p, caps);
+  return supports_problem<TypeF16, ConfigF16, true>(p, caps);
 }
 cudaError_t launch_f16_128x128x32(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeF16, ConfigF16Medium, true>(p, stream);
-}
-bool supports_bf16_128x256x32(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeBF16, ConfigBF16Large, true>(p, caps);
-}
-cudaError_t launch_bf16_128x256x32(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeBF16, ConfigBF16Large, true>(p, stream);
+  return launch_problem<TypeF16, ConfigF16, true>(p, stream);
 }
 bool supports_bf16_128x128x32(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeBF16, ConfigBF16Medium, true>(p, caps);
+  return supports_problem<TypeBF16, ConfigBF16, true>(p, caps);
 }
 cudaError_t launch_bf16_128x128x32(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeBF16, ConfigBF16Medium, true>(p, stream);
-}
-bool supports_tf32_128x256x16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeTF32, ConfigTF32Large, true>(p, caps);
-}
-cudaError_t launch_tf32_128x256x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeTF32, ConfigTF32Large, true>(p, stream);
+  return launch_problem<TypeBF16, ConfigBF16, true>(p, stream);
 }
 bool supports_tf32_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeTF32, ConfigTF32Medium, true>(p, caps);
+  return supports_problem<TypeTF32, ConfigTF32, true>(p, caps);
 }
 cudaError_t launch_tf32_128x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeTF32, ConfigTF32Medium, true>(p, stream);
+  return launch_problem<TypeTF32, ConfigTF32, true>(p, stream);
 }
 bool supports_f16_scalarload_128x128x32(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeF16, ConfigF16Medium, false>(p, caps);
+  return supports_problem<TypeF16, ConfigF16, false>(p, caps);
 }
 cudaError_t launch_f16_scalarload_128x128x32(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeF16, ConfigF16Medium, false>(p, stream);
+  return launch_problem<TypeF16, ConfigF16, false>(p, stream);
 }
 bool supports_bf16_scalarload_128x128x32(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeBF16, ConfigBF16Medium, false>(p, caps);
+  return supports_problem<TypeBF16, ConfigBF16, false>(p, caps);
 }
 cudaError_t launch_bf16_scalarload_128x128x32(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeBF16, ConfigBF16Medium, false>(p, stream);
+  return launch_problem<TypeBF16, ConfigBF16, false>(p, stream);
 }
 bool supports_tf32_scalarload_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeTF32, ConfigTF32Medium, false>(p, caps);
+  return supports_problem<TypeTF32, ConfigTF32, false>(p, caps);
 }
 cudaError_t launch_tf32_scalarload_128x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeTF32, ConfigTF32Medium, false>(p, stream);
+  return launch_problem<TypeTF32, ConfigTF32, false>(p, stream);
 }
 
 }  // namespace tileblas::gemm_mma

@@ -8,26 +8,23 @@
 // All products are accumulated in fp32; the epilogue computes alpha * acc + beta * C in fp32 and
 // rounds once to C's type.
 //
-// Tiling: each warp computes a 64 x 64 tile of C (4 x 8 MMAs per k-step). A block computes
-// 128 x 256 (8 warps, 2 along M x 4 along N, one block per SM: large problems) or 128 x 128
-// (4 warps, 2 x 2, two blocks per SM: twice as many tiles for mid-size problems). Block k-tile: 32
-// elements (16-bit) or 16 (fp32), i.e. 64 bytes per row. A 4-stage cp.async pipeline keeps three
-// k-tiles in flight, and each warp reads the fragments of the next MMA k-step from shared memory
-// while the current one computes. Shared memory stores each operand tile as it lies in global
-// memory (k-contiguous or m/n-contiguous), XOR-swizzled in 16-byte chunks so ldmatrix (and the TF32
-// scalar fragment loads) are free of bank conflicts; ldmatrix.trans turns m/n-contiguous 16-bit
-// tiles into MMA fragments, so all four transpose combinations run at the same speed. Blocks are
-// rasterized in groups of 8 tile rows (L2 reuse).
+// Tiling: a block computes a 128 x 128 tile of C with 4 warps (2 x 2), each warp a 64 x 64 tile
+// (4 x 8 MMAs per k-step); two blocks per SM. Block k-tile: 32 elements (16-bit) or 16 (fp32),
+// i.e. 64 bytes per row. A 4-stage cp.async pipeline keeps three k-tiles in flight. Shared memory
+// stores each operand tile as it lies in global memory (k-contiguous or m/n-contiguous),
+// XOR-swizzled in 16-byte chunks so ldmatrix (and the TF32 scalar fragment loads) are free of bank
+// conflicts; ldmatrix.trans turns m/n-contiguous 16-bit tiles into MMA fragments, so all four
+// transpose combinations run at about the same speed. Blocks are rasterized in groups of 8 tile
+// rows (L2 reuse).
 //
 // Edges: any m, n >= 1 and k >= 0. Out-of-range rows, columns and k are zero-filled in shared
 // memory (cp.async with a short source size), stores are predicated per element.
 // k == 0 or alpha == 0: A and B are not read, C = beta * C.  beta == 0: C is not read.
 //
 // Alignment: the vector rows (names without "scalarload") need A and B 16-byte aligned and lda,
-// ldb multiples of 16 bytes (8 elements of 16 bits, 4 of fp32); the "scalarload" rows (128 x 128)
-// load A and B element by element (only element alignment needed) and are otherwise identical. C
-// needs only element alignment. Needs sm_80 or newer and 96 KiB (128 x 256) or 64 KiB (128 x 128)
-// of dynamic shared memory.
+// ldb multiples of 16 bytes (8 elements of 16 bits, 4 of fp32); the "scalarload" rows load A and B
+// element by element (only element alignment needed) and are otherwise identical. C needs only
+// element alignment. Needs sm_80 or newer and 64 KiB of dynamic shared memory per block.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -36,16 +33,10 @@
 
 namespace tileblas::gemm_mma {
 
-bool supports_f16_128x256x32(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_f16_128x256x32(const GemmProblem& p, cudaStream_t stream);
 bool supports_f16_128x128x32(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_f16_128x128x32(const GemmProblem& p, cudaStream_t stream);
-bool supports_bf16_128x256x32(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_bf16_128x256x32(const GemmProblem& p, cudaStream_t stream);
 bool supports_bf16_128x128x32(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_bf16_128x128x32(const GemmProblem& p, cudaStream_t stream);
-bool supports_tf32_128x256x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_tf32_128x256x16(const GemmProblem& p, cudaStream_t stream);
 bool supports_tf32_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_tf32_128x128x16(const GemmProblem& p, cudaStream_t stream);
 bool supports_f16_scalarload_128x128x32(const GemmProblem& p, const DeviceCaps& caps);

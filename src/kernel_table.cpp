@@ -14,19 +14,19 @@ namespace tileblas {
 const std::vector<GemmKernel>& gemm_kernels() {
   static const std::vector<GemmKernel> table = {
       // tensor cores, mma.sync (kernels/gemm_mma.cu): fp16/bf16, and fp32 only with allow_tf32.
-      // 16-byte-load rows before their scalar-load twins.
-      {"gemm_mma_f16_128x256x32", gemm_mma::supports_f16_128x256x32,
-       gemm_mma::launch_f16_128x256x32},
-      {"gemm_mma_bf16_128x256x32", gemm_mma::supports_bf16_128x256x32,
-       gemm_mma::launch_bf16_128x256x32},
-      {"gemm_mma_tf32_128x256x16", gemm_mma::supports_tf32_128x256x16,
-       gemm_mma::launch_tf32_128x256x16},
-      {"gemm_mma_f16_scalarload_128x256x32", gemm_mma::supports_f16_scalarload_128x256x32,
-       gemm_mma::launch_f16_scalarload_128x256x32},
-      {"gemm_mma_bf16_scalarload_128x256x32", gemm_mma::supports_bf16_scalarload_128x256x32,
-       gemm_mma::launch_bf16_scalarload_128x256x32},
-      {"gemm_mma_tf32_scalarload_128x256x16", gemm_mma::supports_tf32_scalarload_128x256x16,
-       gemm_mma::launch_tf32_scalarload_128x256x16},
+      // 16-byte-load rows before the scalar-load ones.
+      {"gemm_mma_f16_128x128x32", gemm_mma::supports_f16_128x128x32,
+       gemm_mma::launch_f16_128x128x32},
+      {"gemm_mma_bf16_128x128x32", gemm_mma::supports_bf16_128x128x32,
+       gemm_mma::launch_bf16_128x128x32},
+      {"gemm_mma_tf32_128x128x16", gemm_mma::supports_tf32_128x128x16,
+       gemm_mma::launch_tf32_128x128x16},
+      {"gemm_mma_f16_scalarload_128x128x32", gemm_mma::supports_f16_scalarload_128x128x32,
+       gemm_mma::launch_f16_scalarload_128x128x32},
+      {"gemm_mma_bf16_scalarload_128x128x32", gemm_mma::supports_bf16_scalarload_128x128x32,
+       gemm_mma::launch_bf16_scalarload_128x128x32},
+      {"gemm_mma_tf32_scalarload_128x128x16", gemm_mma::supports_tf32_scalarload_128x128x16,
+       gemm_mma::launch_tf32_scalarload_128x128x16},
       // fp32 SIMT (kernels/sgemm_regblock.cu, kernels/sgemm_tiled.cu)
       {"sgemm_regblock_256x128x16_align16", sgemm_regblock::supports_256x128x16_align16,
        sgemm_regblock::launch_256x128x16_align16},

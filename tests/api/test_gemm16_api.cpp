@@ -6,7 +6,8 @@
 //   - integer-valued inputs: exact (C equals the reference rounded once to C's type);
 //   - random inputs: |C - ref| <= 2 * 2^-24 * (k + 2) * S + out_eps * |ref| with
 //     S = |alpha| sum |a||b| + |beta c| (the inputs are exact in their format, so only fp32
-//     accumulation and the final rounding of C err; out_eps = 2^-11 for an fp16 C, 0 for fp32).
+//     accumulation and the final rounding of C err; out_eps = 2^-11 for an fp16 C, 0 for fp32;
+//     plus 2^-25 for an fp16 C, half its subnormal spacing).
 // Bad arguments: an xerbla_ / cblas_xerbla defined here (interposing libtileblas.so's weak
 // defaults) records the routine name and parameter number; C must stay untouched.
 // Runs on the CPU in CI; with a GPU the cases also run on device memory (GPU kernels).
@@ -252,6 +253,8 @@ void run_case(const Case& c) {
   }
 
   const double out_eps = c_is_f16(c.sym) ? std::ldexp(1.0, -11) : 0.0;
+  // Below fp16's normal range its spacing is fixed: half of it, 2^-25, bounds the rounding.
+  const double out_abs = c_is_f16(c.sym) ? std::ldexp(1.0, -25) : 0.0;
   double norm = 0;
   for (int i = 0; i < c.m; ++i) {
     for (int j = 0; j < c.n; ++j) {
@@ -264,7 +267,7 @@ void run_case(const Case& c) {
         ASSERT_EQ(got, exact) << "C(" << i << "," << j << ")";
       } else {
         const double tol = 2.0 * std::ldexp(1.0, -24) * (c.k + 2) * scale[i + size_t(j) * c.m] +
-                           out_eps * std::fabs(want);
+                           out_eps * std::fabs(want) + out_abs;
         ASSERT_LE(std::fabs(got - want), tol)
             << "C(" << i << "," << j << ") got " << got << " want " << want;
       }

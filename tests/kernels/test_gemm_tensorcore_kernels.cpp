@@ -6,7 +6,8 @@
 //   - random inputs in [-1, 1): |C - ref| <= in_eps * S + 2^-24 * (k + 2) * S + out_eps * |ref|,
 //     S = |alpha| sum |a||b| + |beta c|, in_eps = 2^-10 for TF32 (both operands rounded to TF32 by
 //     the kernel, 2^-11 each) and 0 for fp16/bf16 (the inputs already are in the format), out_eps
-//     = half an ulp of C's type (2^-11 fp16, 2^-8 bf16, 0 fp32: covered by the 2^-24 term).
+//     = half an ulp of C's type (2^-11 fp16, 2^-8 bf16, 0 fp32: covered by the 2^-24 term), plus
+//     2^-25 for an fp16 C (half the subnormal spacing: tiny results round absolutely).
 // Every case: C poisoned with NaN where beta == 0 (NaN must not leak), padding rows of C unchanged,
 // leading dimensions above the minimum, all transposes, alpha/beta in {0, 1, 0.7, -2}; alpha == 0
 // runs with A = B = nullptr (must not be read). Scalar-load rows run on pointers offset by one
@@ -186,6 +187,8 @@ std::string run_case(const GemmKernel& row, const DeviceCaps& caps, const Case& 
                          : c.c_type == DataType::kBF16 ? std::ldexp(1.0, -8)
                                                        : 0.0;
   const double acc_eps = std::ldexp(1.0, -24);
+  // Below fp16's normal range (2^-14) its spacing is fixed: half of it, 2^-25, bounds rounding.
+  const double out_abs = c.c_type == DataType::kF16 ? std::ldexp(1.0, -25) : 0.0;
   double norm = 0.0;
   const size_t cb = size_of(c.c_type);
   for (int64_t j = 0; j < p.n; ++j) {
@@ -207,7 +210,8 @@ std::string run_case(const GemmKernel& row, const DeviceCaps& caps, const Case& 
         ok = got == double(round_to(float(want), c.c_type));
       } else {
         const double s = scale[size_t(i + j * p.m)];
-        const double tol = in_eps * s + acc_eps * double(p.k + 2) * s + out_eps * std::fabs(want);
+        const double tol =
+            in_eps * s + acc_eps * double(p.k + 2) * s + out_eps * std::fabs(want) + out_abs;
         ok = std::fabs(got - want) <= tol;
       }
       if (!ok) {
