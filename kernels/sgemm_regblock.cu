@@ -501,13 +501,6 @@ cudaError_t launch_packed_128x128x16(const GemmProblem& p, cudaStream_t stream) 
   return launch_packed<Tile128x128x16>(p, stream);
 }
 
-bool supports_packed_256x128x16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile256x128x16>(p, caps);
-}
-cudaError_t launch_packed_256x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_packed<Tile256x128x16>(p, stream);
-}
-
 bool supports_256x128x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
   return supports_tile<Tile256x128x16>(p, caps) && is_aligned16(p);
 }

@@ -68,8 +68,6 @@ cudaError_t launch_64x64x16_align4(const GemmProblem& p, cudaStream_t stream);
 // misaligned. For unaligned problems and k-contiguous operands, whose copies are otherwise 4-byte.
 bool supports_packed_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_packed_128x128x16(const GemmProblem& p, cudaStream_t stream);
-bool supports_packed_256x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_packed_256x128x16(const GemmProblem& p, cudaStream_t stream);
 
 // Split-K over a 128x64 tile, 256 threads (8 warps of 32x32): large k and few output tiles.
 bool supports_splitk_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps);
