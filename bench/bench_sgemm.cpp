@@ -24,18 +24,12 @@ struct Shape {
 };
 
 const Shape kShapes[] = {
-    {256, 256, 256, Op::kNoTrans, Op::kNoTrans},
-    {512, 512, 512, Op::kNoTrans, Op::kNoTrans},
-    {1024, 1024, 1024, Op::kNoTrans, Op::kNoTrans},
-    {2048, 2048, 2048, Op::kNoTrans, Op::kNoTrans},
-    {4096, 4096, 4096, Op::kNoTrans, Op::kNoTrans},
-    {4096, 4096, 4096, Op::kTrans, Op::kNoTrans},
-    {4096, 4096, 4096, Op::kNoTrans, Op::kTrans},
-    {4097, 4097, 4097, Op::kNoTrans, Op::kNoTrans},
-    {8192, 8192, 8192, Op::kNoTrans, Op::kNoTrans},
-    {8192, 8192, 128, Op::kNoTrans, Op::kNoTrans},
-    {128, 128, 65536, Op::kNoTrans, Op::kNoTrans},
-    {16384, 64, 16384, Op::kNoTrans, Op::kNoTrans},
+    {256, 256, 256, Op::kNoTrans, Op::kNoTrans},    {512, 512, 512, Op::kNoTrans, Op::kNoTrans},
+    {1024, 1024, 1024, Op::kNoTrans, Op::kNoTrans}, {2048, 2048, 2048, Op::kNoTrans, Op::kNoTrans},
+    {4096, 4096, 4096, Op::kNoTrans, Op::kNoTrans}, {4096, 4096, 4096, Op::kTrans, Op::kNoTrans},
+    {4096, 4096, 4096, Op::kNoTrans, Op::kTrans},   {4097, 4097, 4097, Op::kNoTrans, Op::kNoTrans},
+    {8192, 8192, 8192, Op::kNoTrans, Op::kNoTrans}, {8192, 8192, 128, Op::kNoTrans, Op::kNoTrans},
+    {128, 128, 65536, Op::kNoTrans, Op::kNoTrans},  {16384, 64, 16384, Op::kNoTrans, Op::kNoTrans},
 };
 
 GemmProblem problem_of(const Shape& s) {
@@ -66,7 +60,8 @@ ShapeBuffers& buffers_for(const Shape& s) {
   cached.reset();  // free the previous shape's buffers first
   auto bufs = std::make_unique<ShapeBuffers>();
   bufs->shape = s;
-  const size_t a_count = size_t(s.m) * s.k, b_count = size_t(s.k) * s.n, c_count = size_t(s.m) * s.n;
+  const size_t a_count = size_t(s.m) * s.k, b_count = size_t(s.k) * s.n,
+               c_count = size_t(s.m) * s.n;
   bufs->sets = tbbench::sets_to_defeat_l2((a_count + b_count + 2 * c_count) * sizeof(float));
   uint64_t seed = 1;
   for (int i = 0; i < bufs->sets; ++i) {
@@ -100,20 +95,21 @@ void bench_row(benchmark::State& state, const GemmKernel* row, Shape s, const st
     state.SkipWithError("the row does not support this problem on this device");
     return;
   }
-  auto ours = [&](int set) { tbbench::check(row->launch(problem(set, false), nullptr), row->name); };
+  auto ours = [&](int set) {
+    tbbench::check(row->launch(problem(set, false), nullptr), row->name);
+  };
   auto ref = [&](int set) {
     const GemmProblem p = problem(set, true);
-    tbbench::check(
-        cublasSgemm(tbbench::cublas(tbbench::CublasMath::kPedantic),
-                    s.ta == Op::kNoTrans ? CUBLAS_OP_N : CUBLAS_OP_T,
-                    s.tb == Op::kNoTrans ? CUBLAS_OP_N : CUBLAS_OP_T, int(p.m), int(p.n), int(p.k),
-                    &p.alpha, static_cast<const float*>(p.a), int(p.lda),
-                    static_cast<const float*>(p.b), int(p.ldb), &p.beta, static_cast<float*>(p.c),
-                    int(p.ldc)),
-        "cublasSgemm");
+    tbbench::check(cublasSgemm(tbbench::cublas(tbbench::CublasMath::kPedantic),
+                               s.ta == Op::kNoTrans ? CUBLAS_OP_N : CUBLAS_OP_T,
+                               s.tb == Op::kNoTrans ? CUBLAS_OP_N : CUBLAS_OP_T, int(p.m), int(p.n),
+                               int(p.k), &p.alpha, static_cast<const float*>(p.a), int(p.lda),
+                               static_cast<const float*>(p.b), int(p.ldb), &p.beta,
+                               static_cast<float*>(p.c), int(p.ldc)),
+                   "cublasSgemm");
   };
-  const double probe_ms = std::max(tbbench::median_ms(ours, 1, bufs.sets),
-                                   tbbench::median_ms(ref, 1, bufs.sets));
+  const double probe_ms =
+      std::max(tbbench::median_ms(ours, 1, bufs.sets), tbbench::median_ms(ref, 1, bufs.sets));
   tbbench::compare(state, reps_for(probe_ms), bufs.sets, ours, ref, base.flops(), 1e12, "TFLOP/s",
                    "cublasSgemm", name);
   state.counters["rel_diff"] = tbbench::relative_difference(bufs.c_ours[0], bufs.c_ref[0]);

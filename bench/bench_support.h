@@ -3,10 +3,10 @@
 // on random data (never zeros), rotating through several buffer sets when one set fits in L2.
 //
 // Conventions (scripts/bench_table.py relies on them):
-//   name     "<op>/<kernel>/<shape>[/<transposes>]", e.g. "sgemm/sgemm_regblock_128x128x16/4096x4096x4096/NN"
-//   time     manual time = ours (register with ->UseManualTime()->Iterations(1))
-//   counters ours (rate), ref (yardstick rate), ratio (ours / ref)
-//   label    "UNIT|YARDSTICK", e.g. "TFLOP/s|cublasSgemm", "TB/s|cublasSgeam"
+//   name     "<op>/<kernel>/<shape>[/<transposes>]", e.g.
+//   "sgemm/sgemm_regblock_128x128x16/4096x4096x4096/NN" time     manual time = ours (register with
+//   ->UseManualTime()->Iterations(1)) counters ours (rate), ref (yardstick rate), ratio (ours /
+//   ref) label    "UNIT|YARDSTICK", e.g. "TFLOP/s|cublasSgemm", "TB/s|cublasSgeam"
 // A typical benchmark body:
 //   tbbench::compare(state, reps, sets, [&](int set) { ours on buffers[set] },
 //                    [&](int set) { cuBLAS on buffers[set] }, flops, 1e12, "TFLOP/s",
@@ -61,7 +61,8 @@ class DeviceBuffer {
  public:
   DeviceBuffer() = default;
   DeviceBuffer(size_t count, uint64_t seed, float lo = -1.0f, float hi = 1.0f) : count_(count) {
-    check(cudaMalloc(reinterpret_cast<void**>(&ptr_), std::max<size_t>(count, 1) * sizeof(T)), "cudaMalloc");
+    check(cudaMalloc(reinterpret_cast<void**>(&ptr_), std::max<size_t>(count, 1) * sizeof(T)),
+          "cudaMalloc");
     fill_random(seed, lo, hi);
   }
   DeviceBuffer(const DeviceBuffer&) = delete;
@@ -125,8 +126,8 @@ inline cublasHandle_t cublas(CublasMath math = CublasMath::kPedantic) {
   cublasHandle_t& h = handles[int(math)];
   if (!h) {
     check(cublasCreate(&h), "cublasCreate");
-    check(cublasSetMathMode(h, math == CublasMath::kPedantic ? CUBLAS_PEDANTIC_MATH
-                                                              : CUBLAS_DEFAULT_MATH),
+    check(cublasSetMathMode(
+              h, math == CublasMath::kPedantic ? CUBLAS_PEDANTIC_MATH : CUBLAS_DEFAULT_MATH),
           "cublasSetMathMode");
   }
   return h;
@@ -168,7 +169,8 @@ inline void report(benchmark::State& state, double ours_rate, double ref_rate, c
   state.counters["ref"] = ref_rate;
   state.counters["ratio"] = ref_rate > 0 ? ours_rate / ref_rate : 0.0;
   state.SetLabel(std::string(unit) + "|" + yardstick);
-  std::fprintf(stderr, "[bench] %-60s ours %8.3f  %s %8.3f %s  ratio %.3f\n", name.c_str(), ours_rate, yardstick, ref_rate, unit, ref_rate > 0 ? ours_rate / ref_rate : 0.0);
+  std::fprintf(stderr, "[bench] %-60s ours %8.3f  %s %8.3f %s  ratio %.3f\n", name.c_str(),
+               ours_rate, yardstick, ref_rate, unit, ref_rate > 0 ? ours_rate / ref_rate : 0.0);
 }
 
 // The whole body of a comparison benchmark: times ours and the yardstick (median of `reps`,

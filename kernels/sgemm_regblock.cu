@@ -43,9 +43,9 @@ using Tile64x64x16 = Tile<64, 64, 16, 32, 32, 4, 4>;
 using TileSplitK128x64x16 = Tile<128, 64, 16, 32, 32, 4, 2>;
 constexpr int kRasterGroup = 8;       // block-rows per rasterization group
 constexpr int kMinTilesPerSlice = 8;  // split-K: fewer k-steps per slice cannot hide the prologue
-// Split-K workspaces come from the device's default memory pool; the pool keeps this much after a
-// synchronisation instead of returning it to the driver, so back-to-back calls do not each pay
-// for a cudaMalloc.
+// Split-K and packing workspaces come from the device's default memory pool; the pool keeps this
+// much after a synchronisation instead of returning it to the driver, so back-to-back calls do
+// not each pay for a cudaMalloc.
 constexpr uint64_t kPoolKeepBytes = uint64_t(256) << 20;
 
 struct Args {
@@ -69,12 +69,12 @@ __device__ __forceinline__ uint32_t smem_address(const void* p) {
 }
 // 4- and 16-byte asynchronous copies; src_bytes < size zero-fills the rest (0: nothing is read).
 __device__ __forceinline__ void copy4(float* dst, const float* src, int src_bytes) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_address(dst)),
-               "l"(src), "r"(src_bytes));
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_address(dst)), "l"(src),
+               "r"(src_bytes));
 }
 __device__ __forceinline__ void copy16(float* dst, const float* src, int src_bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(dst)),
-               "l"(src), "r"(src_bytes));
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(dst)), "l"(src),
+               "r"(src_bytes));
 }
 __device__ __forceinline__ void copy_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int Pending>
@@ -109,8 +109,8 @@ struct PanelCopy {
   int r0, l0;        // this thread's first element within the panel
   int rows_left;     // rows of the panel inside the matrix (at most Rows)
 
-  __device__ __forceinline__ PanelCopy(const float* x, int64_t ld, bool k_contiguous,
-                                       int64_t row0, int64_t rows, int64_t first_k, int tid) {
+  __device__ __forceinline__ PanelCopy(const float* x, int64_t ld, bool k_contiguous, int64_t row0,
+                                       int64_t rows, int64_t first_k, int tid) {
     rows_left = int(rows - row0 < Rows ? rows - row0 : Rows);
     if (!k_contiguous) {
       r0 = (tid % kRunThreads) * kRowsPerCopy, l0 = tid / kRunThreads;
@@ -177,10 +177,10 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
 
   const int64_t k_tiles = (p.k + T::kBlockK - 1) / T::kBlockK;
   const int64_t kt_begin = int64_t(blockIdx.y) * p.k_tiles_per_slice;
-  const int kt_count =
-      p.alpha == 0.0f ? 0
-                      : int(k_tiles - kt_begin < p.k_tiles_per_slice ? k_tiles - kt_begin
-                                                                     : p.k_tiles_per_slice);
+  const int kt_count = p.alpha == 0.0f
+                           ? 0
+                           : int(k_tiles - kt_begin < p.k_tiles_per_slice ? k_tiles - kt_begin
+                                                                          : p.k_tiles_per_slice);
 
   PanelCopy<T::kBlockM, T::kBlockK, T::kStrideA, T::kThreads, Align16> a_copy(
       p.a, p.lda, p.trans_a, row0, p.m, kt_begin * T::kBlockK, tid);
@@ -325,9 +325,10 @@ __global__ void __launch_bounds__(kPackTile* kPackRowsPerPass)
 cudaError_t pack(const float* x, int64_t ld, bool r_contiguous, int64_t rows, int64_t k, float* dst,
                  int64_t ld_dst, cudaStream_t stream) {
   const int64_t l_tiles = (k + kPackTile - 1) / kPackTile;
-  const dim3 grid(unsigned((rows + kPackTile - 1) / kPackTile), unsigned(std::min<int64_t>(l_tiles, 65535)));
-  sgemm_pack_kernel<<<grid, dim3(kPackTile, kPackRowsPerPass), 0, stream>>>(x, ld, r_contiguous, rows,
-                                                                          k, dst, ld_dst);
+  const dim3 grid(unsigned((rows + kPackTile - 1) / kPackTile),
+                  unsigned(std::min<int64_t>(l_tiles, 65535)));
+  sgemm_pack_kernel<<<grid, dim3(kPackTile, kPackRowsPerPass), 0, stream>>>(x, ld, r_contiguous,
+                                                                            rows, k, dst, ld_dst);
   return cudaGetLastError();
 }
 
@@ -337,7 +338,8 @@ cudaError_t keep_pool_memory(int device) {
   cudaMemPool_t pool;
   cudaError_t err = cudaDeviceGetDefaultMemPool(&pool, device);
   uint64_t keep = 0;
-  if (err == cudaSuccess) err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  if (err == cudaSuccess)
+    err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
   if (err == cudaSuccess && keep < kPoolKeepBytes) {
     keep = kPoolKeepBytes;
     err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
@@ -346,8 +348,8 @@ cudaError_t keep_pool_memory(int device) {
 }
 
 bool is_fp32_problem(const GemmProblem& p) {
-  return p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 &&
-         p.m >= 1 && p.n >= 1 && p.k >= 0 && p.lda >= std::max<int64_t>(1, p.a_rows()) &&
+  return p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 && p.m >= 1 && p.n >= 1 &&
+         p.k >= 0 && p.lda >= std::max<int64_t>(1, p.a_rows()) &&
          p.ldb >= std::max<int64_t>(1, p.b_rows()) && p.ldc >= p.m;
 }
 
@@ -359,7 +361,8 @@ bool is_aligned16(const GemmProblem& p) {
 
 template <class T>
 bool supports_tile(const GemmProblem& p, const DeviceCaps& caps) {
-  const int64_t tiles = ((p.m + T::kBlockM - 1) / T::kBlockM) * ((p.n + T::kBlockN - 1) / T::kBlockN);
+  const int64_t tiles =
+      ((p.m + T::kBlockM - 1) / T::kBlockM) * ((p.n + T::kBlockN - 1) / T::kBlockN);
   // cp.async needs sm_80; the block index must fit the grid's x dimension.
   return is_fp32_problem(p) && caps.sm_version >= 80 && tiles <= 0x7fffffff &&
          T::kSmemBytes <= caps.smem_per_block_optin;
@@ -397,7 +400,8 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   const int64_t k_tiles = (p.k + T::kBlockK - 1) / T::kBlockK;
   int device = 0, sms = 0;
   cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   if (err != cudaSuccess) return err;
 
   // Slices: enough blocks for about two per SM, at least kMinTilesPerSlice k-steps each, then as
@@ -406,8 +410,8 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   int64_t per_slice = 0;
   if (p.alpha != 0.0f && k_tiles > 0) {
     const int64_t tiles = int64_t(tiles_m) * tiles_n;
-    slices = std::clamp<int64_t>(2 * sms / tiles, 1,
-                                 std::max<int64_t>(1, k_tiles / kMinTilesPerSlice));
+    slices =
+        std::clamp<int64_t>(2 * sms / tiles, 1, std::max<int64_t>(1, k_tiles / kMinTilesPerSlice));
     slices = std::min<int64_t>(slices, 65535);
     per_slice = (k_tiles + slices - 1) / slices;
     slices = (k_tiles + per_slice - 1) / per_slice;
@@ -438,8 +442,8 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
     }
   }
   constexpr int kReduceThreads = 256;
-  const int64_t blocks = std::min<int64_t>((p.m * p.n + kReduceThreads - 1) / kReduceThreads,
-                                           int64_t(sms) * 16);
+  const int64_t blocks =
+      std::min<int64_t>((p.m * p.n + kReduceThreads - 1) / kReduceThreads, int64_t(sms) * 16);
   sgemm_splitk_reduce_kernel<<<unsigned(blocks), kReduceThreads, 0, stream>>>(
       p.m, p.n, int(slices), partial, m_pad, p.alpha, p.beta, static_cast<float*>(p.c), p.ldc);
   err = cudaGetLastError();
@@ -484,7 +488,8 @@ cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                int(T::kSmemBytes));
     if (err == cudaSuccess) {
-      kernel<<<dim3(unsigned(int64_t(tiles_m) * tiles_n), 1), T::kThreads, T::kSmemBytes, stream>>>(a);
+      kernel<<<dim3(unsigned(int64_t(tiles_m) * tiles_n), 1), T::kThreads, T::kSmemBytes, stream>>>(
+          a);
       err = cudaGetLastError();
     }
   }

@@ -26,7 +26,7 @@
 //
 // Edges: copies beyond m, n or k are zero-filled (cp.async src-size 0); stores are predicated.
 //
-// Split-K (sgemm_splitk_*): the k-steps are divided into a fixed number of slices per device
+// Split-K (sgemm_splitk_*): the k-steps are divided into a number of slices fixed by the shape and the device
 // (enough blocks for about two per SM, at least kMinTilesPerSlice k-steps each); each slice's
 // block writes its unscaled partial tile to a workspace (cudaMallocAsync on the stream), and a
 // reduction kernel sums the slices in slice order and applies alpha and beta: deterministic, no

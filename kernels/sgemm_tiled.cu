@@ -13,8 +13,8 @@
 namespace tileblas::sgemm_tiled {
 namespace {
 
-constexpr int kTile = 32;    // C tile is kTile x kTile
-constexpr int kTileK = 16;   // k-step staged in shared memory
+constexpr int kTile = 32;   // C tile is kTile x kTile
+constexpr int kTileK = 16;  // k-step staged in shared memory
 constexpr int kThreads = 256;
 constexpr int kRowsPerThread = kTile * kTile / kThreads;
 static_assert(kTile * kTile % kThreads == 0, "each thread computes the same number of C elements");
@@ -36,8 +36,8 @@ __global__ void __launch_bounds__(kThreads)
   const int64_t row0 = int64_t(blockIdx.x) * kTile;
   const int64_t col0 = int64_t(blockIdx.y) * kTile;
   const int tid = threadIdx.x;
-  const int my_row = tid % kTile;                       // this thread's row in the tile
-  const int my_col0 = (tid / kTile) * kRowsPerThread;   // and its first column
+  const int my_row = tid % kTile;                      // this thread's row in the tile
+  const int my_col0 = (tid / kTile) * kRowsPerThread;  // and its first column
 
   float acc[kRowsPerThread] = {};
   const bool read_ab = alpha != 0.0f;
@@ -90,8 +90,8 @@ __global__ void __launch_bounds__(kThreads)
 }  // namespace
 
 bool supports(const GemmProblem& p, const DeviceCaps&) {
-  return p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 &&
-         p.m >= 1 && p.n >= 1 && p.k >= 0 && p.lda >= std::max<int64_t>(1, p.a_rows()) &&
+  return p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 && p.m >= 1 && p.n >= 1 &&
+         p.k >= 0 && p.lda >= std::max<int64_t>(1, p.a_rows()) &&
          p.ldb >= std::max<int64_t>(1, p.b_rows()) && p.ldc >= p.m &&
          (p.m + kTile - 1) / kTile <= 0x7fffffff && (p.n + kTile - 1) / kTile <= 65535;
 }

@@ -37,13 +37,15 @@ bool requires_align16(const std::string& name) {
   return name.find("_align16") != std::string::npos;
 }
 
-const std::vector<int64_t> kDims = {1,   2,   3,   7,   16,   31,   33,   63,   64,  65,
+const std::vector<int64_t> kDims = {1,   2,   3,   7,   16,  31,   33,   63,   64,  65,
                                     127, 128, 129, 255, 257, 1000, 1024, 2047, 4097};
 
 struct DeviceFloats {
   float* base = nullptr;
   explicit DeviceFloats(size_t count) {
-    EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&base), std::max<size_t>(count, 1) * sizeof(float)), cudaSuccess);
+    EXPECT_EQ(
+        cudaMalloc(reinterpret_cast<void**>(&base), std::max<size_t>(count, 1) * sizeof(float)),
+        cudaSuccess);
   }
   ~DeviceFloats() { cudaFree(base); }
   DeviceFloats(const DeviceFloats&) = delete;
@@ -61,9 +63,8 @@ struct Case {
   std::string str() const {
     std::ostringstream s;
     s << tileblas::name_of(ta) << tileblas::name_of(tb) << " m=" << m << " n=" << n << " k=" << k
-      << " alpha=" << alpha << " beta=" << beta << " pads=" << pad_a << "," << pad_b << ","
-      << pad_c << " offsets=" << off_a << "," << off_b << "," << off_c
-      << (null_ab ? " A=B=null" : "");
+      << " alpha=" << alpha << " beta=" << beta << " pads=" << pad_a << "," << pad_b << "," << pad_c
+      << " offsets=" << off_a << "," << off_b << "," << off_c << (null_ab ? " A=B=null" : "");
     return s.str();
   }
 };
@@ -274,8 +275,8 @@ TEST_P(SgemmKernel, KZeroScalesC) {
 TEST_P(SgemmKernel, LargeShapesAgainstOpenBlas) {
   TB_REQUIRE_GPU();
   std::vector<Case> cases;
-  const int64_t shapes[][3] = {{4097, 129, 257}, {255, 4097, 1000}, {129, 65, 20000},
-                               {1000, 1024, 2047}, {64, 63, 16384}};
+  const int64_t shapes[][3] = {
+      {4097, 129, 257}, {255, 4097, 1000}, {129, 65, 20000}, {1000, 1024, 2047}, {64, 63, 16384}};
   for (const auto& s : shapes) {
     Case c = random_case(kAnyVolume, 4097);
     c.m = s[0], c.n = s[1], c.k = s[2];
@@ -328,8 +329,7 @@ TEST(SgemmKernelRows, EveryRowTakesAlignedFp32Problems) {
   for (const std::string& name : fp32_row_names()) {
     const GemmKernel& k = *tileblas::find_gemm_kernel(name.c_str());
     for (int64_t d : {1, 7, 128, 4097}) {
-      EXPECT_TRUE(k.supports(fake_problem(d, d + 1, d + 2, 0, 0), hopper()))
-          << name << " d=" << d;
+      EXPECT_TRUE(k.supports(fake_problem(d, d + 1, d + 2, 0, 0), hopper())) << name << " d=" << d;
     }
     GemmProblem tf32 = fake_problem(256, 256, 256, 0, 0);
     tf32.allow_tf32 = true;  // allowed, not required: an fp32 kernel still computes it
