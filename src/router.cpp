@@ -25,6 +25,10 @@ bool many_large_tiles(const GemmProblem& p, const DeviceCaps& caps) {
 // Mid-size or skinny problems: smaller tiles give the SMs enough blocks.
 bool mid_size(const GemmProblem& p, const DeviceCaps&) { return p.m >= 32 && p.n >= 32; }
 bool always(const GemmProblem&, const DeviceCaps&) { return true; }
+// TF32 pays once the 128x128 tensor-core tiles fill the SMs (measured: tile-starved at 1024^3).
+bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {
+  return many_large_tiles(p, caps) && p.k >= 512;
+}
 
 // `kernel` is a name prefix: it covers a family's alignment variants (e.g. _align16 before
 // _align4), tried in gemm_kernels() order.
@@ -35,8 +39,9 @@ struct Preference {
 };
 
 const Preference kGemmPreferences[] = {
-    {"gemm_mma_", always, "tensor cores"},
-    {"sgemm_tf32_", always, "TF32 tensor cores (TILEBLAS_ALLOW_TF32=1)"},
+    {"gemm_mma_f16_", always, "fp16 tensor cores"},
+    {"gemm_mma_bf16_", always, "bf16 tensor cores"},
+    {"gemm_mma_tf32_", large_tf32, "TF32 tensor cores (TILEBLAS_ALLOW_TF32=1)"},
     {"sgemm_splitk_128x128x16", few_tiles_long_k, "few output tiles, long k: split-K"},
     {"sgemm_regblock_128x128x16", many_large_tiles, "large problem: 128x128 register blocking"},
     {"sgemm_regblock_64x64x16", mid_size, "mid-size or skinny: 64x64 register blocking"},
