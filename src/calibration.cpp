@@ -79,23 +79,34 @@ void measure_transfers(Rates& r, cudaStream_t stream) {
   cudaFreeHost(pinned);
 }
 
+// C = A * B, all n x n, with like's data types and options.
+GemmProblem square_nn(const GemmProblem& like, int64_t n, const void* a, const void* b, void* c) {
+  GemmProblem p = like;
+  p.trans_a = p.trans_b = Op::kNoTrans;
+  p.m = p.n = p.k = n;
+  p.alpha = 1.0f;
+  p.beta = 0.0f;
+  p.a = a;
+  p.b = b;
+  p.c = c;
+  p.lda = p.ldb = p.ldc = n;
+  return p;
+}
+
+const GemmKernel* routed_kernel(const GemmProblem& p, Device& device) {
+  std::string why;
+  return pick_gemm_kernel(p, device.caps(), config().force_kernel, &why);
+}
+
 // The fixed cost of a GEMM on host data: an 8x8x8 problem staged through the executor exactly as
 // a routed call would be (allocations, two uploads, launch, download, wait).
 double measure_staged_overhead(const GemmProblem& like, Device& device) {
   const int64_t n = 8;
   std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n);
-  GemmProblem p = like;
-  p.ab_type = p.c_type = DataType::kF32;
-  p.trans_a = p.trans_b = Op::kNoTrans;
-  p.m = p.n = p.k = n;
-  p.alpha = 1.0f;
-  p.beta = 0.0f;
-  p.a = a.data();
-  p.b = b.data();
-  p.c = c.data();
-  p.lda = p.ldb = p.ldc = n;
-  std::string why;
-  const GemmKernel* k = pick_gemm_kernel(p, device.caps(), config().force_kernel, &why);
+  GemmProblem f32 = like;
+  f32.ab_type = f32.c_type = DataType::kF32;
+  const GemmProblem p = square_nn(f32, n, a.data(), b.data(), c.data());
+  const GemmKernel* k = routed_kernel(p, device);
   if (!k) return 0;
   cudaError_t err = cudaSuccess;
   const double t = median_seconds(10, [&] {
@@ -115,17 +126,8 @@ double measure_kernel_rate(const GemmProblem& like, Device& device) {
   if (a.status() || b.status() || c.status()) return 0;
   cudaMemsetAsync(a.get(), 0x3c, size_t(n) * n * size_of(like.ab_type), stream);
   cudaMemsetAsync(b.get(), 0x3c, size_t(n) * n * size_of(like.ab_type), stream);
-  GemmProblem p = like;
-  p.trans_a = p.trans_b = Op::kNoTrans;
-  p.m = p.n = p.k = n;
-  p.alpha = 1.0f;
-  p.beta = 0.0f;
-  p.a = a.get();
-  p.b = b.get();
-  p.c = c.get();
-  p.lda = p.ldb = p.ldc = n;
-  std::string why;
-  const GemmKernel* k = pick_gemm_kernel(p, device.caps(), config().force_kernel, &why);
+  const GemmProblem p = square_nn(like, n, a.get(), b.get(), c.get());
+  const GemmKernel* k = routed_kernel(p, device);
   if (!k) return 0;
   const double t = median_seconds(3, [&] {
     k->launch(p, stream);
