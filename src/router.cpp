@@ -1,5 +1,6 @@
 #include "router.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "log.h"
@@ -13,21 +14,39 @@ namespace {
 // row wins. Problems no row claims go to the first supporting row of gemm_kernels().
 
 int64_t tiles(int64_t extent, int64_t tile) { return (extent + tile - 1) / tile; }
+int64_t tiles(const GemmProblem& p, int64_t bm, int64_t bn) { return tiles(p.m, bm) * tiles(p.n, bn); }
 
-// Few 128x128 output tiles for the SMs, and a long k to split among them.
-bool few_tiles_long_k(const GemmProblem& p, const DeviceCaps& caps) {
-  return tiles(p.m, 128) * tiles(p.n, 128) * 2 <= caps.num_sms && p.k >= 4096;
-}
-// Enough 128x128 tiles to fill the SMs at least once.
-bool many_large_tiles(const GemmProblem& p, const DeviceCaps& caps) {
-  return tiles(p.m, 128) * tiles(p.n, 128) >= caps.num_sms;
-}
-// Mid-size or skinny problems: smaller tiles give the SMs enough blocks.
-bool mid_size(const GemmProblem& p, const DeviceCaps&) { return p.m >= 32 && p.n >= 32; }
+// The rules below were measured on an H200 (docs/NOTES-sgemm.md, docs/NOTES-tensorcore.md):
+// each row is the fastest kernel for the shapes its rule admits.
+
 bool always(const GemmProblem&, const DeviceCaps&) { return true; }
-// TF32 pays once the 128x128 tensor-core tiles fill the SMs (measured: tile-starved at 1024^3).
+
+// Too few 128x64 output tiles to fill the SMs and k long enough to split.
+bool split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
+  const int64_t t = tiles(p, 128, 64);
+  return (t < caps.num_sms && p.k >= 4096) || (2 * t <= caps.num_sms && p.k >= 512);
+}
+// Large in every dimension: packing op(A), op(B) into aligned buffers costs little and makes every
+// load 16 bytes wide, except where NT data is already aligned (the direct kernel is as fast).
+bool packing_pays(const GemmProblem& p, const DeviceCaps& caps) {
+  if (std::min({p.m, p.n, p.k}) < 4096) return false;
+  const GemmKernel* direct = find_gemm_kernel("sgemm_regblock_128x128x16_align16");
+  const bool aligned_nt = p.trans_a == Op::kNoTrans && p.trans_b == Op::kTrans && direct &&
+                          direct->supports(p, caps);
+  return !aligned_nt;
+}
+bool large_output_long_k(const GemmProblem& p, const DeviceCaps&) {
+  return p.m * p.n >= int64_t(2048) * 2048 && p.k >= 1024;
+}
+bool fills_sms_128x128(const GemmProblem& p, const DeviceCaps& caps) {
+  return tiles(p, 128, 128) >= caps.num_sms;
+}
+bool half_fills_sms_128x64(const GemmProblem& p, const DeviceCaps& caps) {
+  return 2 * tiles(p, 128, 64) >= caps.num_sms;
+}
+// TF32 pays once the 128x128 tensor-core tiles fill the SMs (tile-starved at 1024^3).
 bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {
-  return many_large_tiles(p, caps) && p.k >= 512;
+  return fills_sms_128x128(p, caps) && p.k >= 512;
 }
 
 // `kernel` is a name prefix: it covers a family's alignment variants (e.g. _align16 before
@@ -42,10 +61,12 @@ const Preference kGemmPreferences[] = {
     {"gemm_mma_f16_", always, "fp16 tensor cores"},
     {"gemm_mma_bf16_", always, "bf16 tensor cores"},
     {"gemm_mma_tf32_", large_tf32, "TF32 tensor cores (TILEBLAS_ALLOW_TF32=1)"},
-    {"sgemm_splitk_128x128x16", few_tiles_long_k, "few output tiles, long k: split-K"},
-    {"sgemm_regblock_128x128x16", many_large_tiles, "large problem: 128x128 register blocking"},
-    {"sgemm_regblock_64x64x16", mid_size, "mid-size or skinny: 64x64 register blocking"},
-    {"sgemm_tiled", always, "small problem: shared-memory tiles"},
+    {"sgemm_splitk_128x64x16", split_k_pays, "few output tiles, long k: split-K"},
+    {"sgemm_packed_128x128x16", packing_pays, "large in m, n, k: packed operands"},
+    {"sgemm_regblock_256x128x16_align16", large_output_long_k, "large output: 256x128 tiles"},
+    {"sgemm_regblock_128x128x16", fills_sms_128x128, "128x128 tiles fill the SMs"},
+    {"sgemm_regblock_128x64x16", half_fills_sms_128x64, "mid-size: 128x64 tiles"},
+    {"sgemm_regblock_64x64x16", always, "small or skinny: 64x64 tiles"},
 };
 
 const GemmKernel* preferred(const Preference& pref, const GemmProblem& p, const DeviceCaps& caps) {

@@ -178,6 +178,36 @@ TEST(RouterTest, EveryGemmProblemHasAKernel) {
   }
 }
 
+// The preference table's choices for the shapes measured in docs/NOTES-sgemm.md.
+TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
+  const DeviceCaps caps = hopper();
+  struct Expect {
+    int64_t m, n, k;
+    const char* kernel;
+  } const cases[] = {
+      {256, 256, 256, "sgemm_regblock_64x64x16_align16"},
+      {512, 512, 512, "sgemm_splitk_128x64x16_align16"},
+      {1024, 1024, 1024, "sgemm_regblock_128x64x16_align16"},
+      {2048, 2048, 2048, "sgemm_regblock_256x128x16_align16"},
+      {4096, 4096, 4096, "sgemm_packed_128x128x16"},
+      {8192, 8192, 128, "sgemm_regblock_128x128x16_align16"},
+      {128, 128, 65536, "sgemm_splitk_128x64x16_align16"},
+      {16384, 64, 16384, "sgemm_splitk_128x64x16_align16"},
+  };
+  for (const Expect& e : cases) {
+    GemmProblem p = square(e.m);
+    p.n = e.n;
+    p.k = e.k;
+    p.lda = e.m;
+    p.ldb = e.k;
+    p.ldc = e.m;
+    std::string why;
+    const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
+    ASSERT_NE(k, nullptr);
+    EXPECT_STREQ(k->name, e.kernel) << e.m << "x" << e.n << "x" << e.k << ": " << why;
+  }
+}
+
 TEST(RouterTest, OrderNOperationsOnHostDataStayOnTheCpu) {
   const DeviceCaps caps = hopper();
   tileblas::AxpyProblem axpy;
