@@ -13,7 +13,6 @@
 // distinct values, so neither phase has a bank conflict.
 #include "transpose.h"
 
-#include <algorithm>
 #include <cstdint>
 
 namespace tileblas::transpose {
@@ -61,6 +60,13 @@ __device__ __forceinline__ void load_run(const float* m, int64_t ld, int64_t row
   }
 }
 
+// One 16-byte store of v[0..3] at p (16-byte aligned). Written through __stwb (a plain
+// write-back store): nvcc 13.0 splits `*(float4*)p = make_float4(...)` into four 4-byte stores
+// in the PTX (two 8-byte ones when the values are the alpha == 0 zeros).
+__device__ __forceinline__ void store16(float* p, const float (&v)[4]) {
+  __stwb(reinterpret_cast<float4*>(p), make_float4(v[0], v[1], v[2], v[3]));
+}
+
 // Writes v to elements row .. row + kVec - 1 of column `col` (those inside the matrix only).
 template <int kVec>
 __device__ __forceinline__ void store_run(float* m, int64_t ld, int64_t rows, int64_t cols,
@@ -69,7 +75,7 @@ __device__ __forceinline__ void store_run(float* m, int64_t ld, int64_t rows, in
   float* p = m + col * ld + row;
   if (col < cols && row + kVec <= rows) {
     if constexpr (kVec == 4) {
-      *reinterpret_cast<float4*>(p) = make_float4(v[0], v[1], v[2], v[3]);
+      store16(p, v);
     } else {
       *p = v[0];
     }
@@ -125,7 +131,9 @@ __device__ __forceinline__ void load_tile(const float* a, int64_t lda, int64_t r
   constexpr int kVec = Shape::kVec;
   const int warp = threadIdx.x / 32;
   const LanePlace<Shape> lane;
-  auto column = [&](int s) { return (warp + s * Shape::kWarps) % Shape::kLoadGroups * kVec + lane.group_col; };
+  auto column = [&](int s) {
+    return (warp + s * Shape::kWarps) % Shape::kLoadGroups * kVec + lane.group_col;
+  };
   auto row = [&](int s) { return (warp + s * Shape::kWarps) / Shape::kLoadGroups * 32 + lane.run; };
   if (row0 + Shape::kTileRows <= rows && col0 + Shape::kTileCols <= cols) {
     const float* base = a + col0 * lda + row0;
@@ -182,7 +190,7 @@ __device__ __forceinline__ void store_tile_transposed(float* b, int64_t ldb, int
     if (inside) {
       float* p = base + i * ldb + j;
       if constexpr (kVec == 4) {
-        *reinterpret_cast<float4*>(p) = make_float4(w[0], w[1], w[2], w[3]);
+        store16(p, w);
       } else {
         *p = w[0];
       }
@@ -192,23 +200,27 @@ __device__ __forceinline__ void store_tile_transposed(float* b, int64_t ldb, int
   }
 }
 
-// Resident blocks per SM the tiled kernels are compiled for (caps registers at 40 per thread for
-// 256 threads, without spills): more blocks keep more loads in flight, which a bandwidth-bound
-// kernel needs.
-constexpr int kMinBlocksPerSm = 6;
+// Resident threads per SM the tiled kernels are compiled for (1536: registers capped at 40 per
+// thread, without spills): more threads keep more loads in flight, which a bandwidth-bound kernel
+// needs. 256-thread blocks: 6 per SM; 512-thread blocks: 3.
+constexpr int kResidentThreadsPerSm = 1536;
 
-// One block per tile, tiles taken in groups of `group_tiles` tile rows: within a group, down the
-// tile rows first, then across the tile columns. Blocks running at the same time then cover a
-// roughly square patch of A, so both their reads (down columns of A) and their writes (down
-// columns of B) stay in long runs of consecutive addresses.
-template <class Shape>
-__global__ void __launch_bounds__(Shape::kThreads, kMinBlocksPerSm)
-    transpose_tiled_kernel(Args p, int64_t row_tiles, int64_t col_tiles, int64_t group_tiles) {
+// One block per tile, tiles taken in groups of GroupRows rows of A (GroupRows / kTileRows tile
+// rows): within a group, down the tile rows first, then across the tile columns. Blocks running
+// at the same time then cover a patch of A about GroupRows tall, so their reads (down columns of
+// A) run GroupRows elements long and their writes (down columns of B) run across the patch's
+// width: the group height trades the one against the other.
+template <class Shape, int GroupRows>
+__global__ void __launch_bounds__(Shape::kThreads, kResidentThreadsPerSm / Shape::kThreads)
+    transpose_tiled_kernel(Args p, int64_t row_tiles, int64_t col_tiles) {
+  static_assert(kResidentThreadsPerSm % Shape::kThreads == 0, "whole blocks per SM");
+  static_assert(GroupRows % Shape::kTileRows == 0, "groups of whole tile rows");
+  constexpr int64_t kGroupTiles = GroupRows / Shape::kTileRows;
   __shared__ typename Shape::Tile tile;
   const int64_t t = blockIdx.x;
-  const int64_t per_group = group_tiles * col_tiles;
-  const int64_t first_row_tile = t / per_group * group_tiles;
-  const int64_t height = min(row_tiles - first_row_tile, group_tiles);
+  const int64_t per_group = kGroupTiles * col_tiles;
+  const int64_t first_row_tile = t / per_group * kGroupTiles;
+  const int64_t height = min(row_tiles - first_row_tile, kGroupTiles);
   const int64_t in_group = t % per_group;
   const int64_t row0 = (first_row_tile + in_group % height) * Shape::kTileRows;
   const int64_t col0 = in_group / height * Shape::kTileCols;
@@ -293,22 +305,26 @@ bool copy_in_place_or_disjoint(const TransposeProblem& p) {
   return (p.a == p.b && p.lda == p.ldb) || out_of_place(p);
 }
 
+// Tile shapes (rows x columns of A, access width, threads) and group heights (rows of A; see
+// transpose_tiled_kernel). 512-row groups with the 64x64 tiles were measured on an H200
+// (docs/NOTES-memory-bound.md) to beat 2048, 8192 and all rows at once (plain row-major tile
+// order) by 3-5% at 4096^2..16384^2; the other vec4 rows are candidates against it.
 using TiledVec4 = TileShape<64, 64, 4, 256>;
-// Tile-row group height, in rows of A (see transpose_tiled_kernel). Measured on an H200 with the
-// 64x64 tiles (docs/NOTES-memory-bound.md): 512 rows beat 2048, 8192 and all rows at once
-// (plain row-major tile order) by 3-5% at 4096^2..16384^2.
-constexpr int64_t kGroupRows = 512;
+// 128 columns of A per tile: each block writes 512-byte runs down 64 columns of B (256 bytes with
+// 64x64), with 512 threads so that each still moves 4 float4.
+using TiledVec4Wide = TileShape<64, 128, 4, 512>;
 using TiledScalar = TileShape<32, 32, 1, 256>;
 using InplaceSquare = TileShape<32, 32, 1, 256>;
+constexpr int kGroupRows = 512;
+constexpr int kGroupRowsShort = 256;
 
-template <class Shape>
-cudaError_t launch_tiled_with(const TransposeProblem& p, cudaStream_t stream, int64_t group_rows) {
+template <class Shape, int GroupRows>
+cudaError_t launch_tiled_with(const TransposeProblem& p, cudaStream_t stream) {
   const int64_t row_tiles = ceil_div(p.rows, Shape::kTileRows);
   const int64_t col_tiles = ceil_div(p.cols, Shape::kTileCols);
-  const int64_t group_tiles =
-      std::min(row_tiles, std::max<int64_t>(1, group_rows / Shape::kTileRows));
-  transpose_tiled_kernel<Shape><<<unsigned(row_tiles * col_tiles), Shape::kThreads, 0, stream>>>(
-      args_of(p), row_tiles, col_tiles, group_tiles);
+  transpose_tiled_kernel<Shape, GroupRows>
+      <<<unsigned(row_tiles * col_tiles), Shape::kThreads, 0, stream>>>(args_of(p), row_tiles,
+                                                                        col_tiles);
   return cudaGetLastError();
 }
 
@@ -334,17 +350,38 @@ bool tiles_fit_grid(const TransposeProblem& p) {
   return tiles <= INT32_MAX;
 }
 
+// The 16-byte rows: A and B 16-byte aligned, every column too (lda, ldb multiples of 4).
+template <class Shape>
+bool supports_vec4_shape(const TransposeProblem& p, const DeviceCaps& caps) {
+  return well_formed(p, caps) && p.trans == Op::kTrans && out_of_place(p) && aligned16(p.a) &&
+         aligned16(p.b) && p.lda % 4 == 0 && p.ldb % 4 == 0 && tiles_fit_grid<Shape>(p);
+}
+
 }  // namespace
 
 bool supports_tiled_vec4(const TransposeProblem& p, const DeviceCaps& caps) {
-  return well_formed(p, caps) && p.trans == Op::kTrans && out_of_place(p) && aligned16(p.a) &&
-         aligned16(p.b) && p.lda % 4 == 0 && p.ldb % 4 == 0 && tiles_fit_grid<TiledVec4>(p);
+  return supports_vec4_shape<TiledVec4>(p, caps);
 }
 
 cudaError_t launch_tiled_vec4(const TransposeProblem& p, cudaStream_t stream) {
-  return launch_tiled_with<TiledVec4>(p, stream, kGroupRows);
+  return launch_tiled_with<TiledVec4, kGroupRows>(p, stream);
 }
 
+bool supports_tiled_vec4_group256(const TransposeProblem& p, const DeviceCaps& caps) {
+  return supports_vec4_shape<TiledVec4>(p, caps);
+}
+
+cudaError_t launch_tiled_vec4_group256(const TransposeProblem& p, cudaStream_t stream) {
+  return launch_tiled_with<TiledVec4, kGroupRowsShort>(p, stream);
+}
+
+bool supports_tiled_64x128_vec4(const TransposeProblem& p, const DeviceCaps& caps) {
+  return supports_vec4_shape<TiledVec4Wide>(p, caps);
+}
+
+cudaError_t launch_tiled_64x128_vec4(const TransposeProblem& p, cudaStream_t stream) {
+  return launch_tiled_with<TiledVec4Wide, kGroupRows>(p, stream);
+}
 
 bool supports_tiled(const TransposeProblem& p, const DeviceCaps& caps) {
   return well_formed(p, caps) && p.trans == Op::kTrans && out_of_place(p) &&
@@ -352,7 +389,7 @@ bool supports_tiled(const TransposeProblem& p, const DeviceCaps& caps) {
 }
 
 cudaError_t launch_tiled(const TransposeProblem& p, cudaStream_t stream) {
-  return launch_tiled_with<TiledScalar>(p, stream, kGroupRows);
+  return launch_tiled_with<TiledScalar, kGroupRows>(p, stream);
 }
 
 bool supports_inplace_square(const TransposeProblem& p, const DeviceCaps& caps) {
