@@ -8,16 +8,12 @@ namespace tileblas::sgemm_regblock {
 namespace {
 
 // A block tile configuration. The lane layout inside a warp is fixed at 8 (m) x 4 (n) lanes, each
-// lane owning 4x4 sub-tiles 32 rows / 16 columns apart. FragBuffer: the register fragments are
-// double-buffered (those of k+1 are read from shared memory while k is computed, across k-steps
-// too), at the cost of one more fragment set of registers.
-template <int BlockM, int BlockN, int BlockK, int WarpM, int WarpN, int Stages, int MinBlocksPerSm,
-          bool FragBuffer = false>
+// lane owning 4x4 sub-tiles 32 rows / 16 columns apart.
+template <int BlockM, int BlockN, int BlockK, int WarpM, int WarpN, int Stages, int MinBlocksPerSm>
 struct Tile {
   static constexpr int kBlockM = BlockM, kBlockN = BlockN, kBlockK = BlockK;
   static constexpr int kWarpM = WarpM, kWarpN = WarpN, kStages = Stages;
   static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
-  static constexpr bool kFragBuffer = FragBuffer;
   static constexpr int kWarpsM = BlockM / WarpM, kWarpsN = BlockN / WarpN;
   static constexpr int kThreads = kWarpsM * kWarpsN * 32;
   static constexpr int kThreadM = WarpM / 8, kThreadN = WarpN / 4;  // per-thread register tile
@@ -34,19 +30,14 @@ struct Tile {
   static_assert(BlockM * BlockK % (4 * kThreads) == 0 && BlockN * BlockK % (4 * kThreads) == 0,
                 "every thread issues the same number of 16-byte copies per k-step");
   static_assert(Stages >= 2, "a ring of at least two buffers overlaps copy and compute");
-  static_assert(!FragBuffer || BlockK % 2 == 0,
-                "fragment buffers alternate per k value: every k-step starts on buffer 0");
 };
 
 // Configurations, chosen by a sweep on an H200 (docs/NOTES-sgemm.md): warp tiles of 32x64 for the
 // 128x128 tile (no spills at 2 blocks per SM), 64x64 (8x16 per thread, 1 block per SM) for the
 // 256x128 tile of large problems, 64x32 for 128x64, and 8 warps of 32x32 for the split-K slices
-// (more warps per block when the slices are few). The FragBuf tiles are the 256x128 and 128x128
-// tiles with double-buffered fragments, candidates against them for large problems.
+// (more warps per block when the slices are few).
 using Tile128x128x16 = Tile<128, 128, 16, 32, 64, 4, 2>;
 using Tile256x128x16 = Tile<256, 128, 16, 64, 64, 3, 1>;
-using Tile256x128x16FragBuf = Tile<256, 128, 16, 64, 64, 3, 1, true>;
-using Tile128x128x16FragBuf = Tile<128, 128, 16, 32, 64, 4, 2, true>;
 using Tile128x64x16 = Tile<128, 64, 16, 64, 32, 4, 3>;
 using Tile64x64x16 = Tile<64, 64, 16, 32, 32, 4, 4>;
 using TileSplitK128x64x16 = Tile<128, 64, 16, 32, 32, 4, 2>;
@@ -209,74 +200,39 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
   const int warp_n0 = (warp / T::kWarpsM) * T::kWarpN + (lane / 8) * 4;
   float acc[T::kThreadM][T::kThreadN] = {};
 
-  // Fragments of k value kk of ring stage `stage`: this thread's rows of op(A), columns of op(B).
-  auto load_frags = [&](int stage, int kk, float(&a_frag)[T::kThreadM],
-                        float(&b_frag)[T::kThreadN]) {
-    const float* as = a_smem + (stage * T::kBlockK + kk) * T::kStrideA + warp_m0;
-    const float* bs = b_smem + (stage * T::kBlockK + kk) * T::kStrideB + warp_n0;
-#pragma unroll
-    for (int i = 0; i < T::kThreadM / 4; ++i) {
-      const float4 v = *reinterpret_cast<const float4*>(as + i * 32);
-      a_frag[4 * i] = v.x, a_frag[4 * i + 1] = v.y, a_frag[4 * i + 2] = v.z,
-                 a_frag[4 * i + 3] = v.w;
-    }
-#pragma unroll
-    for (int j = 0; j < T::kThreadN / 4; ++j) {
-      const float4 v = *reinterpret_cast<const float4*>(bs + j * 16);
-      b_frag[4 * j] = v.x, b_frag[4 * j + 1] = v.y, b_frag[4 * j + 2] = v.z,
-                 b_frag[4 * j + 3] = v.w;
-    }
-  };
-  auto outer_product = [&](const float(&a_frag)[T::kThreadM], const float(&b_frag)[T::kThreadN]) {
-#pragma unroll
-    for (int i = 0; i < T::kThreadM; ++i)
-#pragma unroll
-      for (int j = 0; j < T::kThreadN; ++j) acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
-  };
-
 #pragma unroll
   for (int s = 0; s < T::kStages - 1; ++s) {
     if (s < kt_count) copy_stage(s);
     copy_commit();
   }
-  if constexpr (!T::kFragBuffer) {
-    for (int t = 0; t < kt_count; ++t) {
-      copy_wait<T::kStages - 2>();
-      __syncthreads();  // stage t is visible to all, and stage t-1 is no longer read by anyone
-      const int next = t + T::kStages - 1;
-      if (next < kt_count) copy_stage(next % T::kStages);
-      copy_commit();
-#pragma unroll
-      for (int kk = 0; kk < T::kBlockK; ++kk) {
-        float a_frag[T::kThreadM], b_frag[T::kThreadN];
-        load_frags(t % T::kStages, kk, a_frag, b_frag);
-        outer_product(a_frag, b_frag);
-      }
-    }
-  } else {
-    // The barrier that makes stage t+1 visible comes before the last k value of stage t is
-    // computed (its fragments are already in registers), so the first fragments of stage t+1 are
-    // read while that last outer product runs: no k value waits on a shared-memory read.
-    float a_frag[2][T::kThreadM], b_frag[2][T::kThreadN];
+  for (int t = 0; t < kt_count; ++t) {
     copy_wait<T::kStages - 2>();
-    __syncthreads();
-    if (kt_count > 0) load_frags(0, 0, a_frag[0], b_frag[0]);
-    for (int t = 0; t < kt_count; ++t) {
-      // The slot written here was last read before the previous barrier (stage t-1).
-      const int next = t + T::kStages - 1;
-      if (next < kt_count) copy_stage(next % T::kStages);
-      copy_commit();
+    __syncthreads();  // stage t is visible to all, and stage t-1 is no longer read by anyone
+    const int next = t + T::kStages - 1;
+    if (next < kt_count) copy_stage(next % T::kStages);
+    copy_commit();
+
+    const float* as = a_smem + (t % T::kStages) * T::kBlockK * T::kStrideA + warp_m0;
+    const float* bs = b_smem + (t % T::kStages) * T::kBlockK * T::kStrideB + warp_n0;
 #pragma unroll
-      for (int kk = 0; kk < T::kBlockK; ++kk) {
-        if (kk + 1 < T::kBlockK) {
-          load_frags(t % T::kStages, kk + 1, a_frag[(kk + 1) % 2], b_frag[(kk + 1) % 2]);
-        } else if (t + 1 < kt_count) {
-          copy_wait<T::kStages - 2>();
-          __syncthreads();  // stage t+1 is visible to all, and stage t is no longer read by anyone
-          load_frags((t + 1) % T::kStages, 0, a_frag[(kk + 1) % 2], b_frag[(kk + 1) % 2]);
-        }
-        outer_product(a_frag[kk % 2], b_frag[kk % 2]);
+    for (int kk = 0; kk < T::kBlockK; ++kk) {
+      float a_frag[T::kThreadM], b_frag[T::kThreadN];
+#pragma unroll
+      for (int i = 0; i < T::kThreadM / 4; ++i) {
+        const float4 v = *reinterpret_cast<const float4*>(as + kk * T::kStrideA + i * 32);
+        a_frag[4 * i] = v.x, a_frag[4 * i + 1] = v.y, a_frag[4 * i + 2] = v.z,
+                   a_frag[4 * i + 3] = v.w;
       }
+#pragma unroll
+      for (int j = 0; j < T::kThreadN / 4; ++j) {
+        const float4 v = *reinterpret_cast<const float4*>(bs + kk * T::kStrideB + j * 16);
+        b_frag[4 * j] = v.x, b_frag[4 * j + 1] = v.y, b_frag[4 * j + 2] = v.z,
+                   b_frag[4 * j + 3] = v.w;
+      }
+#pragma unroll
+      for (int i = 0; i < T::kThreadM; ++i)
+#pragma unroll
+        for (int j = 0; j < T::kThreadN; ++j) acc[i][j] = fmaf(a_frag[i], b_frag[j], acc[i][j]);
     }
   }
   copy_wait<0>();  // no copy may still target shared memory when the block exits
@@ -548,19 +504,6 @@ bool supports_packed_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
 }
 cudaError_t launch_packed_128x128x16(const GemmProblem& p, cudaStream_t stream) {
   return launch_packed<Tile128x128x16>(p, stream);
-}
-bool supports_packed_128x128x16_fragbuf(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x128x16FragBuf>(p, caps);
-}
-cudaError_t launch_packed_128x128x16_fragbuf(const GemmProblem& p, cudaStream_t stream) {
-  return launch_packed<Tile128x128x16FragBuf>(p, stream);
-}
-
-bool supports_256x128x16_fragbuf_align16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile256x128x16FragBuf>(p, caps) && is_aligned16(p);
-}
-cudaError_t launch_256x128x16_fragbuf_align16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_tile<Tile256x128x16FragBuf, true>(p, stream);
 }
 
 bool supports_256x128x16_align16(const GemmProblem& p, const DeviceCaps& caps) {

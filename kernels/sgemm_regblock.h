@@ -16,9 +16,6 @@
 // register tile as outer products of float4 shared-memory reads, in 4x4 sub-tiles 32 rows / 16
 // columns apart (so a warp's shared reads are contiguous and conflict-free). Blocks are
 // rasterized in groups of 8 block-rows so blocks running together share panels of A and B in L2.
-// The _fragbuf rows double-buffer those register fragments: the reads for the next k value are
-// issued before the outer product of the current one, and the barrier that publishes the next
-// k-step comes before the last outer product of a k-step, so no k value waits on a shared read.
 //
 // Alignment: the _align16 rows copy the operands that are contiguous along m or n (A not
 // transposed, B transposed) with 16-byte cp.async and store C with 16-byte stores; they need A, B
@@ -29,11 +26,11 @@
 //
 // Edges: copies beyond m, n or k are zero-filled (cp.async src-size 0); stores are predicated.
 //
-// Split-K (sgemm_splitk_*): the k-steps are divided into a number of slices fixed by the shape and
-// the device (enough blocks for about two per SM, at least kMinTilesPerSlice k-steps each); each
-// slice's block writes its unscaled partial tile to a workspace (cudaMallocAsync on the stream),
-// and a reduction kernel sums the slices in slice order and applies alpha and beta: deterministic,
-// no atomics. Workspaces come from the device's default memory pool, whose release threshold is
+// Split-K (sgemm_splitk_*): the k-steps are divided into a number of slices fixed by the shape and the device
+// (enough blocks for about two per SM, at least kMinTilesPerSlice k-steps each); each slice's
+// block writes its unscaled partial tile to a workspace (cudaMallocAsync on the stream), and a
+// reduction kernel sums the slices in slice order and applies alpha and beta: deterministic, no
+// atomics. Workspaces come from the device's default memory pool, whose release threshold is
 // raised to 256 MiB so that back-to-back calls reuse them.
 #pragma once
 
@@ -47,10 +44,6 @@ namespace tileblas::sgemm_regblock {
 // problems (one block per SM; the most arithmetic per shared-memory read).
 bool supports_256x128x16_align16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_256x128x16_align16(const GemmProblem& p, cudaStream_t stream);
-
-// The 256x128 tile with double-buffered register fragments (_fragbuf, above).
-bool supports_256x128x16_fragbuf_align16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_256x128x16_fragbuf_align16(const GemmProblem& p, cudaStream_t stream);
 
 // 128x128 block tile, BK 16, 256 threads (8 warps of 32x64), 4x16 per thread: large problems.
 bool supports_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps);
@@ -75,9 +68,6 @@ cudaError_t launch_64x64x16_align4(const GemmProblem& p, cudaStream_t stream);
 // misaligned. For unaligned problems and k-contiguous operands, whose copies are otherwise 4-byte.
 bool supports_packed_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_packed_128x128x16(const GemmProblem& p, cudaStream_t stream);
-// The same with double-buffered register fragments (_fragbuf, above).
-bool supports_packed_128x128x16_fragbuf(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_packed_128x128x16_fragbuf(const GemmProblem& p, cudaStream_t stream);
 
 // Split-K over a 128x64 tile, 256 threads (8 warps of 32x32): large k and few output tiles.
 bool supports_splitk_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps);
