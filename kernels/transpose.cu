@@ -306,17 +306,14 @@ bool copy_in_place_or_disjoint(const TransposeProblem& p) {
 }
 
 // Tile shapes (rows x columns of A, access width, threads) and group heights (rows of A; see
-// transpose_tiled_kernel). 512-row groups with the 64x64 tiles were measured on an H200
-// (docs/NOTES-memory-bound.md) to beat 2048, 8192 and all rows at once (plain row-major tile
-// order) by 3-5% at 4096^2..16384^2; the other vec4 rows are candidates against it.
+// transpose_tiled_kernel), measured on an H200 (docs/NOTES-memory-bound.md): for the 64x64 16-byte
+// tiles, 256-row groups beat 512-row groups (by 0-1.5 %), 2048, 8192 and plain row-major order
+// (3-5 %), and 64x128 tiles (0-1 %) at 4096^2..16384^2.
 using TiledVec4 = TileShape<64, 64, 4, 256>;
-// 128 columns of A per tile: each block writes 512-byte runs down 64 columns of B (256 bytes with
-// 64x64), with 512 threads so that each still moves 4 float4.
-using TiledVec4Wide = TileShape<64, 128, 4, 512>;
 using TiledScalar = TileShape<32, 32, 1, 256>;
 using InplaceSquare = TileShape<32, 32, 1, 256>;
-constexpr int kGroupRows = 512;
-constexpr int kGroupRowsShort = 256;
+constexpr int kGroupRowsVec4 = 256;
+constexpr int kGroupRowsScalar = 512;
 
 template <class Shape, int GroupRows>
 cudaError_t launch_tiled_with(const TransposeProblem& p, cudaStream_t stream) {
@@ -364,23 +361,7 @@ bool supports_tiled_vec4(const TransposeProblem& p, const DeviceCaps& caps) {
 }
 
 cudaError_t launch_tiled_vec4(const TransposeProblem& p, cudaStream_t stream) {
-  return launch_tiled_with<TiledVec4, kGroupRows>(p, stream);
-}
-
-bool supports_tiled_vec4_group256(const TransposeProblem& p, const DeviceCaps& caps) {
-  return supports_vec4_shape<TiledVec4>(p, caps);
-}
-
-cudaError_t launch_tiled_vec4_group256(const TransposeProblem& p, cudaStream_t stream) {
-  return launch_tiled_with<TiledVec4, kGroupRowsShort>(p, stream);
-}
-
-bool supports_tiled_64x128_vec4(const TransposeProblem& p, const DeviceCaps& caps) {
-  return supports_vec4_shape<TiledVec4Wide>(p, caps);
-}
-
-cudaError_t launch_tiled_64x128_vec4(const TransposeProblem& p, cudaStream_t stream) {
-  return launch_tiled_with<TiledVec4Wide, kGroupRows>(p, stream);
+  return launch_tiled_with<TiledVec4, kGroupRowsVec4>(p, stream);
 }
 
 bool supports_tiled(const TransposeProblem& p, const DeviceCaps& caps) {
@@ -389,7 +370,7 @@ bool supports_tiled(const TransposeProblem& p, const DeviceCaps& caps) {
 }
 
 cudaError_t launch_tiled(const TransposeProblem& p, cudaStream_t stream) {
-  return launch_tiled_with<TiledScalar, kGroupRows>(p, stream);
+  return launch_tiled_with<TiledScalar, kGroupRowsScalar>(p, stream);
 }
 
 bool supports_inplace_square(const TransposeProblem& p, const DeviceCaps& caps) {

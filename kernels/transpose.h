@@ -8,13 +8,8 @@
 // Variants (one table row each, src/kernel_table.cpp):
 //   transpose_tiled_64x64_vec4   op T, out of place. 64x64 tile through shared memory, 16-byte
 //                                global loads and stores, 256 threads (4 float4 each), tiles
-//                                visited in groups of 512 rows of A. Needs A and B 16-byte
+//                                visited in groups of 256 rows of A. Needs A and B 16-byte
 //                                aligned and lda, ldb multiples of 4.
-//   transpose_tiled_64x64_vec4_group256
-//                                the same in groups of 256 rows of A (shorter read runs, longer
-//                                write runs); same requirements.
-//   transpose_tiled_64x128_vec4  the same with tiles of 64 rows x 128 columns of A, 512 threads
-//                                (4 float4 each), groups of 512 rows; same requirements.
 //   transpose_tiled_32x32        op T, out of place, any alignment and leading dimension: the
 //                                same scheme with 4-byte accesses.
 //   transpose_inplace_square_32x32
@@ -35,12 +30,6 @@ namespace tileblas::transpose {
 
 bool supports_tiled_vec4(const TransposeProblem& p, const DeviceCaps& caps);
 cudaError_t launch_tiled_vec4(const TransposeProblem& p, cudaStream_t stream);
-
-bool supports_tiled_vec4_group256(const TransposeProblem& p, const DeviceCaps& caps);
-cudaError_t launch_tiled_vec4_group256(const TransposeProblem& p, cudaStream_t stream);
-
-bool supports_tiled_64x128_vec4(const TransposeProblem& p, const DeviceCaps& caps);
-cudaError_t launch_tiled_64x128_vec4(const TransposeProblem& p, cudaStream_t stream);
 
 bool supports_tiled(const TransposeProblem& p, const DeviceCaps& caps);
 cudaError_t launch_tiled(const TransposeProblem& p, cudaStream_t stream);

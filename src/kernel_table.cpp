@@ -69,11 +69,6 @@ const std::vector<TransposeKernel>& transpose_kernels() {
       {"transpose_inplace_square_32x32", transpose::supports_inplace_square,
        transpose::launch_inplace_square},
       {"transpose_tiled_64x64_vec4", transpose::supports_tiled_vec4, transpose::launch_tiled_vec4},
-      // candidates against the row above (same problems), measured by bench_transpose_axpy
-      {"transpose_tiled_64x64_vec4_group256", transpose::supports_tiled_vec4_group256,
-       transpose::launch_tiled_vec4_group256},
-      {"transpose_tiled_64x128_vec4", transpose::supports_tiled_64x128_vec4,
-       transpose::launch_tiled_64x128_vec4},
       {"transpose_tiled_32x32", transpose::supports_tiled, transpose::launch_tiled},
       {"scale_copy", transpose::supports_scale_copy, transpose::launch_scale_copy},
   };
