@@ -49,6 +49,10 @@ bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {
   return fills_sms_128x128(p, caps) && p.k >= 512;
 }
 
+// Host data goes to the GPU only when predicted this much faster: near the crossover the two
+// predictions are within their error of each other, and there the CPU BLAS is the safe side.
+constexpr double kGpuAdvantage = 1.25;
+
 // `kernel` is a name prefix: it covers a family's alignment variants (e.g. _align16 before
 // _align4), tried in gemm_kernels() order.
 struct Preference {
@@ -201,7 +205,7 @@ Route<GemmKernel> route_gemm(const GemmProblem& p, const Placement& where, const
   char buf[128];
   std::snprintf(buf, sizeof buf, "host data: predicted cpu %.3g ms, gpu %.3g ms", t_cpu * 1e3,
                 t_gpu * 1e3);
-  if (t_gpu < t_cpu) return gpu(buf);
+  if (t_gpu * kGpuAdvantage < t_cpu) return gpu(buf);
   r.reason = buf;
   return r;
 }

@@ -112,10 +112,10 @@ TEST(RouterTest, HostDataFollowsTheCostModel) {
   slow_link.h2d_pageable_bps = slow_link.d2h_pageable_bps = 5e6;
   const auto slow = tileblas::route_gemm(square(4096), host, Config{}, &caps, "", &slow_link);
   EXPECT_EQ(slow.side, TILEBLAS_ROUTE_CPU) << slow.reason;
-  // The decision is the comparison of the two predictions.
+  // The decision compares the two predictions, the GPU needing a 25% advantage.
   for (int64_t n : {16, 128, 512, 1024, 2048, 8192}) {
     const GemmProblem p = square(n);
-    const bool gpu_faster = tileblas::predict_gpu_seconds(p, host, rates) <
+    const bool gpu_faster = tileblas::predict_gpu_seconds(p, host, rates) * 1.25 <
                             tileblas::predict_cpu_seconds(p, rates);
     const auto r = tileblas::route_gemm(p, host, Config{}, &caps, "", &rates);
     EXPECT_EQ(r.side == TILEBLAS_ROUTE_GPU, gpu_faster) << n;
