@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Puts a benchmark table (the markdown scripts/bench_table.py printed on the GPU machine) into
+"""Puts benchmark tables (markdown printed by scripts/bench_table.py from the bench's JSON) into
 README.md between the markers <!-- bench-table:begin --> and <!-- bench-table:end -->.
 
-Usage: update_readme.py TABLE.md [--readme README.md]
+Usage: update_readme.py TABLE.md [TABLE.md ...] [--readme README.md]
 Numbers are never typed into the README by hand: they come from the bench's JSON through
 bench_table.py, and from there only through this script.
 """
@@ -16,13 +16,17 @@ BEGIN, END = "<!-- bench-table:begin -->", "<!-- bench-table:end -->"
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("table")
+    ap.add_argument("tables", nargs="+")
     ap.add_argument("--readme", default=str(pathlib.Path(__file__).resolve().parent.parent / "README.md"))
     args = ap.parse_args()
-    table = pathlib.Path(args.table).read_text().strip()
-    if not table.startswith("|"):
-        print(f"{args.table} holds no table", file=sys.stderr)
-        return 1
+    tables = []
+    for name in args.tables:
+        table = pathlib.Path(name).read_text().strip()
+        if not table.startswith("|"):
+            print(f"{name} holds no table", file=sys.stderr)
+            return 1
+        tables.append(table)
+    table = "\n\n".join(tables)
     readme = pathlib.Path(args.readme)
     text = readme.read_text()
     pattern = re.compile(re.escape(BEGIN) + ".*?" + re.escape(END), re.S)
