@@ -17,7 +17,7 @@ constexpr int kMinSmVersion = 80;
 
 struct DeviceState {
   std::mutex mu;
-  bool probed = false;
+  std::atomic<bool> probed{false};  // set last by probe(), under mu; read without it afterwards
   Device device;
   bool usable = false;
   std::string why_not;
@@ -54,7 +54,6 @@ class DeviceAccess {
   static void probe(DeviceState& s) {
     static std::once_flag atfork_once;
     std::call_once(atfork_once, [] { pthread_atfork(nullptr, nullptr, on_fork_child); });
-    s.probed = true;
     if (config().mode == Mode::kCpu) {
       s.why_not = "TILEBLAS_MODE=cpu";
       return;
@@ -94,6 +93,19 @@ class DeviceAccess {
   }
 };
 
+namespace {
+
+// Probes once; after that only an atomic load (usable and why_not never change again).
+void ensure_probed(DeviceState& s) {
+  if (s.probed.load(std::memory_order_acquire)) return;
+  std::lock_guard<std::mutex> lock(s.mu);
+  if (s.probed.load(std::memory_order_relaxed)) return;
+  DeviceAccess::probe(s);
+  s.probed.store(true, std::memory_order_release);
+}
+
+}  // namespace
+
 Device* Device::get() {
   DeviceState& s = state();
   if (s.forked_child.load()) {
@@ -101,10 +113,7 @@ Device* Device::get() {
     return nullptr;
   }
   if (s.disabled.load()) return nullptr;
-  {
-    std::lock_guard<std::mutex> lock(s.mu);
-    if (!s.probed) DeviceAccess::probe(s);
-  }
+  ensure_probed(s);
   if (!s.usable) return nullptr;
   if (cudaSetDevice(s.device.index()) != cudaSuccess) {
     report_failure("cudaSetDevice", cudaGetLastError());
@@ -117,8 +126,7 @@ std::string Device::unavailable_reason() {
   DeviceState& s = state();
   if (s.forked_child.load()) return "child process after fork()";
   if (s.disabled.load()) return "disabled after a CUDA error";
-  std::lock_guard<std::mutex> lock(s.mu);
-  if (!s.probed) DeviceAccess::probe(s);
+  ensure_probed(s);
   return s.usable ? "" : s.why_not;
 }
 

@@ -2,7 +2,7 @@
 
 #include <cuda.h>
 
-#include <mutex>
+#include <atomic>
 
 namespace tileblas {
 
@@ -48,9 +48,7 @@ const DriverEntryPoints& driver() {
   return d;
 }
 
-}  // namespace
-
-bool cuda_context_exists() {
+bool context_exists_now() {
   const DriverEntryPoints& d = driver();
   if (!d.ctx_get_current || !d.primary_ctx_get_state) return true;  // cannot tell: assume so
   CUcontext current = nullptr;
@@ -62,6 +60,18 @@ bool cuda_context_exists() {
     if (d.primary_ctx_get_state(dev, &flags, &active) == CUDA_SUCCESS && active) return true;
   }
   return false;
+}
+
+}  // namespace
+
+bool cuda_context_exists() {
+  // Once a context has been seen, the answer no longer needs the driver: a context that is
+  // destroyed later leaves pointer classification correct (host memory stays "unregistered").
+  static std::atomic<bool> seen{false};
+  if (seen.load(std::memory_order_relaxed)) return true;
+  const bool exists = context_exists_now();
+  if (exists) seen.store(true, std::memory_order_relaxed);
+  return exists;
 }
 
 MemKind classify(const void* p) {
