@@ -10,8 +10,8 @@
 
 #include "bench_support.h"
 #include "cpu_blas.h"
-#include "ops.h"
 #include "log.h"
+#include "ops.h"
 #include "tileblas.h"
 
 namespace {
@@ -66,8 +66,9 @@ void sgemm_device(benchmark::State& state, int64_t m, int64_t n, int64_t k) {
   }
   state.counters["on_gpu"] = tileblas::last_call().route == TILEBLAS_ROUTE_GPU ? 1 : 0;
   tbbench::report(state, p.flops() / ours * 1e-12, p.flops() / ref * 1e-12, "TFLOP/s",
-                  "cublasSgemm+sync", "routed/sgemm_device " + std::to_string(m) + "x" +
-                                          std::to_string(n) + "x" + std::to_string(k));
+                  "cublasSgemm+sync",
+                  "routed/sgemm_device " + std::to_string(m) + "x" + std::to_string(n) + "x" +
+                      std::to_string(k));
 }
 
 void sgemm_host(benchmark::State& state, int64_t n) {
@@ -81,8 +82,8 @@ void sgemm_host(benchmark::State& state, int64_t n) {
   for (auto _ : state) {
     ours = median_seconds(reps, [&] { tileblas::gemm(p, "sgemm"); });
     ref = median_seconds(reps, [&] {
-      tileblas::cpu_blas::sgemm('N', 'N', int(n), int(n), int(n), 1.0f, a.data(), int(n),
-                                b.data(), int(n), 0.0f, c.data(), int(n));
+      tileblas::cpu_blas::sgemm('N', 'N', int(n), int(n), int(n), 1.0f, a.data(), int(n), b.data(),
+                                int(n), 0.0f, c.data(), int(n));
     });
     state.SetIterationTime(ours);
   }
@@ -95,9 +96,8 @@ void sgemm_host(benchmark::State& state, int64_t n) {
 }
 
 void register_all() {
-  const int64_t device_shapes[][3] = {{1024, 1024, 1024}, {2048, 2048, 2048},
-                                      {4096, 4096, 4096}, {4097, 4097, 4097},
-                                      {8192, 8192, 8192}, {8192, 8192, 128},
+  const int64_t device_shapes[][3] = {{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096},
+                                      {4097, 4097, 4097}, {8192, 8192, 8192}, {8192, 8192, 128},
                                       {128, 128, 65536},  {16384, 64, 16384}};
   for (const auto& s : device_shapes) {
     const std::string name = "routed/sgemm_device/" + std::to_string(s[0]) + "x" +

@@ -80,10 +80,10 @@ void bench_transpose(benchmark::State& state, const TransposeKernel* row, Op tra
     tbbench::DeviceBuffer<float> ref_out(count, 7);
     a[0].fill_random(12345, -1.0f, 1.0f);
     ours(0);
-    tbbench::check(cublasSgeam(tbbench::cublas(), CUBLAS_OP_T, CUBLAS_OP_N, int(n), int(n), &one,
-                               a[0].get(), int(n), &zero, ref_out.get(), int(n), ref_out.get(),
-                               int(n)),
-                   "cublasSgeam");
+    tbbench::check(
+        cublasSgeam(tbbench::cublas(), CUBLAS_OP_T, CUBLAS_OP_N, int(n), int(n), &one, a[0].get(),
+                    int(n), &zero, ref_out.get(), int(n), ref_out.get(), int(n)),
+        "cublasSgeam");
     tbbench::check(cudaDeviceSynchronize(), "check");
     state.counters["check"] = tbbench::relative_difference(b[0], ref_out);
   }
@@ -146,10 +146,10 @@ void register_all() {
             ->Iterations(1);
       } else {
         for (Yardstick y : {Yardstick::kSgeam, Yardstick::kMemcpy}) {
-          const std::string name = "transpose/" + kernel + "/" + shape +
-                                   (y == Yardstick::kMemcpy ? "/memcpy" : "");
-          benchmark::RegisterBenchmark(name.c_str(), bench_transpose, &row, Op::kTrans, false, n,
-                                       y, name)
+          const std::string name =
+              "transpose/" + kernel + "/" + shape + (y == Yardstick::kMemcpy ? "/memcpy" : "");
+          benchmark::RegisterBenchmark(name.c_str(), bench_transpose, &row, Op::kTrans, false, n, y,
+                                       name)
               ->UseManualTime()
               ->Iterations(1);
         }

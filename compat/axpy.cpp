@@ -17,8 +17,7 @@ TILEBLAS_EXPORT void saxpy_(const int* n, const float* alpha, const float* x, co
   tileblas::axpy(p, "saxpy");
 }
 
-TILEBLAS_EXPORT void cblas_saxpy(int n, float alpha, const float* x, int incx, float* y,
-                                 int incy) {
+TILEBLAS_EXPORT void cblas_saxpy(int n, float alpha, const float* x, int incx, float* y, int incy) {
   if (n <= 0 || alpha == 0.0f) return;
   tileblas::AxpyProblem p;
   p.n = n;

@@ -10,9 +10,7 @@ namespace {
 thread_local bool t_reporting_row_major = false;
 }  // namespace
 
-void report_xerbla(const char* srname, int info) {
-  xerbla_(srname, &info, std::strlen(srname));
-}
+void report_xerbla(const char* srname, int info) { xerbla_(srname, &info, std::strlen(srname)); }
 
 void report_cblas_xerbla(int info, const char* rout, bool row_major) {
   // The reference CBLAS keeps the layout of the call being checked in this global; its testers

@@ -48,7 +48,8 @@ bool parse_cblas_trans(int t, Op* op);
 // Returns 0 when all are valid.
 int check_gemm_args(char transa, char transb, long m, long n, long k, long lda, long ldb, long ldc);
 
-// netlib's quick return: nothing to do when m == 0, n == 0, or (alpha == 0 or k == 0) and beta == 1.
+// netlib's quick return: nothing to do when m == 0, n == 0, or (alpha == 0 or k == 0) and beta
+// == 1.
 bool gemm_quick_return(long m, long n, long k, float alpha, float beta);
 
 // The arguments of a GEMM-like call, before checks (CBLAS form; Fortran callers use kColMajor and

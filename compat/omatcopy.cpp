@@ -118,8 +118,8 @@ TransposeProblem problem_of(const MatcopyArgs& m, float alpha, const float* a, f
 }  // namespace
 
 TILEBLAS_EXPORT void somatcopy_(const char* order, const char* trans, const int* rows,
-                                const int* cols, const float* alpha, const float* a,
-                                const int* lda, float* b, const int* ldb) {
+                                const int* cols, const float* alpha, const float* a, const int* lda,
+                                float* b, const int* ldb) {
   MatcopyArgs m{false, Op::kNoTrans, *rows, *cols, *lda, *ldb};
   int info = 0;
   if (!parse_order_char(*order, &m.row_major)) {

@@ -44,10 +44,10 @@ TILEBLAS_EXPORT void tileblas_get_config(tileblas_config* out) {
   out->force_kernel = c.force_kernel.c_str();
 }
 
-TILEBLAS_EXPORT int tileblas_sgemm_device(char transa, char transb, int64_t m, int64_t n,
-                                          int64_t k, float alpha, const float* a, int64_t lda,
-                                          const float* b, int64_t ldb, float beta, float* c,
-                                          int64_t ldc, void* stream) {
+TILEBLAS_EXPORT int tileblas_sgemm_device(char transa, char transb, int64_t m, int64_t n, int64_t k,
+                                          float alpha, const float* a, int64_t lda, const float* b,
+                                          int64_t ldb, float beta, float* c, int64_t ldc,
+                                          void* stream) {
   using namespace tileblas;
   if (int info = compat::check_gemm_args(transa, transb, m, n, k, lda, ldb, ldc)) return info;
   if (compat::gemm_quick_return(m, n, k, alpha, beta)) return 0;

@@ -27,7 +27,7 @@ typedef uint16_t tileblas_bfloat16;
 /* ---- Library information --------------------------------------------------------------------- */
 
 /* "MAJOR.MINOR.PATCH". */
-const char *tileblas_version(void);
+const char* tileblas_version(void);
 
 /* Where a call ran. */
 typedef enum {
@@ -40,25 +40,25 @@ typedef enum {
  * omatcopy, imatcopy) made on the calling thread. The strings are static or thread-local and
  * stay valid until the thread's next accelerated call. */
 tileblas_route tileblas_last_route(void);
-const char *tileblas_last_kernel(void);
-const char *tileblas_last_reason(void);
+const char* tileblas_last_kernel(void);
+const char* tileblas_last_reason(void);
 
 /* The configuration the library is running with. Strings are static. */
 typedef struct {
-  const char *mode;           /* "auto", "gpu" or "cpu" (TILEBLAS_MODE) */
-  int device_found;           /* 1 if a usable CUDA device was found, 0 if not (probes once) */
-  int device_index;           /* TILEBLAS_DEVICE */
-  const char *device_name;    /* e.g. "NVIDIA H100 80GB HBM3", or "" */
-  int sm_version;             /* e.g. 90, or 0 */
-  const char *no_device_why;  /* why no device is used, or "" */
-  const char *cpu_blas;       /* the CPU BLAS in use: a path, or "RTLD_NEXT (...)" */
-  int allow_tf32;             /* TILEBLAS_ALLOW_TF32 */
-  int verbose;                /* TILEBLAS_VERBOSE */
-  const char *force_kernel;   /* TILEBLAS_FORCE_KERNEL, or "" */
+  const char* mode;          /* "auto", "gpu" or "cpu" (TILEBLAS_MODE) */
+  int device_found;          /* 1 if a usable CUDA device was found, 0 if not (probes once) */
+  int device_index;          /* TILEBLAS_DEVICE */
+  const char* device_name;   /* e.g. "NVIDIA H100 80GB HBM3", or "" */
+  int sm_version;            /* e.g. 90, or 0 */
+  const char* no_device_why; /* why no device is used, or "" */
+  const char* cpu_blas;      /* the CPU BLAS in use: a path, or "RTLD_NEXT (...)" */
+  int allow_tf32;            /* TILEBLAS_ALLOW_TF32 */
+  int verbose;               /* TILEBLAS_VERBOSE */
+  const char* force_kernel;  /* TILEBLAS_FORCE_KERNEL, or "" */
 } tileblas_config;
 
 /* Fills *out. Loads the CPU BLAS and probes the device if that has not happened yet. */
-void tileblas_get_config(tileblas_config *out);
+void tileblas_get_config(tileblas_config* out);
 
 /* ---- Device-pointer entry points ------------------------------------------------------------ */
 
@@ -67,54 +67,54 @@ void tileblas_get_config(tileblas_config *out);
  * trans: 'N', 'T' or 'C'. Returns 0 on success, a positive netlib INFO for a bad argument (the
  * call does nothing), or -1 if the GPU is unavailable or the launch failed. */
 int tileblas_sgemm_device(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha,
-                          const float *a, int64_t lda, const float *b, int64_t ldb, float beta,
-                          float *c, int64_t ldc, void *stream);
+                          const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
+                          float* c, int64_t ldc, void* stream);
 
 /* ---- Extension symbols (MKL) ---------------------------------------------------------------- */
 
 /* CBLAS enums as plain ints: order 101 row / 102 column, trans 111 N / 112 T / 113 C. */
 void cblas_hgemm(int layout, int transa, int transb, int m, int n, int k, tileblas_half alpha,
-                 const tileblas_half *a, int lda, const tileblas_half *b, int ldb,
-                 tileblas_half beta, tileblas_half *c, int ldc);
+                 const tileblas_half* a, int lda, const tileblas_half* b, int ldb,
+                 tileblas_half beta, tileblas_half* c, int ldc);
 void cblas_gemm_f16f16f32(int layout, int transa, int transb, int m, int n, int k, float alpha,
-                          const tileblas_half *a, int lda, const tileblas_half *b, int ldb,
-                          float beta, float *c, int ldc);
+                          const tileblas_half* a, int lda, const tileblas_half* b, int ldb,
+                          float beta, float* c, int ldc);
 void cblas_gemm_bf16bf16f32(int layout, int transa, int transb, int m, int n, int k, float alpha,
-                            const tileblas_bfloat16 *a, int lda, const tileblas_bfloat16 *b,
-                            int ldb, float beta, float *c, int ldc);
-void hgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-            const tileblas_half *alpha, const tileblas_half *a, const int *lda,
-            const tileblas_half *b, const int *ldb, const tileblas_half *beta, tileblas_half *c,
-            const int *ldc);
-void gemm_f16f16f32_(const char *transa, const char *transb, const int *m, const int *n,
-                     const int *k, const float *alpha, const tileblas_half *a, const int *lda,
-                     const tileblas_half *b, const int *ldb, const float *beta, float *c,
-                     const int *ldc);
-void gemm_bf16bf16f32_(const char *transa, const char *transb, const int *m, const int *n,
-                       const int *k, const float *alpha, const tileblas_bfloat16 *a,
-                       const int *lda, const tileblas_bfloat16 *b, const int *ldb,
-                       const float *beta, float *c, const int *ldc);
+                            const tileblas_bfloat16* a, int lda, const tileblas_bfloat16* b,
+                            int ldb, float beta, float* c, int ldc);
+void hgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+            const tileblas_half* alpha, const tileblas_half* a, const int* lda,
+            const tileblas_half* b, const int* ldb, const tileblas_half* beta, tileblas_half* c,
+            const int* ldc);
+void gemm_f16f16f32_(const char* transa, const char* transb, const int* m, const int* n,
+                     const int* k, const float* alpha, const tileblas_half* a, const int* lda,
+                     const tileblas_half* b, const int* ldb, const float* beta, float* c,
+                     const int* ldc);
+void gemm_bf16bf16f32_(const char* transa, const char* transb, const int* m, const int* n,
+                       const int* k, const float* alpha, const tileblas_bfloat16* a, const int* lda,
+                       const tileblas_bfloat16* b, const int* ldb, const float* beta, float* c,
+                       const int* ldc);
 
 /* ---- Extension symbols (OpenBLAS) ----------------------------------------------------------- */
 
 void cblas_sbgemm(int order, int transa, int transb, int m, int n, int k, float alpha,
-                  const tileblas_bfloat16 *a, int lda, const tileblas_bfloat16 *b, int ldb,
-                  float beta, float *c, int ldc);
-void sbgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-             const float *alpha, const tileblas_bfloat16 *a, const int *lda,
-             const tileblas_bfloat16 *b, const int *ldb, const float *beta, float *c,
-             const int *ldc);
+                  const tileblas_bfloat16* a, int lda, const tileblas_bfloat16* b, int ldb,
+                  float beta, float* c, int ldc);
+void sbgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+             const float* alpha, const tileblas_bfloat16* a, const int* lda,
+             const tileblas_bfloat16* b, const int* ldb, const float* beta, float* c,
+             const int* ldc);
 
 /* B = alpha * op(A) out of place; A in place (lda on entry, ldb on exit). OpenBLAS argument order:
  * order 'C'/'R' (Fortran) or 101/102 (CBLAS), trans 'N','T','R','C' (R = N, C = T for real). */
-void cblas_somatcopy(int order, int trans, int rows, int cols, float alpha, const float *a,
-                     int lda, float *b, int ldb);
-void cblas_simatcopy(int order, int trans, int rows, int cols, float alpha, float *a, int lda,
+void cblas_somatcopy(int order, int trans, int rows, int cols, float alpha, const float* a, int lda,
+                     float* b, int ldb);
+void cblas_simatcopy(int order, int trans, int rows, int cols, float alpha, float* a, int lda,
                      int ldb);
-void somatcopy_(const char *order, const char *trans, const int *rows, const int *cols,
-                const float *alpha, const float *a, const int *lda, float *b, const int *ldb);
-void simatcopy_(const char *order, const char *trans, const int *rows, const int *cols,
-                const float *alpha, float *a, const int *lda, const int *ldb);
+void somatcopy_(const char* order, const char* trans, const int* rows, const int* cols,
+                const float* alpha, const float* a, const int* lda, float* b, const int* ldb);
+void simatcopy_(const char* order, const char* trans, const int* rows, const int* cols,
+                const float* alpha, float* a, const int* lda, const int* ldb);
 
 #ifdef __cplusplus
 }

@@ -94,8 +94,8 @@ cudaError_t grid_for(ResidentBlocks& resident, int64_t work, unsigned* grid) {
     return err;
   int per_sm = device < kMaxDevices ? resident.per_sm[device].load(std::memory_order_relaxed) : 0;
   if (per_sm == 0) {
-    if (cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, resident.kernel,
-                                                                        kThreads, 0))
+    if (cudaError_t err =
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, resident.kernel, kThreads, 0))
       return err;
     if (device < kMaxDevices) resident.per_sm[device].store(per_sm, std::memory_order_relaxed);
   }

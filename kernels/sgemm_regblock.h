@@ -26,11 +26,11 @@
 //
 // Edges: copies beyond m, n or k are zero-filled (cp.async src-size 0); stores are predicated.
 //
-// Split-K (sgemm_splitk_*): the k-steps are divided into a number of slices fixed by the shape and the device
-// (enough blocks for about two per SM, at least kMinTilesPerSlice k-steps each); each slice's
-// block writes its unscaled partial tile to a workspace (cudaMallocAsync on the stream), and a
-// reduction kernel sums the slices in slice order and applies alpha and beta: deterministic, no
-// atomics. Workspaces come from the device's default memory pool, whose release threshold is
+// Split-K (sgemm_splitk_*): the k-steps are divided into a number of slices fixed by the shape and
+// the device (enough blocks for about two per SM, at least kMinTilesPerSlice k-steps each); each
+// slice's block writes its unscaled partial tile to a workspace (cudaMallocAsync on the stream),
+// and a reduction kernel sums the slices in slice order and applies alpha and beta: deterministic,
+// no atomics. Workspaces come from the device's default memory pool, whose release threshold is
 // raised to 256 MiB so that back-to-back calls reuse them.
 #pragma once
 

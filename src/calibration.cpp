@@ -179,9 +179,9 @@ const Rates& measured_rates(const GemmProblem& p, Device& device) {
     std::fprintf(stderr,
                  "tileblas: measured rates (%s): cpu %.1f GFLOP/s + %.1f us, gpu %.1f GFLOP/s + "
                  "%.1f us, h2d %.1f/%.1f GB/s, d2h %.1f/%.1f GB/s (pinned/pageable)\n",
-                 name_of(p.ab_type), r.cpu_flops * 1e-9, r.cpu_overhead_s * 1e6,
-                 r.gpu_flops * 1e-9, r.gpu_overhead_s * 1e6, r.h2d_pinned_bps * 1e-9,
-                 r.h2d_pageable_bps * 1e-9, r.d2h_pinned_bps * 1e-9, r.d2h_pageable_bps * 1e-9);
+                 name_of(p.ab_type), r.cpu_flops * 1e-9, r.cpu_overhead_s * 1e6, r.gpu_flops * 1e-9,
+                 r.gpu_overhead_s * 1e6, r.h2d_pinned_bps * 1e-9, r.h2d_pageable_bps * 1e-9,
+                 r.d2h_pinned_bps * 1e-9, r.d2h_pageable_bps * 1e-9);
   }
   return by_type.emplace(key, r).first->second;
 }

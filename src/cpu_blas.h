@@ -26,7 +26,6 @@ void saxpy(int n, float alpha, const float* x, int incx, float* y, int incy);
 // OpenBLAS extensions; false when the CPU BLAS lacks them (the caller then uses its own loop).
 bool somatcopy(char order, char trans, int rows, int cols, float alpha, const float* a, int lda,
                float* b, int ldb);
-bool simatcopy(char order, char trans, int rows, int cols, float alpha, float* a, int lda,
-               int ldb);
+bool simatcopy(char order, char trans, int rows, int cols, float alpha, float* a, int lda, int ldb);
 
 }  // namespace tileblas::cpu_blas

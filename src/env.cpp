@@ -80,9 +80,12 @@ const Config& config() {
 
 const char* name_of(Mode mode) {
   switch (mode) {
-    case Mode::kGpu: return "gpu";
-    case Mode::kCpu: return "cpu";
-    case Mode::kAuto: break;
+    case Mode::kGpu:
+      return "gpu";
+    case Mode::kCpu:
+      return "cpu";
+    case Mode::kAuto:
+      break;
   }
   return "auto";
 }

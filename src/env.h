@@ -10,12 +10,12 @@ namespace tileblas {
 enum class Mode { kAuto, kGpu, kCpu };
 
 struct Config {
-  Mode mode = Mode::kAuto;         // TILEBLAS_MODE=auto|gpu|cpu
-  bool verbose = false;            // TILEBLAS_VERBOSE=0|1
-  std::string force_kernel;        // TILEBLAS_FORCE_KERNEL=<kernel name>
-  bool allow_tf32 = false;         // TILEBLAS_ALLOW_TF32=0|1
-  std::string cpu_blas_path;       // TILEBLAS_CPU_BLAS=<path>
-  int device = 0;                  // TILEBLAS_DEVICE=<n>
+  Mode mode = Mode::kAuto;            // TILEBLAS_MODE=auto|gpu|cpu
+  bool verbose = false;               // TILEBLAS_VERBOSE=0|1
+  std::string force_kernel;           // TILEBLAS_FORCE_KERNEL=<kernel name>
+  bool allow_tf32 = false;            // TILEBLAS_ALLOW_TF32=0|1
+  std::string cpu_blas_path;          // TILEBLAS_CPU_BLAS=<path>
+  int device = 0;                     // TILEBLAS_DEVICE=<n>
   std::vector<std::string> problems;  // what was wrong with the environment, already reported
 };
 

@@ -10,9 +10,9 @@ namespace tileblas {
 
 namespace {
 
-#define TB_TRY(expr)                          \
-  do {                                        \
-    cudaError_t tb_err_ = (expr);             \
+#define TB_TRY(expr)                            \
+  do {                                          \
+    cudaError_t tb_err_ = (expr);               \
     if (tb_err_ != cudaSuccess) return tb_err_; \
   } while (0)
 
@@ -33,7 +33,8 @@ cudaError_t stage_in(const void* host, int64_t ld, int64_t rows, int64_t cols, s
   // The kernel was chosen on the caller's leading dimensions: keep the copy's columns 16-byte
   // aligned so a row that needs 16-byte-aligned columns stays valid on it.
   const int64_t per_16_bytes = elem < 16 ? int64_t(16 / elem) : 1;
-  const int64_t ld_dev = (std::max<int64_t>(rows, 1) + per_16_bytes - 1) / per_16_bytes * per_16_bytes;
+  const int64_t ld_dev =
+      (std::max<int64_t>(rows, 1) + per_16_bytes - 1) / per_16_bytes * per_16_bytes;
   out->buffer = std::make_unique<DeviceBuffer>(size_t(ld_dev) * size_t(cols) * elem, stream);
   TB_TRY(out->buffer->status());
   out->ptr = out->buffer->get();
@@ -55,12 +56,12 @@ cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKer
                      cudaStream_t stream) {
   const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
   Staged a, b, c;
-  TB_TRY(stage_in(p.a, p.lda, p.a_rows(), p.a_cols(), ab, device_accessible(where.a), true,
-                  stream, &a));
-  TB_TRY(stage_in(p.b, p.ldb, p.b_rows(), p.b_cols(), ab, device_accessible(where.b), true,
-                  stream, &b));
-  TB_TRY(stage_in(p.c, p.ldc, p.m, p.n, ce, device_accessible(where.c), p.beta != 0.0f, stream,
-                  &c));
+  TB_TRY(stage_in(p.a, p.lda, p.a_rows(), p.a_cols(), ab, device_accessible(where.a), true, stream,
+                  &a));
+  TB_TRY(stage_in(p.b, p.ldb, p.b_rows(), p.b_cols(), ab, device_accessible(where.b), true, stream,
+                  &b));
+  TB_TRY(
+      stage_in(p.c, p.ldc, p.m, p.n, ce, device_accessible(where.c), p.beta != 0.0f, stream, &c));
   GemmProblem d = p;
   d.a = a.ptr;
   d.lda = a.ld;
@@ -78,10 +79,10 @@ cudaError_t run_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_device,
   // A strided vector spans (n - 1) * |inc| + 1 elements from its first stored element.
   auto span = [&](int64_t inc) { return (p.n - 1) * std::llabs(inc) + 1; };
   Staged x, y;
-  TB_TRY(stage_in(p.x, span(p.incx), span(p.incx), 1, sizeof(float), x_on_device, true, stream,
-                  &x));
-  TB_TRY(stage_in(p.y, span(p.incy), span(p.incy), 1, sizeof(float), y_on_device, true, stream,
-                  &y));
+  TB_TRY(
+      stage_in(p.x, span(p.incx), span(p.incx), 1, sizeof(float), x_on_device, true, stream, &x));
+  TB_TRY(
+      stage_in(p.y, span(p.incy), span(p.incy), 1, sizeof(float), y_on_device, true, stream, &y));
   AxpyProblem d = p;
   d.x = static_cast<const float*>(x.ptr);
   d.y = static_cast<float*>(const_cast<void*>(y.ptr));

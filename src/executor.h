@@ -17,8 +17,8 @@ cudaError_t run_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_device,
                      const AxpyKernel& kernel, cudaStream_t stream);
 
 // B = alpha * op(A). Host operands are staged (so host data in place, a == b, works with any
-// kernel: A is copied in before B is copied out). `copy_a_first` reads A from a device scratch copy:
-// for device data in place with a kernel that works out of place.
+// kernel: A is copied in before B is copied out). `copy_a_first` reads A from a device scratch
+// copy: for device data in place with a kernel that works out of place.
 cudaError_t run_transpose(const TransposeProblem& p, bool a_on_device, bool b_on_device,
                           const TransposeKernel& kernel, bool copy_a_first, cudaStream_t stream);
 

@@ -17,9 +17,12 @@ namespace tileblas {
 
 const char* name_of(DataType t) {
   switch (t) {
-    case DataType::kF16: return "f16";
-    case DataType::kBF16: return "bf16";
-    case DataType::kF32: break;
+    case DataType::kF16:
+      return "f16";
+    case DataType::kBF16:
+      return "bf16";
+    case DataType::kF32:
+      break;
   }
   return "f32";
 }
@@ -28,9 +31,12 @@ namespace {
 
 float load_as_float(const void* base, size_t index, DataType t) {
   switch (t) {
-    case DataType::kF16: return half_to_float(static_cast<const uint16_t*>(base)[index]);
-    case DataType::kBF16: return bf16_to_float(static_cast<const uint16_t*>(base)[index]);
-    case DataType::kF32: break;
+    case DataType::kF16:
+      return half_to_float(static_cast<const uint16_t*>(base)[index]);
+    case DataType::kBF16:
+      return bf16_to_float(static_cast<const uint16_t*>(base)[index]);
+    case DataType::kF32:
+      break;
   }
   return static_cast<const float*>(base)[index];
 }
@@ -50,9 +56,9 @@ void gemm_on_cpu(const GemmProblem& p) {
   const char ta = p.trans_a == Op::kNoTrans ? 'N' : 'T';
   const char tb = p.trans_b == Op::kNoTrans ? 'N' : 'T';
   if (p.ab_type == DataType::kF32 && p.c_type == DataType::kF32) {
-    cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), int(p.k), p.alpha,
-                    static_cast<const float*>(p.a), int(p.lda), static_cast<const float*>(p.b),
-                    int(p.ldb), p.beta, static_cast<float*>(p.c), int(p.ldc));
+    cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), int(p.k), p.alpha, static_cast<const float*>(p.a),
+                    int(p.lda), static_cast<const float*>(p.b), int(p.ldb), p.beta,
+                    static_cast<float*>(p.c), int(p.ldc));
     return;
   }
   std::vector<float> a, b;
@@ -60,7 +66,8 @@ void gemm_on_cpu(const GemmProblem& p) {
     a = widen(p.a, p.lda, p.a_rows(), p.a_cols(), p.ab_type);
     b = widen(p.b, p.ldb, p.b_rows(), p.b_cols(), p.ab_type);
   }
-  const int lda = int(std::max<int64_t>(p.a_rows(), 1)), ldb = int(std::max<int64_t>(p.b_rows(), 1));
+  const int lda = int(std::max<int64_t>(p.a_rows(), 1)),
+            ldb = int(std::max<int64_t>(p.b_rows(), 1));
   if (a.empty()) a.assign(1, 0.0f), b.assign(1, 0.0f);
   if (p.c_type == DataType::kF32) {
     cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), p.alpha != 0.0f ? int(p.k) : 0, p.alpha, a.data(),
@@ -90,8 +97,8 @@ void gemm_on_cpu_via_host_copies(const GemmProblem& p, const Placement& where,
                    bool on_device, std::vector<char>& buf, const void** dst, int64_t* dst_ld) {
     if (!on_device || err != cudaSuccess) return;
     buf.resize(size_t(rows) * size_t(cols) * elem);
-    err = cudaMemcpy2D(buf.data(), size_t(rows) * elem, src, size_t(ld) * elem,
-                       size_t(rows) * elem, size_t(cols), cudaMemcpyDefault);
+    err = cudaMemcpy2D(buf.data(), size_t(rows) * elem, src, size_t(ld) * elem, size_t(rows) * elem,
+                       size_t(cols), cudaMemcpyDefault);
     *dst = buf.data();
     *dst_ld = rows;
   };
@@ -114,7 +121,6 @@ void gemm_on_cpu_via_host_copies(const GemmProblem& p, const Placement& where,
                  routine, cudaGetErrorString(err));
   }
 }
-
 
 }  // namespace
 

@@ -32,9 +32,9 @@ void set_last_call(tileblas_route route, const char* kernel, const std::string& 
 
 std::string describe(const GemmProblem& p) {
   char buf[96];
-  std::snprintf(buf, sizeof buf, "m=%lld n=%lld k=%lld %s%s %s->%s", (long long)p.m,
-                (long long)p.n, (long long)p.k, name_of(p.trans_a), name_of(p.trans_b),
-                name_of(p.ab_type), name_of(p.c_type));
+  std::snprintf(buf, sizeof buf, "m=%lld n=%lld k=%lld %s%s %s->%s", (long long)p.m, (long long)p.n,
+                (long long)p.k, name_of(p.trans_a), name_of(p.trans_b), name_of(p.ab_type),
+                name_of(p.c_type));
   return buf;
 }
 

@@ -8,10 +8,14 @@ namespace tileblas {
 
 const char* name_of(MemKind kind) {
   switch (kind) {
-    case MemKind::kHostPinned: return "host-pinned";
-    case MemKind::kDevice: return "device";
-    case MemKind::kManaged: return "managed";
-    case MemKind::kHostPageable: break;
+    case MemKind::kHostPinned:
+      return "host-pinned";
+    case MemKind::kDevice:
+      return "device";
+    case MemKind::kManaged:
+      return "managed";
+    case MemKind::kHostPageable:
+      break;
   }
   return "host";
 }
@@ -33,7 +37,8 @@ const DriverEntryPoints& driver() {
     cudaDriverEntryPointQueryResult q;
     void* fn = nullptr;
     if (cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &q) ==
-            cudaSuccess && q == cudaDriverEntryPointSuccess) {
+            cudaSuccess &&
+        q == cudaDriverEntryPointSuccess) {
       e.ctx_get_current = reinterpret_cast<CtxGetCurrentFn>(fn);
     }
     if (cudaGetDriverEntryPointByVersion("cuDevicePrimaryCtxGetState", &fn, 12000,
@@ -82,10 +87,14 @@ MemKind classify(const void* p) {
     return MemKind::kHostPageable;
   }
   switch (attr.type) {
-    case cudaMemoryTypeDevice: return MemKind::kDevice;
-    case cudaMemoryTypeManaged: return MemKind::kManaged;
-    case cudaMemoryTypeHost: return MemKind::kHostPinned;
-    default: return MemKind::kHostPageable;
+    case cudaMemoryTypeDevice:
+      return MemKind::kDevice;
+    case cudaMemoryTypeManaged:
+      return MemKind::kManaged;
+    case cudaMemoryTypeHost:
+      return MemKind::kHostPinned;
+    default:
+      return MemKind::kHostPageable;
   }
 }
 

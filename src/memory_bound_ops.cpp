@@ -17,8 +17,6 @@ namespace tileblas {
 
 namespace {
 
-
-
 // B = alpha * op(A) with tileblas's own loop, for a CPU BLAS without OpenBLAS's omatcopy.
 void omatcopy_loop(const TransposeProblem& p) {
   for (int64_t j = 0; j < p.cols; ++j) {
@@ -119,14 +117,13 @@ void axpy(const AxpyProblem& p, const char* routine) {
   Device* device = Device::get();
   const MemKind kx = device ? classify(p.x) : MemKind::kHostPageable;
   const MemKind ky = device ? classify(p.y) : MemKind::kHostPageable;
-  const Route<AxpyKernel> route =
-      route_axpy(p, device_accessible(kx), device_accessible(ky), config(),
-                 device ? &device->caps() : nullptr,
-                 device ? std::string() : Device::unavailable_reason());
+  const Route<AxpyKernel> route = route_axpy(p, device_accessible(kx), device_accessible(ky),
+                                             config(), device ? &device->caps() : nullptr,
+                                             device ? std::string() : Device::unavailable_reason());
   std::string reason = route.reason;
   if (route.side == TILEBLAS_ROUTE_GPU) {
-    const cudaError_t err = run_axpy(p, device_accessible(kx), device_accessible(ky),
-                                     *route.kernel, device->stream());
+    const cudaError_t err =
+        run_axpy(p, device_accessible(kx), device_accessible(ky), *route.kernel, device->stream());
     if (err == cudaSuccess) {
       record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, reason);
       return;

@@ -72,7 +72,7 @@ struct TransposeProblem {
 
 // What a kernel may ask of the device it runs on (filled from cudaGetDeviceProperties).
 struct DeviceCaps {
-  int sm_version = 0;             // 80, 90, ...
+  int sm_version = 0;  // 80, 90, ...
   int num_sms = 0;
   size_t smem_per_block_optin = 0;  // bytes a block may use after cudaFuncSetAttribute
   size_t l2_bytes = 0;

@@ -14,7 +14,9 @@ namespace {
 // row wins. Problems no row claims go to the first supporting row of gemm_kernels().
 
 int64_t tiles(int64_t extent, int64_t tile) { return (extent + tile - 1) / tile; }
-int64_t tiles(const GemmProblem& p, int64_t bm, int64_t bn) { return tiles(p.m, bm) * tiles(p.n, bn); }
+int64_t tiles(const GemmProblem& p, int64_t bm, int64_t bn) {
+  return tiles(p.m, bm) * tiles(p.n, bn);
+}
 
 // The rules below were measured on an H200 (docs/NOTES-sgemm.md, docs/NOTES-tensorcore.md):
 // each row is the fastest kernel for the shapes its rule admits.
@@ -31,8 +33,8 @@ bool split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
 bool packing_pays(const GemmProblem& p, const DeviceCaps& caps) {
   if (std::min({p.m, p.n, p.k}) < 4096) return false;
   const GemmKernel* direct = find_gemm_kernel("sgemm_regblock_128x128x16_align16");
-  const bool aligned_nt = p.trans_a == Op::kNoTrans && p.trans_b == Op::kTrans && direct &&
-                          direct->supports(p, caps);
+  const bool aligned_nt =
+      p.trans_a == Op::kNoTrans && p.trans_b == Op::kTrans && direct && direct->supports(p, caps);
   return !aligned_nt;
 }
 bool large_output_long_k(const GemmProblem& p, const DeviceCaps&) {

@@ -15,15 +15,15 @@ namespace tileblas {
 
 // Measured rates that feed the cost model (src/calibration.cpp measures them on first need).
 struct Rates {
-  double cpu_flops = 0;        // CPU BLAS sgemm rate at a mid size, FLOP/s
-  double cpu_overhead_s = 0;   // fixed cost of one CPU BLAS call
-  double h2d_pinned_bps = 0;   // bytes/s host -> device from pinned memory
+  double cpu_flops = 0;       // CPU BLAS sgemm rate at a mid size, FLOP/s
+  double cpu_overhead_s = 0;  // fixed cost of one CPU BLAS call
+  double h2d_pinned_bps = 0;  // bytes/s host -> device from pinned memory
   double h2d_pageable_bps = 0;
   double d2h_pinned_bps = 0;
   double d2h_pageable_bps = 0;
-  double gpu_overhead_s = 0;   // a tiny GEMM on host data, staged: allocations, copies, launch, wait
+  double gpu_overhead_s = 0;  // a tiny GEMM on host data, staged: allocations, copies, launch, wait
   double transfer_latency_s = 0;  // one more small host <-> device copy
-  double gpu_flops = 0;        // our kernel's rate for this problem's data type, FLOP/s
+  double gpu_flops = 0;           // our kernel's rate for this problem's data type, FLOP/s
 };
 
 struct Placement {

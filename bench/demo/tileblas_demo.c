@@ -10,9 +10,9 @@
 
 #include "tileblas.h"
 
-typedef void (*sgemm_fn)(const char*, const char*, const int*, const int*, const int*,
-                         const float*, const float*, const int*, const float*, const int*,
-                         const float*, float*, const int*, size_t, size_t);
+typedef void (*sgemm_fn)(const char*, const char*, const int*, const int*, const int*, const float*,
+                         const float*, const int*, const float*, const int*, const float*, float*,
+                         const int*, size_t, size_t);
 void sgemm_(const char*, const char*, const int*, const int*, const int*, const float*,
             const float*, const int*, const float*, const int*, const float*, float*, const int*,
             size_t, size_t);
@@ -62,9 +62,10 @@ int main(int argc, char** argv) {
   }
   const int max_n = argc > 1 ? atoi(argv[1]) : (cfg.device_found ? 4096 : 1024);
 
-  printf("\n%6s  %-4s  %-28s  %10s  %10s  %7s  %9s\n", "n", "ran", "kernel", "tileblas",
-         "OpenBLAS", "speedup", "max rel");
-  printf("%6s  %-4s  %-28s  %10s  %10s  %7s  %9s\n", "", "on", "", "GFLOP/s", "GFLOP/s", "", "diff");
+  printf("\n%6s  %-4s  %-28s  %10s  %10s  %7s  %9s\n", "n", "ran", "kernel", "tileblas", "OpenBLAS",
+         "speedup", "max rel");
+  printf("%6s  %-4s  %-28s  %10s  %10s  %7s  %9s\n", "", "on", "", "GFLOP/s", "GFLOP/s", "",
+         "diff");
   srand(12345);
   for (int n = 64; n <= max_n; n *= 2) {
     size_t len = (size_t)n * n;

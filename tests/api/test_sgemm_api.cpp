@@ -34,7 +34,7 @@ struct Case {
   bool ta, tb;
   int m, n, k;
   float alpha, beta;
-  int pad;  // added to every leading dimension
+  int pad;       // added to every leading dimension
   bool fortran;  // call sgemm_ (column major only) instead of cblas_sgemm
 };
 
@@ -114,8 +114,8 @@ void run_case(const Case& c, float* a_mem = nullptr, float* b_mem = nullptr,
     for (int j = 0; j < c.n; ++j) {
       const double got = at(cv, ldc, i, j), want = ref[i + size_t(j) * c.m];
       const double tol = tol_factor * kEps * (c.k + 2) * scale[i + size_t(j) * c.m] + 1e-30;
-      ASSERT_LE(std::fabs(got - want), tol) << "C(" << i << "," << j << ") got " << got
-                                            << " want " << want;
+      ASSERT_LE(std::fabs(got - want), tol)
+          << "C(" << i << "," << j << ") got " << got << " want " << want;
     }
   }
   // Everything outside the m x n result (padding) is bit-for-bit what it was.
@@ -138,8 +138,16 @@ TEST(SgemmApi, NetlibGrid) {
       for (int m : sizes) {
         for (int n : sizes) {
           for (int k : sizes) {
-            Case c{layout, bool(t & 1), bool(t & 2), m, n, k, tbtest::pick(kScalars),
-                   tbtest::pick(kScalars), int(tbtest::rng()() % 3), false};
+            Case c{layout,
+                   bool(t & 1),
+                   bool(t & 2),
+                   m,
+                   n,
+                   k,
+                   tbtest::pick(kScalars),
+                   tbtest::pick(kScalars),
+                   int(tbtest::rng()() % 3),
+                   false};
             run_case(c);
             if (HasFatalFailure()) return;
             ++cases;
@@ -163,8 +171,8 @@ TEST(SgemmApi, FortranEntryAllTransposes) {
 }
 
 TEST(SgemmApi, OddShapesUpTo1000) {
-  const int shapes[][3] = {{1000, 3, 7}, {5, 999, 64}, {129, 257, 255}, {513, 65, 1000},
-                           {997, 1001, 33}};
+  const int shapes[][3] = {
+      {1000, 3, 7}, {5, 999, 64}, {129, 257, 255}, {513, 65, 1000}, {997, 1001, 33}};
   for (const auto& s : shapes) {
     for (int t = 0; t < 4; ++t) {
       run_case({tbtest::pick(std::vector<int>{kColMajor, kRowMajor}), bool(t & 1), bool(t & 2),
@@ -180,8 +188,8 @@ TEST(SgemmApi, ConjTransIsTransForRealData) {
   std::vector<float> c1(m * n), c2(m * n);
   cblas_sgemm(kColMajor, kConjTrans, kNoTrans, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f,
               c1.data(), m);
-  cblas_sgemm(kColMajor, kTrans, kNoTrans, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f,
-              c2.data(), m);
+  cblas_sgemm(kColMajor, kTrans, kNoTrans, m, n, k, 1.0f, a.data(), k, b.data(), k, 0.0f, c2.data(),
+              m);
   ASSERT_GT(tbtest::norm2(c1), 0.0);
   EXPECT_EQ(0, std::memcmp(c1.data(), c2.data(), c1.size() * 4));
 }
@@ -242,8 +250,8 @@ void run_on_device_memory(const Case& c, bool managed) {
 
 TEST(SgemmApiGpu, DevicePointersInPlace) {
   TB_REQUIRE_GPU();
-  const int shapes[][3] = {{1, 1, 1}, {7, 31, 63}, {129, 65, 257}, {1000, 1024, 2047},
-                           {4097, 33, 129}};
+  const int shapes[][3] = {
+      {1, 1, 1}, {7, 31, 63}, {129, 65, 257}, {1000, 1024, 2047}, {4097, 33, 129}};
   for (const auto& s : shapes) {
     for (int t = 0; t < 4; ++t) {
       run_on_device_memory({tbtest::pick(std::vector<int>{kColMajor, kRowMajor}), bool(t & 1),

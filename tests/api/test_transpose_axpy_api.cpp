@@ -110,10 +110,17 @@ struct MatCase {
 int cblas_order(char order) { return order == 'R' || order == 'r' ? kRowMajor : kColMajor; }
 int cblas_trans(char trans) {
   switch (trans) {
-    case 'N': case 'n': return kNoTrans;
-    case 'T': case 't': return kTrans;
-    case 'C': case 'c': return kConjTrans;
-    default: return kConjNoTrans;  // 'R': conjugate, no transpose = N for real data
+    case 'N':
+    case 'n':
+      return kNoTrans;
+    case 'T':
+    case 't':
+      return kTrans;
+    case 'C':
+    case 'c':
+      return kConjTrans;
+    default:
+      return kConjNoTrans;  // 'R': conjugate, no transpose = N for real data
   }
 }
 
@@ -297,12 +304,11 @@ TEST(OmatcopyApi, BadArgumentsReportAndWriteNothing) {
   };
   auto order_enum = [](char o) { return o == 'R' ? kRowMajor : (o == 'C' ? kColMajor : 0); };
   auto trans_enum = [](char t) { return t == 'N' ? kNoTrans : (t == 'T' ? kTrans : 0); };
-  const Bad omat[] = {{'X', 'N', 2, 2, 2, 2, 1},  {'C', 'X', 2, 2, 2, 2, 2},
-                      {'X', 'X', -1, -1, 0, 0, 1}, {'C', 'N', 0, 2, 2, 2, 3},
-                      {'C', 'N', 2, -1, 2, 2, 4},  {'C', 'N', 2, 0, 0, 0, 4},
-                      {'C', 'N', 3, 2, 2, 3, 7},   {'C', 'N', 3, 2, 2, 0, 7},
-                      {'C', 'T', 2, 3, 2, 2, 9},   {'C', 'N', 3, 2, 3, 2, 9},
-                      {'R', 'N', 2, 3, 2, 3, 7},   {'R', 'T', 3, 2, 2, 2, 9}};
+  const Bad omat[] = {
+      {'X', 'N', 2, 2, 2, 2, 1}, {'C', 'X', 2, 2, 2, 2, 2},  {'X', 'X', -1, -1, 0, 0, 1},
+      {'C', 'N', 0, 2, 2, 2, 3}, {'C', 'N', 2, -1, 2, 2, 4}, {'C', 'N', 2, 0, 0, 0, 4},
+      {'C', 'N', 3, 2, 2, 3, 7}, {'C', 'N', 3, 2, 2, 0, 7},  {'C', 'T', 2, 3, 2, 2, 9},
+      {'C', 'N', 3, 2, 3, 2, 9}, {'R', 'N', 2, 3, 2, 3, 7},  {'R', 'T', 3, 2, 2, 2, 9}};
   for (const Bad& c : omat) {
     g_xerbla = {};
     somatcopy_(&c.order, &c.trans, &c.rows, &c.cols, &alpha, a.data(), &c.lda, b.data(), &c.ldb);
@@ -319,12 +325,11 @@ TEST(OmatcopyApi, BadArgumentsReportAndWriteNothing) {
                                      << c.cols << " lda=" << c.lda << " ldb=" << c.ldb;
   }
   EXPECT_EQ(compare_bits(b, b0), "") << "somatcopy wrote B on a bad argument";
-  const Bad imat[] = {{'X', 'N', 2, 2, 2, 2, 1},  {'C', 'X', 2, 2, 2, 2, 2},
-                      {'C', 'N', -1, 2, 2, 2, 3}, {'C', 'N', 2, -1, 2, 2, 4},
-                      {'C', 'N', 3, 2, 2, 3, 7},  {'C', 'T', 2, 3, 2, 2, 8},
-                      {'C', 'N', 0, 0, 0, 1, 7},  {'C', 'N', 0, 0, 1, 0, 8},
-                      {'R', 'N', 2, 3, 2, 3, 7},  {'R', 'T', 3, 2, 2, 2, 8},
-                      {'C', 'N', 0, 5, 1, 1, 0},  {'R', 'T', 5, 0, 1, 5, 0}};
+  const Bad imat[] = {
+      {'X', 'N', 2, 2, 2, 2, 1},  {'C', 'X', 2, 2, 2, 2, 2}, {'C', 'N', -1, 2, 2, 2, 3},
+      {'C', 'N', 2, -1, 2, 2, 4}, {'C', 'N', 3, 2, 2, 3, 7}, {'C', 'T', 2, 3, 2, 2, 8},
+      {'C', 'N', 0, 0, 0, 1, 7},  {'C', 'N', 0, 0, 1, 0, 8}, {'R', 'N', 2, 3, 2, 3, 7},
+      {'R', 'T', 3, 2, 2, 2, 8},  {'C', 'N', 0, 5, 1, 1, 0}, {'R', 'T', 5, 0, 1, 5, 0}};
   for (const Bad& c : imat) {
     g_xerbla = {};
     simatcopy_(&c.order, &c.trans, &c.rows, &c.cols, &alpha, a.data(), &c.lda, &c.ldb);
@@ -355,7 +360,8 @@ TEST(OmatcopyApi, DeviceDataRunsOnTheGpu) {
     cudaMemcpy(da, buf.a.data(), buf.a.size() * 4, cudaMemcpyHostToDevice);
     cudaMemcpy(db, buf.b.data(), buf.b.size() * 4, cudaMemcpyHostToDevice);
     call_somatcopy(c, da + c.off_a, db + c.off_b);
-    EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU) << c.str() << ": " << tileblas_last_reason();
+    EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU)
+        << c.str() << ": " << tileblas_last_reason();
     std::vector<float> got(buf.b.size());
     cudaMemcpy(got.data(), db, got.size() * 4, cudaMemcpyDeviceToHost);
     EXPECT_EQ(compare_bits(got, expected, c.alpha == 0.0f ? Zeros::kPositive : Zeros::kExact), "")
@@ -447,7 +453,8 @@ std::string check_axpy(const AxpyCase& c, const std::vector<float>& x,
 }
 
 std::vector<AxpyCase> axpy_cases() {
-  const std::pair<int, int> incs[] = {{1, 1}, {2, 1}, {1, -1}, {-3, 2}, {-1, -1}, {-3, -3}, {2, -3}};
+  const std::pair<int, int> incs[] = {{1, 1},   {2, 1},   {1, -1}, {-3, 2},
+                                      {-1, -1}, {-3, -3}, {2, -3}};
   std::vector<AxpyCase> cases;
   int k = 0;
   for (int n : {0, 1, 3, 4, 5, 1000003}) {
@@ -519,11 +526,12 @@ TEST(AxpyApi, DeviceDataRunsOnTheGpu) {
     cudaMemcpy(dx, buf.x.data(), buf.x.size() * 4, cudaMemcpyHostToDevice);
     cudaMemcpy(dy, buf.y.data(), buf.y.size() * 4, cudaMemcpyHostToDevice);
     call_saxpy(c, dx + kGuard + c.off_x, dy + kGuard + c.off_y);
-    EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU) << c.str() << ": " << tileblas_last_reason();
+    EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU)
+        << c.str() << ": " << tileblas_last_reason();
     std::vector<float> got(buf.y.size());
     cudaMemcpy(got.data(), dy, got.size() * 4, cudaMemcpyDeviceToHost);
-    EXPECT_EQ(check_axpy(c, buf.x, buf.y, got), "") << c.str() << " kernel "
-                                                     << tileblas_last_kernel();
+    EXPECT_EQ(check_axpy(c, buf.x, buf.y, got), "")
+        << c.str() << " kernel " << tileblas_last_kernel();
     cudaFree(dx);
     cudaFree(dy);
   }

@@ -54,9 +54,14 @@ GemmProblem square(int64_t n, DataType ab = DataType::kF32) {
 }
 
 TEST(ConfigTest, ParsesKnownVariables) {
-  const char* env[] = {"PATH=/bin", "TILEBLAS_MODE=gpu", "TILEBLAS_VERBOSE=1",
-                       "TILEBLAS_ALLOW_TF32=1", "TILEBLAS_FORCE_KERNEL=sgemm_tiled",
-                       "TILEBLAS_CPU_BLAS=/x/libblas.so.3", "TILEBLAS_DEVICE=1", nullptr};
+  const char* env[] = {"PATH=/bin",
+                       "TILEBLAS_MODE=gpu",
+                       "TILEBLAS_VERBOSE=1",
+                       "TILEBLAS_ALLOW_TF32=1",
+                       "TILEBLAS_FORCE_KERNEL=sgemm_tiled",
+                       "TILEBLAS_CPU_BLAS=/x/libblas.so.3",
+                       "TILEBLAS_DEVICE=1",
+                       nullptr};
   const Config c = tileblas::parse_config(env);
   EXPECT_EQ(c.mode, Mode::kGpu);
   EXPECT_TRUE(c.verbose);
@@ -79,8 +84,8 @@ TEST(ConfigTest, ReportsUnknownValuesAndNames) {
 }
 
 TEST(RouterTest, NoDeviceMeansCpu) {
-  const auto r = tileblas::route_gemm(square(4096), Placement{}, Config{}, nullptr,
-                                      "no CUDA device", nullptr);
+  const auto r =
+      tileblas::route_gemm(square(4096), Placement{}, Config{}, nullptr, "no CUDA device", nullptr);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU);
   EXPECT_EQ(r.kernel, nullptr);
   EXPECT_NE(r.reason.find("no CUDA device"), std::string::npos);

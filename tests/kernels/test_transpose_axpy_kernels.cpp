@@ -53,7 +53,9 @@ DeviceCaps hopper_caps() {
 struct DeviceFloats {
   float* base = nullptr;
   explicit DeviceFloats(size_t count) {
-    EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&base), std::max<size_t>(count, 1) * sizeof(float)), cudaSuccess);
+    EXPECT_EQ(
+        cudaMalloc(reinterpret_cast<void**>(&base), std::max<size_t>(count, 1) * sizeof(float)),
+        cudaSuccess);
   }
   ~DeviceFloats() { cudaFree(base); }
   DeviceFloats(const DeviceFloats&) = delete;
@@ -147,8 +149,8 @@ std::string run_transpose(const TransposeKernel& row, const TransposeCase& c) {
     if (!same_bits(got[k], expected[k]) && !zero_ok) {
       std::ostringstream s;
       s << "element " << k;
-      if (int64_t(k) >= off) s << " (B row " << (int64_t(k) - off) % ld << ", column "
-                               << (int64_t(k) - off) / ld << ")";
+      if (int64_t(k) >= off)
+        s << " (B row " << (int64_t(k) - off) % ld << ", column " << (int64_t(k) - off) / ld << ")";
       s << ": got " << got[k] << ", OpenBLAS " << expected[k];
       return s.str();
     }
@@ -166,7 +168,8 @@ std::vector<TransposeCase> layouts_of(TransposeCase base) {
   c.pad_b = 8 + (4 - (c.trans == Op::kNoTrans ? c.rows : c.cols) % 4) % 4;
   out.push_back(c);
   c = base;
-  c.pad_a = 3, c.pad_b = 1, c.off_a = 1 + int(tbtest::rng()() % 3), c.off_b = int(tbtest::rng()() % 4);
+  c.pad_a = 3, c.pad_b = 1, c.off_a = 1 + int(tbtest::rng()() % 3),
+  c.off_b = int(tbtest::rng()() % 4);
   out.push_back(c);
   return out;
 }
@@ -230,7 +233,8 @@ TEST(TransposeKernel, SupportsRules) {
   p.a = at(0x10000), p.b = at(0x80000);
   const TransposeKernel* vec4 = tileblas::find_transpose_kernel("transpose_tiled_64x64_vec4");
   const TransposeKernel* tiled = tileblas::find_transpose_kernel("transpose_tiled_32x32");
-  const TransposeKernel* inplace = tileblas::find_transpose_kernel("transpose_inplace_square_32x32");
+  const TransposeKernel* inplace =
+      tileblas::find_transpose_kernel("transpose_inplace_square_32x32");
   const TransposeKernel* copy = tileblas::find_transpose_kernel("scale_copy");
   ASSERT_TRUE(vec4 && tiled && inplace && copy);
   EXPECT_TRUE(vec4->supports(p, caps));
@@ -275,9 +279,8 @@ TEST(TransposeKernel, SupportsRules) {
 
 TEST(TransposeKernel, OpenBlasGrid) {
   TB_REQUIRE_GPU();
-  const std::vector<Shape> shapes = {{1, 1},    {1, 4099},   {4099, 1}, {33, 4097}, {4097, 33},
-                                     {64, 64},  {65, 63},    {127, 129}, {1000, 31},
-                                     {4096, 4096}};
+  const std::vector<Shape> shapes = {{1, 1},   {1, 4099}, {4099, 1},  {33, 4097}, {4097, 33},
+                                     {64, 64}, {65, 63},  {127, 129}, {1000, 31}, {4096, 4096}};
   check_transpose_rows(transpose_grid(shapes, {0.0f, 1.0f, -2.5f}));
 }
 
@@ -358,12 +361,12 @@ std::string run_axpy(const AxpyKernel& row, const AxpyCase& c) {
   for (size_t k = 0; k < y_size; ++k) {
     const bool updated = bound[k] >= 0.0f;
     if (updated) touched_norm += double(expected[k]) * expected[k];
-    const bool ok = updated ? std::fabs(got[k] - expected[k]) <= bound[k]
-                            : same_bits(got[k], expected[k]);
+    const bool ok =
+        updated ? std::fabs(got[k] - expected[k]) <= bound[k] : same_bits(got[k], expected[k]);
     if (!ok) {
       std::ostringstream s;
-      s << "y stored element " << (int64_t(k) - kGuard - c.off_y) << (updated ? "" : " (not updated)")
-        << ": got " << got[k] << ", OpenBLAS " << expected[k];
+      s << "y stored element " << (int64_t(k) - kGuard - c.off_y)
+        << (updated ? "" : " (not updated)") << ": got " << got[k] << ", OpenBLAS " << expected[k];
       return s.str();
     }
   }
@@ -393,8 +396,8 @@ void check_axpy_rows(const std::vector<AxpyCase>& cases) {
 
 std::vector<AxpyCase> axpy_grid(const std::vector<int64_t>& sizes,
                                 const std::vector<float>& alphas) {
-  const std::vector<std::pair<int64_t, int64_t>> incs = {
-      {1, 1}, {2, 1}, {1, -1}, {-3, 2}, {-1, -1}, {-3, -3}, {2, -3}, {0, 1}};
+  const std::vector<std::pair<int64_t, int64_t>> incs = {{1, 1},   {2, 1},   {1, -1}, {-3, 2},
+                                                         {-1, -1}, {-3, -3}, {2, -3}, {0, 1}};
   std::vector<AxpyCase> cases;
   for (int64_t n : sizes) {
     for (float alpha : alphas) {

@@ -22,8 +22,9 @@ nm -D --defined-only "$reference" | awk '$2 == "T" {print $3}' | grep -v 'sub_$'
   >"$tmp/reference"
 grep -v '^#' "$table" | sed '/^\s*$/d' | sort -u >"$tmp/forwarded"
 printf '%s\n' cblas_dcabs1 cblas_scabs1 >"$tmp/excluded"
-# Function declarations start a line with their return type: "void cblas_hgemm(int layout, ...".
-sed -nE 's/^[a-z_][a-z0-9_ ]*[ *]([a-z_][a-z0-9_]*)\(.*/\1/p' "$header" | sort -u >"$tmp/declared"
+# Function declarations start a line with their return type: "void cblas_hgemm(int layout, ..."
+# or "const char* tileblas_version(void);".
+sed -nE 's/^[a-z_][a-z0-9_ *]*[ *]([a-z_][a-z0-9_]*)\(.*/\1/p' "$header" | sort -u >"$tmp/declared"
 
 comm -23 "$tmp/reference" "$tmp/exported" | comm -23 - "$tmp/excluded" >"$tmp/missing"
 [ -s "$tmp/missing" ] && { fail "reference BLAS symbols not exported:"; list "$tmp/missing"; }

@@ -12,31 +12,31 @@
 
 #include "tileblas.h"
 
-void sgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-            const float *alpha, const float *a, const int *lda, const float *b, const int *ldb,
-            const float *beta, float *c, const int *ldc, size_t, size_t);
+void sgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+            const float* alpha, const float* a, const int* lda, const float* b, const int* ldb,
+            const float* beta, float* c, const int* ldc, size_t, size_t);
 void cblas_sgemm(int layout, int transa, int transb, int m, int n, int k, float alpha,
-                 const float *a, int lda, const float *b, int ldb, float beta, float *c, int ldc);
-void dgemm_(const char *transa, const char *transb, const int *m, const int *n, const int *k,
-            const double *alpha, const double *a, const int *lda, const double *b, const int *ldb,
-            const double *beta, double *c, const int *ldc, size_t, size_t);
+                 const float* a, int lda, const float* b, int ldb, float beta, float* c, int ldc);
+void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
+            const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
+            const double* beta, double* c, const int* ldc, size_t, size_t);
 void cblas_dgemm(int layout, int transa, int transb, int m, int n, int k, double alpha,
-                 const double *a, int lda, const double *b, int ldb, double beta, double *c,
+                 const double* a, int lda, const double* b, int ldb, double beta, double* c,
                  int ldc);
-double ddot_(const int *n, const double *x, const int *incx, const double *y, const int *incy);
-double cblas_ddot(int n, const double *x, int incx, const double *y, int incy);
-float complex cdotc_(const int *n, const float complex *x, const int *incx, const float complex *y,
-                     const int *incy);
-double complex zdotu_(const int *n, const double complex *x, const int *incx,
-                      const double complex *y, const int *incy);
-int idamax_(const int *n, const double *x, const int *incx);
-void cblas_drot(int n, double *x, int incx, double *y, int incy, double c, double s);
+double ddot_(const int* n, const double* x, const int* incx, const double* y, const int* incy);
+double cblas_ddot(int n, const double* x, int incx, const double* y, int incy);
+float complex cdotc_(const int* n, const float complex* x, const int* incx, const float complex* y,
+                     const int* incy);
+double complex zdotu_(const int* n, const double complex* x, const int* incx,
+                      const double complex* y, const int* incy);
+int idamax_(const int* n, const double* x, const int* incx);
+void cblas_drot(int n, double* x, int incx, double* y, int incy, double c, double s);
 
 enum { kRowMajor = 101, kColMajor = 102, kNoTrans = 111, kTrans = 112 };
 
 static int failures = 0;
 
-static void check(int ok, const char *what) {
+static void check(int ok, const char* what) {
   if (!ok) {
     printf("FAIL: %s\n", what);
     ++failures;
@@ -50,13 +50,13 @@ static double next_int(void) {
   return (double)((int)((state >> 16) % 9u) - 4);
 }
 
-static void fill(double *x, size_t n) {
+static void fill(double* x, size_t n) {
   for (size_t i = 0; i < n; ++i) x[i] = next_int();
 }
 
 /* Element (i, j) of op(X) for X stored column-major (row_major = 0) or row-major with leading
  * dimension ld. */
-static double element(const double *x, int ld, int trans, int row_major, int i, int j) {
+static double element(const double* x, int ld, int trans, int row_major, int i, int j) {
   const int r = trans ? j : i, c = trans ? i : j;
   return row_major ? x[(size_t)r * ld + c] : x[r + (size_t)c * ld];
 }
@@ -71,9 +71,9 @@ static size_t offset(int row_major, int row, int col) {
 }
 
 /* Checks C against alpha*op(A)*op(B) + beta*C0 inside the sub-matrix, and C == C0 outside it. */
-static void check_gemm(const char *what, int row_major, int ta, int tb, double alpha,
-                       const double *a, const double *b, double beta, const double *c0,
-                       const double *c) {
+static void check_gemm(const char* what, int row_major, int ta, int tb, double alpha,
+                       const double* a, const double* b, double beta, const double* c0,
+                       const double* c) {
   const double *as = a + offset(row_major, 1, 2), *bs = b + offset(row_major, 3, 1);
   int ok = 1;
   for (size_t at = 0; at < kBuffer && ok; ++at) {
@@ -187,7 +187,7 @@ static void test_level1(void) {
         "cblas_drot (c and s in xmm registers)");
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
   tileblas_config config;
   tileblas_get_config(&config);
   printf("link_c: tileblas %s, CPU BLAS %s\n", tileblas_version(), config.cpu_blas);

@@ -16,14 +16,14 @@
 namespace tbtest {
 
 // Fortran BLAS signatures of the oracle's routines (hidden string lengths last).
-using SgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*,
-                         const float*, const float*, const int*, const float*, const int*,
-                         const float*, float*, const int*, size_t, size_t);
+using SgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const float*,
+                         const float*, const int*, const float*, const int*, const float*, float*,
+                         const int*, size_t, size_t);
 using SaxpyFn = void (*)(const int*, const float*, const float*, const int*, float*, const int*);
 using SomatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*,
                              const float*, const int*, float*, const int*);
-using SimatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*,
-                             float*, const int*, const int*);
+using SimatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*, float*,
+                             const int*, const int*);
 
 // OpenBLAS, loaded once. Fails the test (ASSERT in the caller) if it cannot be loaded.
 struct OpenBlas {
@@ -64,8 +64,9 @@ void gemm_reference(const tileblas::GemmProblem& p, std::vector<double>& out,
 
 // Checks C (host, column-major, ldc) against the reference: |c - ref| <= tol_factor * eps *
 // (k + 2) * scale elementwise (NaN never passes). Returns "" or a message naming the element.
-std::string check_gemm(const tileblas::GemmProblem& p, const float* c, const std::vector<double>& ref,
-                       const std::vector<double>& scale, double eps, double tol_factor);
+std::string check_gemm(const tileblas::GemmProblem& p, const float* c,
+                       const std::vector<double>& ref, const std::vector<double>& scale, double eps,
+                       double tol_factor);
 
 // Checks that rows m..ldc-1 of the first n columns of C equal `before` bit for bit (the padding
 // rows a GEMM must not write). Returns "" or a message.
@@ -76,7 +77,7 @@ double norm2(const std::vector<float>& v);
 
 }  // namespace tbtest
 
-#define TB_REQUIRE_GPU()                                             \
-  do {                                                               \
+#define TB_REQUIRE_GPU()                                              \
+  do {                                                                \
     if (!tbtest::has_cuda_device()) GTEST_SKIP() << "no CUDA device"; \
   } while (0)
