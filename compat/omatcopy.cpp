@@ -101,6 +101,14 @@ int imatcopy_info(const MatcopyArgs& m) {
   return 0;
 }
 
+// The first failing parameter of a call: order, then trans, then the rest as `check_sizes` says.
+int check_call(bool order_ok, bool trans_ok, int (*check_sizes)(const MatcopyArgs&),
+               const MatcopyArgs& m) {
+  if (!order_ok) return 1;
+  if (!trans_ok) return 2;
+  return check_sizes(m);
+}
+
 // The column-major problem of a checked call.
 TransposeProblem problem_of(const MatcopyArgs& m, float alpha, const float* a, float* b) {
   TransposeProblem p;
@@ -121,15 +129,9 @@ TILEBLAS_EXPORT void somatcopy_(const char* order, const char* trans, const int*
                                 const int* cols, const float* alpha, const float* a, const int* lda,
                                 float* b, const int* ldb) {
   MatcopyArgs m{false, Op::kNoTrans, *rows, *cols, *lda, *ldb};
-  int info = 0;
-  if (!parse_order_char(*order, &m.row_major)) {
-    info = 1;
-  } else if (!parse_trans_char(*trans, &m.op)) {
-    info = 2;
-  } else {
-    info = omatcopy_info(m);
-  }
-  if (info != 0) {
+  const bool order_ok = parse_order_char(*order, &m.row_major);
+  const bool trans_ok = parse_trans_char(*trans, &m.op);
+  if (const int info = check_call(order_ok, trans_ok, omatcopy_info, m)) {
     tileblas::compat::report_xerbla("SOMATCOPY", info);
     return;
   }
@@ -139,15 +141,9 @@ TILEBLAS_EXPORT void somatcopy_(const char* order, const char* trans, const int*
 TILEBLAS_EXPORT void cblas_somatcopy(int order, int trans, int rows, int cols, float alpha,
                                      const float* a, int lda, float* b, int ldb) {
   MatcopyArgs m{false, Op::kNoTrans, rows, cols, lda, ldb};
-  int info = 0;
-  if (!parse_order_enum(order, &m.row_major)) {
-    info = 1;
-  } else if (!parse_trans_enum(trans, &m.op)) {
-    info = 2;
-  } else {
-    info = omatcopy_info(m);
-  }
-  if (info != 0) {
+  const bool order_ok = parse_order_enum(order, &m.row_major);
+  const bool trans_ok = parse_trans_enum(trans, &m.op);
+  if (const int info = check_call(order_ok, trans_ok, omatcopy_info, m)) {
     tileblas::compat::report_xerbla("SOMATCOPY", info);
     return;
   }
@@ -158,15 +154,9 @@ TILEBLAS_EXPORT void simatcopy_(const char* order, const char* trans, const int*
                                 const int* cols, const float* alpha, float* a, const int* lda,
                                 const int* ldb) {
   MatcopyArgs m{false, Op::kNoTrans, *rows, *cols, *lda, *ldb};
-  int info = 0;
-  if (!parse_order_char(*order, &m.row_major)) {
-    info = 1;
-  } else if (!parse_trans_char(*trans, &m.op)) {
-    info = 2;
-  } else {
-    info = imatcopy_info(m);
-  }
-  if (info != 0) {
+  const bool order_ok = parse_order_char(*order, &m.row_major);
+  const bool trans_ok = parse_trans_char(*trans, &m.op);
+  if (const int info = check_call(order_ok, trans_ok, imatcopy_info, m)) {
     tileblas::compat::report_xerbla("SIMATCOPY", info);
     return;
   }
@@ -177,15 +167,9 @@ TILEBLAS_EXPORT void simatcopy_(const char* order, const char* trans, const int*
 TILEBLAS_EXPORT void cblas_simatcopy(int order, int trans, int rows, int cols, float alpha,
                                      float* a, int lda, int ldb) {
   MatcopyArgs m{false, Op::kNoTrans, rows, cols, lda, ldb};
-  int info = 0;
-  if (!parse_order_enum(order, &m.row_major)) {
-    info = 1;
-  } else if (!parse_trans_enum(trans, &m.op)) {
-    info = 2;
-  } else {
-    info = imatcopy_info(m);
-  }
-  if (info != 0) {
+  const bool order_ok = parse_order_enum(order, &m.row_major);
+  const bool trans_ok = parse_trans_enum(trans, &m.op);
+  if (const int info = check_call(order_ok, trans_ok, imatcopy_info, m)) {
     tileblas::compat::report_xerbla("SIMATCOPY", info);
     return;
   }

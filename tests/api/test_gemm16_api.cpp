@@ -22,31 +22,7 @@
 #include "half_convert.h"
 #include "test_support.h"
 #include "tileblas.h"
-
-namespace {
-struct XerblaRecord {
-  int calls = 0;
-  std::string name;
-  int info = 0;
-};
-XerblaRecord g_xerbla;
-}  // namespace
-
-// The netlib testers' way of checking error exits: the program's own handlers.
-extern "C" __attribute__((visibility("default"))) void xerbla_(const char* srname, const int* info,
-                                                               size_t srname_len) {
-  size_t len = srname_len;
-  while (len > 0 && srname[len - 1] == ' ') --len;
-  g_xerbla.calls++;
-  g_xerbla.name.assign(srname, len);
-  g_xerbla.info = *info;
-}
-extern "C" __attribute__((visibility("default"))) void cblas_xerbla(int info, const char* rout,
-                                                                    const char*, ...) {
-  g_xerbla.calls++;
-  g_xerbla.name = rout;
-  g_xerbla.info = info;
-}
+#include "xerbla_recorder.h"
 
 namespace {
 
@@ -244,9 +220,10 @@ void run_case(const Case& c) {
     cudaMemcpy(dc, cs.data(), cs.bytes(), cudaMemcpyHostToDevice);
     pa = static_cast<const uint16_t*>(da), pb = static_cast<const uint16_t*>(db), pc = dc;
   }
-  g_xerbla = {};
+  tbtest::xerbla_record() = {};
   call(c.sym, c.layout, c.ta, c.tb, c.m, c.n, c.k, c.alpha, pa, lda, pb, ldb, c.beta, pc, ldc);
-  EXPECT_EQ(g_xerbla.calls, 0) << g_xerbla.name << " " << g_xerbla.info;
+  EXPECT_EQ(tbtest::xerbla_record().calls, 0)
+      << tbtest::xerbla_record().routine << " " << tbtest::xerbla_record().info;
   if (c.device) {
     ASSERT_EQ(cudaMemcpy(cs.data(), dc, cs.bytes(), cudaMemcpyDeviceToHost), cudaSuccess);
     cudaFree(da), cudaFree(db), cudaFree(dc);
@@ -370,7 +347,7 @@ void expect_error(Symbol s, int layout, char ta, char tb, int m, int n, int k, i
   CStore c(c_is_f16(s), 4096);
   for (size_t i = 0; i < c.size(); ++i) c.set(i, float(i % 7));
   const CStore before = c;
-  g_xerbla = {};
+  tbtest::xerbla_record() = {};
   const char cta = ta, ctb = tb;
   const int ita = ta == 'N' ? kNoTrans : ta == 'T' ? kTrans : 0;
   const int itb = tb == 'N' ? kNoTrans : tb == 'T' ? kTrans : 0;
@@ -394,9 +371,9 @@ void expect_error(Symbol s, int layout, char ta, char tb, int m, int n, int k, i
     default:
       FAIL() << "no error case for " << name_of(s);
   }
-  EXPECT_EQ(g_xerbla.calls, 1) << name_of(s);
-  EXPECT_EQ(g_xerbla.name, name) << name_of(s);
-  EXPECT_EQ(g_xerbla.info, info) << name_of(s) << " expected parameter " << info;
+  EXPECT_EQ(tbtest::xerbla_record().calls, 1) << name_of(s);
+  EXPECT_EQ(tbtest::xerbla_record().routine, name) << name_of(s);
+  EXPECT_EQ(tbtest::xerbla_record().info, info) << name_of(s) << " expected parameter " << info;
   for (size_t i = 0; i < c.size(); ++i) ASSERT_TRUE(c.same_bits(i, before)) << "C written at " << i;
 }
 

@@ -18,26 +18,7 @@
 
 #include "test_support.h"
 #include "tileblas.h"
-
-// This executable's own xerbla_ takes the place of libtileblas's weak default (each API test
-// file is its own executable), so the bad-argument tests can read what was reported.
-namespace {
-struct XerblaRecord {
-  int calls = 0;
-  std::string routine;
-  int info = 0;
-};
-XerblaRecord g_xerbla;
-}  // namespace
-
-extern "C" __attribute__((visibility("default"))) void xerbla_(const char* srname, const int* info,
-                                                               size_t srname_len) {
-  size_t len = srname_len;
-  while (len > 0 && srname[len - 1] == ' ') --len;
-  g_xerbla.calls++;
-  g_xerbla.routine.assign(srname, len);
-  g_xerbla.info = *info;
-}
+#include "xerbla_recorder.h"
 
 extern "C" {
 void saxpy_(const int* n, const float* alpha, const float* x, const int* incx, float* y,
@@ -310,19 +291,21 @@ TEST(OmatcopyApi, BadArgumentsReportAndWriteNothing) {
       {'C', 'N', 3, 2, 2, 3, 7}, {'C', 'N', 3, 2, 2, 0, 7},  {'C', 'T', 2, 3, 2, 2, 9},
       {'C', 'N', 3, 2, 3, 2, 9}, {'R', 'N', 2, 3, 2, 3, 7},  {'R', 'T', 3, 2, 2, 2, 9}};
   for (const Bad& c : omat) {
-    g_xerbla = {};
+    tbtest::xerbla_record() = {};
     somatcopy_(&c.order, &c.trans, &c.rows, &c.cols, &alpha, a.data(), &c.lda, b.data(), &c.ldb);
-    EXPECT_EQ(g_xerbla.calls, 1) << "somatcopy_ expected " << c.info;
-    EXPECT_EQ(g_xerbla.routine, "SOMATCOPY");
-    EXPECT_EQ(g_xerbla.info, c.info) << c.order << c.trans << " " << c.rows << "x" << c.cols
-                                     << " lda=" << c.lda << " ldb=" << c.ldb;
-    g_xerbla = {};
+    EXPECT_EQ(tbtest::xerbla_record().calls, 1) << "somatcopy_ expected " << c.info;
+    EXPECT_EQ(tbtest::xerbla_record().routine, "SOMATCOPY");
+    EXPECT_EQ(tbtest::xerbla_record().info, c.info)
+        << c.order << c.trans << " " << c.rows << "x" << c.cols << " lda=" << c.lda
+        << " ldb=" << c.ldb;
+    tbtest::xerbla_record() = {};
     cblas_somatcopy(order_enum(c.order), trans_enum(c.trans), c.rows, c.cols, alpha, a.data(),
                     c.lda, b.data(), c.ldb);
-    EXPECT_EQ(g_xerbla.calls, 1) << "cblas_somatcopy expected " << c.info;
-    EXPECT_EQ(g_xerbla.routine, "SOMATCOPY");
-    EXPECT_EQ(g_xerbla.info, c.info) << "cblas " << c.order << c.trans << " " << c.rows << "x"
-                                     << c.cols << " lda=" << c.lda << " ldb=" << c.ldb;
+    EXPECT_EQ(tbtest::xerbla_record().calls, 1) << "cblas_somatcopy expected " << c.info;
+    EXPECT_EQ(tbtest::xerbla_record().routine, "SOMATCOPY");
+    EXPECT_EQ(tbtest::xerbla_record().info, c.info)
+        << "cblas " << c.order << c.trans << " " << c.rows << "x" << c.cols << " lda=" << c.lda
+        << " ldb=" << c.ldb;
   }
   EXPECT_EQ(compare_bits(b, b0), "") << "somatcopy wrote B on a bad argument";
   const Bad imat[] = {
@@ -331,19 +314,21 @@ TEST(OmatcopyApi, BadArgumentsReportAndWriteNothing) {
       {'C', 'N', 0, 0, 0, 1, 7},  {'C', 'N', 0, 0, 1, 0, 8}, {'R', 'N', 2, 3, 2, 3, 7},
       {'R', 'T', 3, 2, 2, 2, 8},  {'C', 'N', 0, 5, 1, 1, 0}, {'R', 'T', 5, 0, 1, 5, 0}};
   for (const Bad& c : imat) {
-    g_xerbla = {};
+    tbtest::xerbla_record() = {};
     simatcopy_(&c.order, &c.trans, &c.rows, &c.cols, &alpha, a.data(), &c.lda, &c.ldb);
-    EXPECT_EQ(g_xerbla.calls, c.info ? 1 : 0) << "simatcopy_ expected " << c.info;
+    EXPECT_EQ(tbtest::xerbla_record().calls, c.info ? 1 : 0) << "simatcopy_ expected " << c.info;
     if (c.info) {
-      EXPECT_EQ(g_xerbla.routine, "SIMATCOPY");
-      EXPECT_EQ(g_xerbla.info, c.info) << c.order << c.trans << " " << c.rows << "x" << c.cols
-                                       << " lda=" << c.lda << " ldb=" << c.ldb;
+      EXPECT_EQ(tbtest::xerbla_record().routine, "SIMATCOPY");
+      EXPECT_EQ(tbtest::xerbla_record().info, c.info)
+          << c.order << c.trans << " " << c.rows << "x" << c.cols << " lda=" << c.lda
+          << " ldb=" << c.ldb;
     }
-    g_xerbla = {};
+    tbtest::xerbla_record() = {};
     cblas_simatcopy(order_enum(c.order), trans_enum(c.trans), c.rows, c.cols, alpha, a.data(),
                     c.lda, c.ldb);
-    EXPECT_EQ(g_xerbla.calls, c.info ? 1 : 0) << "cblas_simatcopy expected " << c.info;
-    if (c.info) EXPECT_EQ(g_xerbla.info, c.info);
+    EXPECT_EQ(tbtest::xerbla_record().calls, c.info ? 1 : 0)
+        << "cblas_simatcopy expected " << c.info;
+    if (c.info) EXPECT_EQ(tbtest::xerbla_record().info, c.info);
   }
   EXPECT_EQ(compare_bits(a, a0), "") << "simatcopy wrote A on a bad or empty call";
 }
