@@ -24,6 +24,7 @@
 #include "device.h"
 #include "half_convert.h"
 #include "kernel_table.h"
+#include "device_support.h"
 #include "test_support.h"
 
 namespace {
@@ -261,14 +262,8 @@ Case random_case(const GemmKernel& row, const std::vector<int64_t>& dims, int64_
   return c;
 }
 
-DeviceCaps caps_or_fail() {
-  DeviceCaps caps;
-  EXPECT_EQ(tileblas::device_caps_of(0, &caps), cudaSuccess);
-  return caps;
-}
-
 void run_cases(const std::vector<int64_t>& dims, int64_t max_volume, int cases_per_row) {
-  const DeviceCaps caps = caps_or_fail();
+  const DeviceCaps caps = tbtest::device_caps();
   if (caps.sm_version < 80)
     GTEST_SKIP() << "mma.sync needs sm_80; device is sm_" << caps.sm_version;
   for (const GemmKernel* row : tensor_core_rows()) {
@@ -335,7 +330,7 @@ TEST(GemmTensorCore, GridSubsetAllTransposes) {
 
 TEST(GemmTensorCore, LargeSquare) {
   TB_REQUIRE_GPU();
-  const DeviceCaps caps = caps_or_fail();
+  const DeviceCaps caps = tbtest::device_caps();
   for (const GemmKernel* row : tensor_core_rows()) {
     Case c = random_case(*row, {1024}, int64_t(2e9), false);
     c.m = 1000, c.n = 257, c.k = 1023;
@@ -347,7 +342,7 @@ TEST(GemmTensorCore, LargeSquare) {
 
 TEST(GemmTensorCore, ZeroKScalesC) {
   TB_REQUIRE_GPU();
-  const DeviceCaps caps = caps_or_fail();
+  const DeviceCaps caps = tbtest::device_caps();
   for (const GemmKernel* row : tensor_core_rows()) {
     for (float beta : {0.0f, -2.0f}) {
       Case c = random_case(*row, {33}, int64_t(1e6), true);

@@ -5,6 +5,7 @@
 #include "env.h"
 #include "kernel_table.h"
 #include "router.h"
+#include "device_support.h"
 #include "test_support.h"
 
 namespace {
@@ -17,15 +18,6 @@ using tileblas::MemKind;
 using tileblas::Mode;
 using tileblas::Placement;
 using tileblas::Rates;
-
-DeviceCaps hopper() {
-  DeviceCaps caps;
-  caps.sm_version = 90;
-  caps.num_sms = 132;
-  caps.smem_per_block_optin = 227 * 1024;
-  caps.l2_bytes = 50u << 20;
-  return caps;
-}
 
 // Rates of the order seen on an H100 host: 1 TFLOP/s CPU, 20 / 5 GB/s pinned / pageable copies.
 Rates typical_rates() {
@@ -92,7 +84,7 @@ TEST(RouterTest, NoDeviceMeansCpu) {
 }
 
 TEST(RouterTest, DeviceDataRunsInPlaceOnTheGpu) {
-  const DeviceCaps caps = hopper();
+  const DeviceCaps caps = tbtest::hopper_caps();
   for (MemKind kind : {MemKind::kDevice, MemKind::kManaged}) {
     Placement where{kind, kind, kind};
     for (int64_t n : {1, 7, 64, 4096}) {
@@ -105,7 +97,7 @@ TEST(RouterTest, DeviceDataRunsInPlaceOnTheGpu) {
 }
 
 TEST(RouterTest, HostDataFollowsTheCostModel) {
-  const DeviceCaps caps = hopper();
+  const DeviceCaps caps = tbtest::hopper_caps();
   const Rates rates = typical_rates();
   const Placement host;
   const auto small = tileblas::route_gemm(square(64), host, Config{}, &caps, "", &rates);
@@ -141,7 +133,7 @@ TEST(RouterTest, PinnedHostDataCrossesOverEarlier) {
 }
 
 TEST(RouterTest, ModeGpuForcesTheGpu) {
-  const DeviceCaps caps = hopper();
+  const DeviceCaps caps = tbtest::hopper_caps();
   Config cfg;
   cfg.mode = Mode::kGpu;
   const auto r = tileblas::route_gemm(square(2), Placement{}, cfg, &caps, "", nullptr);
@@ -150,7 +142,7 @@ TEST(RouterTest, ModeGpuForcesTheGpu) {
 }
 
 TEST(RouterTest, EveryGemmRowCanBeForcedWhereItSupportsTheProblem) {
-  const DeviceCaps caps = hopper();
+  const DeviceCaps caps = tbtest::hopper_caps();
   for (const tileblas::GemmKernel& k : tileblas::gemm_kernels()) {
     for (DataType t : {DataType::kF32, DataType::kF16, DataType::kBF16}) {
       GemmProblem p = square(1024, t);
@@ -164,7 +156,7 @@ TEST(RouterTest, EveryGemmRowCanBeForcedWhereItSupportsTheProblem) {
 }
 
 TEST(RouterTest, EveryGemmProblemHasAKernel) {
-  const DeviceCaps caps = hopper();
+  const DeviceCaps caps = tbtest::hopper_caps();
   for (DataType t : {DataType::kF32, DataType::kF16, DataType::kBF16}) {
     for (int64_t n : {1, 3, 33, 1000, 4097}) {
       std::string why;
@@ -185,7 +177,7 @@ TEST(RouterTest, EveryGemmProblemHasAKernel) {
 
 // The preference table's choices for the shapes measured in docs/NOTES-sgemm.md.
 TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
-  const DeviceCaps caps = hopper();
+  const DeviceCaps caps = tbtest::hopper_caps();
   struct Expect {
     int64_t m, n, k;
     const char* kernel;
@@ -214,7 +206,7 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
 }
 
 TEST(RouterTest, OrderNOperationsOnHostDataStayOnTheCpu) {
-  const DeviceCaps caps = hopper();
+  const DeviceCaps caps = tbtest::hopper_caps();
   tileblas::AxpyProblem axpy;
   axpy.n = 1 << 26;
   const auto host = tileblas::route_axpy(axpy, false, false, Config{}, &caps, "");

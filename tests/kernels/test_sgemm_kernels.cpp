@@ -15,6 +15,7 @@
 
 #include "device.h"
 #include "kernel_table.h"
+#include "device_support.h"
 #include "test_support.h"
 
 namespace {
@@ -39,18 +40,6 @@ bool requires_align16(const std::string& name) {
 
 const std::vector<int64_t> kDims = {1,   2,   3,   7,   16,  31,   33,   63,   64,  65,
                                     127, 128, 129, 255, 257, 1000, 1024, 2047, 4097};
-
-struct DeviceFloats {
-  float* base = nullptr;
-  explicit DeviceFloats(size_t count) {
-    EXPECT_EQ(
-        cudaMalloc(reinterpret_cast<void**>(&base), std::max<size_t>(count, 1) * sizeof(float)),
-        cudaSuccess);
-  }
-  ~DeviceFloats() { cudaFree(base); }
-  DeviceFloats(const DeviceFloats&) = delete;
-  DeviceFloats& operator=(const DeviceFloats&) = delete;
-};
 
 struct Case {
   Op ta = Op::kNoTrans, tb = Op::kNoTrans;
@@ -106,15 +95,6 @@ Case random_case(int64_t max_volume, int64_t max_dim) {
   return c;
 }
 
-const DeviceCaps& device_caps() {
-  static const DeviceCaps caps = [] {
-    DeviceCaps c;
-    EXPECT_EQ(tileblas::device_caps_of(0, &c), cudaSuccess);
-    return c;
-  }();
-  return caps;
-}
-
 // OpenBLAS: out = alpha op(A) op(B) + beta C and bound = |alpha| |op(A)| |op(B)| + |beta| |C|,
 // both in fp32 (the bound's own rounding is far below the tolerance it feeds).
 void openblas_reference(const GemmProblem& p, const std::vector<float>& a,
@@ -163,7 +143,7 @@ std::string run_case(const GemmKernel& row, const Case& c, Oracle oracle) {
   }
   if (!(tbtest::norm2(a) > 0 && tbtest::norm2(b) > 0)) return "zero inputs";
 
-  DeviceFloats da(a_size + c.off_a), db(b_size + c.off_b), dc(c_size + c.off_c);
+  tbtest::DeviceFloats da(a_size + c.off_a), db(b_size + c.off_b), dc(c_size + c.off_c);
   if (cudaMemcpy(da.base + c.off_a, a.data(), a_size * 4, cudaMemcpyHostToDevice) != cudaSuccess ||
       cudaMemcpy(db.base + c.off_b, b.data(), b_size * 4, cudaMemcpyHostToDevice) != cudaSuccess ||
       cudaMemcpy(dc.base + c.off_c, c_before.data(), c_size * 4, cudaMemcpyHostToDevice) !=
@@ -174,7 +154,8 @@ std::string run_case(const GemmKernel& row, const Case& c, Oracle oracle) {
   dp.a = c.null_ab ? nullptr : da.base + c.off_a;
   dp.b = c.null_ab ? nullptr : db.base + c.off_b;
   dp.c = dc.base + c.off_c;
-  if (!row.supports(dp, device_caps())) return std::string(row.name) + " does not support it";
+  if (!row.supports(dp, tbtest::device_caps()))
+    return std::string(row.name) + " does not support it";
   cudaError_t err = row.launch(dp, nullptr);
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess) return std::string("CUDA error: ") + cudaGetErrorString(err);
@@ -214,7 +195,7 @@ class SgemmKernel : public testing::TestWithParam<std::string> {
     p.a = reinterpret_cast<const float*>(uintptr_t(256)) + c.off_a;
     p.b = reinterpret_cast<const float*>(uintptr_t(256)) + c.off_b;
     p.c = reinterpret_cast<float*>(uintptr_t(256)) + c.off_c;
-    return row().supports(p, device_caps()) ? c : aligned(c);
+    return row().supports(p, tbtest::device_caps()) ? c : aligned(c);
   }
   void run_cases(const std::vector<Case>& cases, Oracle oracle) {
     int failures = 0;
@@ -268,7 +249,8 @@ TEST_P(SgemmKernel, KZeroScalesC) {
   c.k = 0, c.alpha = 0.7f, c.beta = 0.7f;
   GemmProblem p = problem_of(aligned(c));
   p.a = p.b = p.c = reinterpret_cast<float*>(uintptr_t(256));
-  if (!row().supports(p, device_caps())) GTEST_SKIP() << GetParam() << " does not take k == 0";
+  if (!row().supports(p, tbtest::device_caps()))
+    GTEST_SKIP() << GetParam() << " does not take k == 0";
   run_cases({c}, Oracle::kFloat64);
 }
 
@@ -301,12 +283,6 @@ INSTANTIATE_TEST_SUITE_P(, SgemmKernel, testing::ValuesIn(fp32_row_names()), par
 INSTANTIATE_TEST_SUITE_P(, SgemmKernelSmall, testing::ValuesIn(fp32_row_names()), param_name);
 
 // supports() is consistent across the fp32 rows (no GPU needed: pointers are only inspected).
-DeviceCaps hopper() {
-  DeviceCaps caps;
-  caps.sm_version = 90, caps.num_sms = 132, caps.smem_per_block_optin = 227 * 1024;
-  caps.l2_bytes = 50u << 20;
-  return caps;
-}
 
 // Leading dimensions: the minimum rounded up to a multiple of 4, plus `pad`.
 GemmProblem fake_problem(int64_t m, int64_t n, int64_t k, int offset, int64_t pad) {
@@ -329,11 +305,12 @@ TEST(SgemmKernelRows, EveryRowTakesAlignedFp32Problems) {
   for (const std::string& name : fp32_row_names()) {
     const GemmKernel& k = *tileblas::find_gemm_kernel(name.c_str());
     for (int64_t d : {1, 7, 128, 4097}) {
-      EXPECT_TRUE(k.supports(fake_problem(d, d + 1, d + 2, 0, 0), hopper())) << name << " d=" << d;
+      EXPECT_TRUE(k.supports(fake_problem(d, d + 1, d + 2, 0, 0), tbtest::hopper_caps()))
+          << name << " d=" << d;
     }
     GemmProblem tf32 = fake_problem(256, 256, 256, 0, 0);
     tf32.allow_tf32 = true;  // allowed, not required: an fp32 kernel still computes it
-    EXPECT_TRUE(k.supports(tf32, hopper())) << name;
+    EXPECT_TRUE(k.supports(tf32, tbtest::hopper_caps())) << name;
   }
 }
 
@@ -342,14 +319,16 @@ TEST(SgemmKernelRows, Align16RowsRefuseMisalignedProblems) {
     const GemmKernel& k = *tileblas::find_gemm_kernel(name.c_str());
     const bool strict = requires_align16(name);
     for (int offset : {1, 2, 3}) {
-      EXPECT_EQ(k.supports(fake_problem(256, 256, 256, offset, 0), hopper()), !strict) << name;
+      EXPECT_EQ(k.supports(fake_problem(256, 256, 256, offset, 0), tbtest::hopper_caps()), !strict)
+          << name;
     }
     for (int64_t pad : {1, 2, 3}) {
-      EXPECT_EQ(k.supports(fake_problem(256, 256, 256, 0, pad), hopper()), !strict) << name;
+      EXPECT_EQ(k.supports(fake_problem(256, 256, 256, 0, pad), tbtest::hopper_caps()), !strict)
+          << name;
     }
     GemmProblem odd_ld = fake_problem(256, 256, 256, 0, 0);
     odd_ld.ldb = 257;
-    EXPECT_EQ(k.supports(odd_ld, hopper()), !strict) << name;
+    EXPECT_EQ(k.supports(odd_ld, tbtest::hopper_caps()), !strict) << name;
   }
 }
 
@@ -358,20 +337,20 @@ TEST(SgemmKernelRows, RowsRefuseOtherTypesAndBadShapes) {
     const GemmKernel& k = *tileblas::find_gemm_kernel(name.c_str());
     GemmProblem p = fake_problem(256, 256, 256, 0, 0);
     p.ab_type = DataType::kF16;
-    EXPECT_FALSE(k.supports(p, hopper())) << name;
+    EXPECT_FALSE(k.supports(p, tbtest::hopper_caps())) << name;
     p = fake_problem(256, 256, 256, 0, 0);
     p.c_type = DataType::kF16;
-    EXPECT_FALSE(k.supports(p, hopper())) << name;
+    EXPECT_FALSE(k.supports(p, tbtest::hopper_caps())) << name;
     p = fake_problem(256, 256, 256, 0, 0);
     p.lda = 255;  // below the minimum
-    EXPECT_FALSE(k.supports(p, hopper())) << name;
+    EXPECT_FALSE(k.supports(p, tbtest::hopper_caps())) << name;
     p = fake_problem(0, 256, 256, 0, 0);
-    EXPECT_FALSE(k.supports(p, hopper())) << name;
+    EXPECT_FALSE(k.supports(p, tbtest::hopper_caps())) << name;
   }
 }
 
 TEST(SgemmKernelRows, RegblockRowsNeedSm80) {
-  DeviceCaps volta = hopper();
+  DeviceCaps volta = tbtest::hopper_caps();
   volta.sm_version = 70;
   for (const std::string& name : fp32_row_names()) {
     const GemmKernel& k = *tileblas::find_gemm_kernel(name.c_str());

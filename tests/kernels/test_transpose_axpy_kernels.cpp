@@ -20,6 +20,7 @@
 
 #include "device.h"
 #include "kernel_table.h"
+#include "device_support.h"
 #include "test_support.h"
 
 namespace {
@@ -30,37 +31,6 @@ using tileblas::DeviceCaps;
 using tileblas::Op;
 using tileblas::TransposeKernel;
 using tileblas::TransposeProblem;
-
-const DeviceCaps& device_caps() {
-  static const DeviceCaps caps = [] {
-    DeviceCaps c;
-    EXPECT_EQ(tileblas::device_caps_of(0, &c), cudaSuccess);
-    return c;
-  }();
-  return caps;
-}
-
-// Caps of an sm_90 device, for supports() checks that need no GPU.
-DeviceCaps hopper_caps() {
-  DeviceCaps c;
-  c.sm_version = 90;
-  c.num_sms = 132;
-  c.smem_per_block_optin = 227 * 1024;
-  c.l2_bytes = 50u << 20;
-  return c;
-}
-
-struct DeviceFloats {
-  float* base = nullptr;
-  explicit DeviceFloats(size_t count) {
-    EXPECT_EQ(
-        cudaMalloc(reinterpret_cast<void**>(&base), std::max<size_t>(count, 1) * sizeof(float)),
-        cudaSuccess);
-  }
-  ~DeviceFloats() { cudaFree(base); }
-  DeviceFloats(const DeviceFloats&) = delete;
-  DeviceFloats& operator=(const DeviceFloats&) = delete;
-};
 
 bool same_bits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
@@ -121,7 +91,7 @@ std::string run_transpose(const TransposeKernel& row, const TransposeCase& c) {
   blas.somatcopy("C", &trans, &rows, &cols, &c.alpha, a.data() + c.off_a, &lda,
                  expected.data() + (c.in_place ? c.off_a : c.off_b), &ldb);
 
-  DeviceFloats da(a_size), db(c.in_place ? 0 : b_size);
+  tbtest::DeviceFloats da(a_size), db(c.in_place ? 0 : b_size);
   if (cudaMemcpy(da.base, a.data(), a_size * 4, cudaMemcpyHostToDevice) != cudaSuccess ||
       (!c.in_place &&
        cudaMemcpy(db.base, b_before.data(), b_size * 4, cudaMemcpyHostToDevice) != cudaSuccess)) {
@@ -129,7 +99,8 @@ std::string run_transpose(const TransposeKernel& row, const TransposeCase& c) {
   }
   p.a = da.base + c.off_a;
   p.b = c.in_place ? da.base + c.off_a : db.base + c.off_b;
-  if (!row.supports(p, device_caps())) return std::string(row.name) + " does not support it";
+  if (!row.supports(p, tbtest::device_caps()))
+    return std::string(row.name) + " does not support it";
   cudaError_t err = row.launch(p, nullptr);
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess) return std::string("CUDA error: ") + cudaGetErrorString(err);
@@ -193,7 +164,7 @@ void check_transpose_rows(const std::vector<TransposeCase>& cases) {
       p.a = reinterpret_cast<const float*>(base) + c.off_a;
       p.b = c.in_place ? const_cast<float*>(p.a)
                        : reinterpret_cast<float*>(base + (uintptr_t(1) << 36)) + c.off_b;
-      if (!row.supports(p, device_caps())) continue;
+      if (!row.supports(p, tbtest::device_caps())) continue;
       ++ran[row.name];
       const std::string msg = run_transpose(row, c);
       EXPECT_EQ(msg, "") << row.name << ": " << c.str();
@@ -226,7 +197,7 @@ std::vector<TransposeCase> transpose_grid(const std::vector<Shape>& shapes,
 }
 
 TEST(TransposeKernel, SupportsRules) {
-  const DeviceCaps caps = hopper_caps();
+  const DeviceCaps caps = tbtest::hopper_caps();
   auto at = [](uintptr_t addr) { return reinterpret_cast<float*>(addr); };
   TransposeProblem p;
   p.trans = Op::kTrans, p.rows = 64, p.cols = 48, p.lda = 64, p.ldb = 48;
@@ -330,7 +301,7 @@ std::string run_axpy(const AxpyKernel& row, const AxpyCase& c) {
   const int n = int(c.n), incx = int(c.incx), incy = int(c.incy);
   blas.saxpy(&n, &c.alpha, hx, &incx, hy_ref, &incy);
 
-  DeviceFloats dx(x_size), dy(y_size);
+  tbtest::DeviceFloats dx(x_size), dy(y_size);
   if (cudaMemcpy(dx.base, x.data(), x_size * 4, cudaMemcpyHostToDevice) != cudaSuccess ||
       cudaMemcpy(dy.base, y.data(), y_size * 4, cudaMemcpyHostToDevice) != cudaSuccess) {
     return "upload failed";
@@ -339,7 +310,8 @@ std::string run_axpy(const AxpyKernel& row, const AxpyCase& c) {
   p.n = c.n, p.alpha = c.alpha, p.incx = c.incx, p.incy = c.incy;
   p.x = dx.base + kGuard + c.off_x;
   p.y = dy.base + kGuard + c.off_y;
-  if (!row.supports(p, device_caps())) return std::string(row.name) + " does not support it";
+  if (!row.supports(p, tbtest::device_caps()))
+    return std::string(row.name) + " does not support it";
   cudaError_t err = row.launch(p, nullptr);
   if (err == cudaSuccess) err = cudaDeviceSynchronize();
   if (err != cudaSuccess) return std::string("CUDA error: ") + cudaGetErrorString(err);
@@ -384,7 +356,7 @@ void check_axpy_rows(const std::vector<AxpyCase>& cases) {
       p.n = c.n, p.alpha = c.alpha, p.incx = c.incx, p.incy = c.incy;
       p.x = reinterpret_cast<const float*>(uintptr_t(0x100000)) + kGuard + c.off_x;
       p.y = reinterpret_cast<float*>(uintptr_t(0x900000)) + kGuard + c.off_y;
-      if (!row.supports(p, device_caps())) continue;
+      if (!row.supports(p, tbtest::device_caps())) continue;
       ++ran[row.name];
       const std::string msg = run_axpy(row, c);
       EXPECT_EQ(msg, "") << row.name << ": " << c.str();
@@ -423,7 +395,7 @@ std::vector<AxpyCase> axpy_grid(const std::vector<int64_t>& sizes,
 }
 
 TEST(AxpyKernel, SupportsRules) {
-  const DeviceCaps caps = hopper_caps();
+  const DeviceCaps caps = tbtest::hopper_caps();
   const AxpyKernel* vec4 = tileblas::find_axpy_kernel("axpy_vec4");
   const AxpyKernel* strided = tileblas::find_axpy_kernel("axpy_strided");
   ASSERT_TRUE(vec4 && strided);
