@@ -1,4 +1,4 @@
-// Tensor-core GEMM rows (gemm_mma_*) against cuBLAS on the same device buffers, same run:
+// Tensor-core GEMM rows (gemm_wgmma_*, gemm_mma_*) against cuBLAS, same device buffers, same run:
 //   f16 row, fp32 C  -> cublasGemmEx 16F x 16F -> 32F (CUBLAS_COMPUTE_32F)    "gemm_f16f32"
 //   f16 row, fp16 C  -> cublasHgemm                                            "hgemm"
 //   bf16 row, fp32 C -> cublasGemmEx 16BF x 16BF -> 32F (CUBLAS_COMPUTE_32F)   "gemm_bf16f32"
@@ -111,16 +111,18 @@ const Variant kVariants[] = {
     {"sgemm_tf32", Yardstick::kSgemmTf32, "cublasSgemm TF32", DataType::kF32, DataType::kF32},
 };
 
-// The rows of gemm_kernels() a variant benches: the 16-byte-load gemm_mma_ rows of its type.
+// The rows of gemm_kernels() a variant benches: the 16-byte-load gemm_wgmma_ and gemm_mma_ rows
+// of its type, in table order (wgmma first).
 std::vector<const GemmKernel*> rows_for(const Variant& v) {
-  const char* prefix = v.ab == DataType::kF16    ? "gemm_mma_f16_"
-                       : v.ab == DataType::kBF16 ? "gemm_mma_bf16_"
-                                                 : "gemm_mma_tf32_";
+  const char* type = v.ab == DataType::kF16 ? "f16_" : v.ab == DataType::kBF16 ? "bf16_" : "tf32_";
   std::vector<const GemmKernel*> rows;
   for (const GemmKernel& k : tileblas::gemm_kernels()) {
-    if (std::strncmp(k.name, prefix, std::strlen(prefix)) == 0 &&
-        std::strstr(k.name, "scalarload") == nullptr)
-      rows.push_back(&k);
+    for (const char* family : {"gemm_wgmma_", "gemm_mma_"}) {
+      const std::string prefix = std::string(family) + type;
+      if (std::strncmp(k.name, prefix.c_str(), prefix.size()) == 0 &&
+          std::strstr(k.name, "scalarload") == nullptr)
+        rows.push_back(&k);
+    }
   }
   return rows;
 }

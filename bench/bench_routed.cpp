@@ -1,34 +1,75 @@
 // The routed call, end to end (tileblas::gemm: classify pointers, route, launch or stage, wait),
 // as a program calling sgemm_ sees it:
 //   routed/sgemm_device/<shape>  device pointers, against cublasSgemm (pedantic) + synchronise;
-//   routed/sgemm_host/<n>        host pointers, against the CPU BLAS (OpenBLAS) on all its threads.
-// Both sides are timed with the host clock around synchronous calls (median of reps).
+//   routed/sgemm_host/<n>        host pointers, against the CPU BLAS (OpenBLAS) on all its threads;
+//   routed/overhead/<n>          tiny host problems (the CPU's): what routing adds per call, in
+//                                microseconds (counter overhead_us), against the CPU BLAS direct;
+//   routed/overhead_parts        the per-call steps on their own (counters, in microseconds) and
+//                                the cost model's measured rates.
+// Both sides are timed with the host clock around synchronous calls, alternating ours and the
+// yardstick rep by rep (so thread wake-up, turbo and cache state hit both alike); medians.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "bench_support.h"
+#include "calibration.h"
 #include "cpu_blas.h"
+#include "device.h"
+#include "env.h"
 #include "log.h"
+#include "memory.h"
 #include "ops.h"
+#include "router.h"
 #include "tileblas.h"
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
+double median(std::vector<double> t) {
+  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+  return t[t.size() / 2];
+}
+
 template <class Fn>
-double median_seconds(int reps, Fn fn) {
-  fn();  // warm-up (the first routed host call also measures the cost model's rates)
-  std::vector<double> t;
+double seconds_of(Fn&& fn) {
+  const auto t0 = Clock::now();
+  fn();
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Median seconds of ours and of ref over `reps` rounds, each round one call of each, the one that
+// goes first alternating. Warm-up: `warmup` calls of each (the first routed host call also
+// measures the cost model's rates).
+template <class Ours, class Ref>
+std::pair<double, double> interleaved_medians(int reps, int warmup, Ours&& ours, Ref&& ref) {
+  for (int i = 0; i < warmup; ++i) ours(), ref();
+  std::vector<double> t_ours, t_ref;
+  t_ours.reserve(reps);
+  t_ref.reserve(reps);
   for (int i = 0; i < reps; ++i) {
-    const auto t0 = Clock::now();
-    fn();
-    t.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
+    if (i % 2 == 0) {
+      t_ours.push_back(seconds_of(ours));
+      t_ref.push_back(seconds_of(ref));
+    } else {
+      t_ref.push_back(seconds_of(ref));
+      t_ours.push_back(seconds_of(ours));
+    }
   }
-  std::nth_element(t.begin(), t.begin() + reps / 2, t.end());
-  return t[reps / 2];
+  return {median(std::move(t_ours)), median(std::move(t_ref))};
+}
+
+// Median seconds of fn() over `reps` calls after one warm-up call.
+template <class Fn>
+double median_seconds(int reps, Fn&& fn) {
+  fn();
+  std::vector<double> t(reps);
+  for (double& x : t) x = seconds_of(fn);
+  return median(std::move(t));
 }
 
 tileblas::GemmProblem problem(int64_t m, int64_t n, int64_t k, const float* a, const float* b,
@@ -48,51 +89,163 @@ tileblas::GemmProblem problem(int64_t m, int64_t n, int64_t k, const float* a, c
   return p;
 }
 
+std::vector<float> random_host(size_t count, uint64_t seed) {
+  std::vector<float> v(count);
+  for (float& x : v) x = float(tbbench::splitmix64(seed) % 2001) / 1000.0f - 1.0f;
+  return v;
+}
+
+std::string shape_name(int64_t m, int64_t n, int64_t k) {
+  return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
 void sgemm_device(benchmark::State& state, int64_t m, int64_t n, int64_t k) {
   using tbbench::DeviceBuffer;
   DeviceBuffer<float> a(size_t(m) * k, 1), b(size_t(k) * n, 2), c(size_t(m) * n, 3);
   const tileblas::GemmProblem p = problem(m, n, k, a.get(), b.get(), c.get());
   const int reps = p.flops() > 2e11 ? 5 : 20;
-  double ours = 0, ref = 0;
+  std::pair<double, double> t;
   for (auto _ : state) {
-    ours = median_seconds(reps, [&] { tileblas::gemm(p, "sgemm"); });
-    ref = median_seconds(reps, [&] {
-      const float one = 1.0f, zero = 0.0f;
-      cublasSgemm(tbbench::cublas(), CUBLAS_OP_N, CUBLAS_OP_N, int(m), int(n), int(k), &one,
-                  a.get(), int(m), b.get(), int(k), &zero, c.get(), int(m));
-      cudaDeviceSynchronize();
-    });
-    state.SetIterationTime(ours);
+    t = interleaved_medians(
+        reps, 1, [&] { tileblas::gemm(p, "sgemm"); },
+        [&] {
+          const float one = 1.0f, zero = 0.0f;
+          cublasSgemm(tbbench::cublas(), CUBLAS_OP_N, CUBLAS_OP_N, int(m), int(n), int(k), &one,
+                      a.get(), int(m), b.get(), int(k), &zero, c.get(), int(m));
+          cudaDeviceSynchronize();
+        });
+    state.SetIterationTime(t.first);
   }
   state.counters["on_gpu"] = tileblas::last_call().route == TILEBLAS_ROUTE_GPU ? 1 : 0;
-  tbbench::report(state, p.flops() / ours * 1e-12, p.flops() / ref * 1e-12, "TFLOP/s",
-                  "cublasSgemm+sync",
-                  "routed/sgemm_device " + std::to_string(m) + "x" + std::to_string(n) + "x" +
-                      std::to_string(k));
+  tbbench::report(state, p.flops() / t.first * 1e-12, p.flops() / t.second * 1e-12, "TFLOP/s",
+                  "cublasSgemm+sync", "routed/sgemm_device " + shape_name(m, n, k));
+}
+
+// Host problems: ours (tileblas::gemm, routed) against the CPU BLAS called directly, alternating.
+// Returns the two medians and sets the common counters.
+std::pair<double, double> time_host(benchmark::State& state, const tileblas::GemmProblem& p,
+                                    int reps, int warmup) {
+  const int m = int(p.m), n = int(p.n), k = int(p.k);
+  const float* a = static_cast<const float*>(p.a);
+  const float* b = static_cast<const float*>(p.b);
+  float* c = static_cast<float*>(p.c);
+  std::pair<double, double> t;
+  for (auto _ : state) {
+    t = interleaved_medians(
+        reps, warmup, [&] { tileblas::gemm(p, "sgemm"); },
+        [&] {
+          tileblas::cpu_blas::sgemm('N', 'N', m, n, k, p.alpha, a, int(p.lda), b, int(p.ldb),
+                                    p.beta, c, int(p.ldc));
+        });
+    state.SetIterationTime(t.first);
+  }
+  tileblas::gemm(p, "sgemm");
+  state.counters["on_gpu"] = tileblas::last_call().route == TILEBLAS_ROUTE_GPU ? 1 : 0;
+  state.counters["overhead_us"] = (t.first - t.second) * 1e6;
+  return t;
 }
 
 void sgemm_host(benchmark::State& state, int64_t n) {
-  std::vector<float> a(size_t(n) * n), b(size_t(n) * n), c(size_t(n) * n);
-  uint64_t seed = 7;
-  for (float& x : a) x = float(tbbench::splitmix64(seed) % 2001) / 1000.0f - 1.0f;
-  for (float& x : b) x = float(tbbench::splitmix64(seed) % 2001) / 1000.0f - 1.0f;
+  std::vector<float> a = random_host(size_t(n) * n, 7), b = random_host(size_t(n) * n, 8);
+  std::vector<float> c(size_t(n) * n);
   const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
-  const int reps = n >= 4096 ? 3 : (n >= 1024 ? 5 : 21);
-  double ours = 0, ref = 0;
-  for (auto _ : state) {
-    ours = median_seconds(reps, [&] { tileblas::gemm(p, "sgemm"); });
-    ref = median_seconds(reps, [&] {
-      tileblas::cpu_blas::sgemm('N', 'N', int(n), int(n), int(n), 1.0f, a.data(), int(n), b.data(),
-                                int(n), 0.0f, c.data(), int(n));
-    });
-    state.SetIterationTime(ours);
-  }
-  tileblas::gemm(p, "sgemm");
-  const bool on_gpu = tileblas::last_call().route == TILEBLAS_ROUTE_GPU;
-  state.counters["on_gpu"] = on_gpu ? 1 : 0;
-  tbbench::report(state, p.flops() / ours * 1e-9, p.flops() / ref * 1e-9, "GFLOP/s",
+  // Small calls vary most (thread wake-up) and cost least: many more reps there.
+  const int reps = n <= 128 ? 200 : n <= 512 ? 50 : n <= 2048 ? 11 : 3;
+  const auto t = time_host(state, p, reps, n <= 512 ? 5 : 1);
+  const bool on_gpu = state.counters["on_gpu"] != 0;
+  tbbench::report(state, p.flops() / t.first * 1e-9, p.flops() / t.second * 1e-9, "GFLOP/s",
                   "OpenBLAS sgemm_",
                   "routed/sgemm_host " + std::to_string(n) + (on_gpu ? " (gpu)" : " (cpu)"));
+  std::fprintf(stderr, "[bench]   ours %.3f ms, OpenBLAS %.3f ms; route: %s\n", t.first * 1e3,
+               t.second * 1e3, tileblas::last_call().reason.c_str());
+}
+
+void overhead(benchmark::State& state, int64_t n) {
+  std::vector<float> a = random_host(size_t(n) * n, 9), b = random_host(size_t(n) * n, 10);
+  std::vector<float> c(size_t(n) * n);
+  const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
+  const auto t = time_host(state, p, 4001, 50);
+  tbbench::report(state, p.flops() / t.first * 1e-9, p.flops() / t.second * 1e-9, "GFLOP/s",
+                  "OpenBLAS sgemm_", "routed/overhead " + shape_name(n, n, n));
+  std::fprintf(stderr, "[bench] routed/overhead %-9s ours %.3f us, OpenBLAS %.3f us: +%.3f us\n",
+               shape_name(n, n, n).c_str(), t.first * 1e6, t.second * 1e6,
+               (t.first - t.second) * 1e6);
+}
+
+// The steps of a routed host call on their own, and the rates the cost model measured.
+void overhead_parts(benchmark::State& state) {
+  const int64_t n = 16;
+  std::vector<float> a = random_host(size_t(n) * n, 11), b = a, c(size_t(n) * n);
+  const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
+  tileblas::gemm(p, "sgemm");  // probes the device and measures the rates
+  tileblas::Device* device = tileblas::Device::get();
+  if (!device) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  const tileblas::Rates& rates = tileblas::measured_rates(p, *device);
+  const tileblas::Placement host;
+  const int reps = 20001;
+  std::vector<std::pair<const char*, double>> parts;
+  for (auto _ : state) {
+    parts = {
+        {"device_get_us",
+         median_seconds(reps, [] { benchmark::DoNotOptimize(tileblas::Device::get()); })},
+        {"classify_us",
+         median_seconds(reps, [&] { benchmark::DoNotOptimize(tileblas::classify(p.a)); })},
+        {"cuda_pointer_attributes_us", median_seconds(reps,
+                                                      [&] {
+                                                        cudaPointerAttributes attr;
+                                                        benchmark::DoNotOptimize(
+                                                            cudaPointerGetAttributes(&attr, p.a));
+                                                      })},
+        {"rates_lookup_us",
+         median_seconds(reps,
+                        [&] { benchmark::DoNotOptimize(&tileblas::measured_rates(p, *device)); })},
+        {"route_us", median_seconds(reps,
+                                    [&] {
+                                      auto r = tileblas::route_gemm(
+                                          p, host, tileblas::config(), &device->caps(),
+                                          tileblas::Device::unavailable_reason(), &rates);
+                                      benchmark::DoNotOptimize(r);
+                                    })},
+        {"gemm_us", median_seconds(reps, [&] { tileblas::gemm(p, "sgemm"); })},
+        {"cpu_blas_us", median_seconds(reps,
+                                       [&] {
+                                         tileblas::cpu_blas::sgemm('N', 'N', int(n), int(n), int(n),
+                                                                   1.0f, a.data(), int(n), b.data(),
+                                                                   int(n), 0.0f, c.data(), int(n));
+                                       })},
+    };
+    state.SetIterationTime(parts.back().second);
+  }
+  std::string line = "[bench] routed/overhead_parts 16x16x16:";
+  for (auto& [name, seconds] : parts) {
+    state.counters[name] = seconds * 1e6;
+    char buf[80];
+    std::snprintf(buf, sizeof buf, " %s %.3f", name, seconds * 1e6);
+    line += buf;
+  }
+  state.counters["cpu_gflops"] = rates.cpu_flops * 1e-9;
+  state.counters["cpu_overhead_us"] = rates.cpu_overhead_s * 1e6;
+  state.counters["gpu_gflops"] = rates.gpu_flops * 1e-9;
+  state.counters["gpu_overhead_us"] = rates.gpu_overhead_s * 1e6;
+  state.counters["h2d_pinned_gbps"] = rates.h2d_pinned_bps * 1e-9;
+  state.counters["h2d_pageable_gbps"] = rates.h2d_pageable_bps * 1e-9;
+  state.counters["d2h_pinned_gbps"] = rates.d2h_pinned_bps * 1e-9;
+  state.counters["d2h_pageable_gbps"] = rates.d2h_pageable_bps * 1e-9;
+  state.counters["h2d_staged_gbps"] = rates.h2d_staged_bps * 1e-9;
+  state.counters["d2h_staged_gbps"] = rates.d2h_staged_bps * 1e-9;
+  state.counters["staged_latency_us"] = rates.staged_latency_s * 1e6;
+  std::fprintf(
+      stderr,
+      "%s\n[bench] rates: cpu %.1f GFLOP/s + %.2f us, gpu %.1f GFLOP/s + %.1f us, h2d "
+      "%.1f/%.1f/%.1f GB/s, d2h %.1f/%.1f/%.1f GB/s (pinned/pageable/staged), latency "
+      "%.1f us, staged latency %.1f us\n",
+      line.c_str(), rates.cpu_flops * 1e-9, rates.cpu_overhead_s * 1e6, rates.gpu_flops * 1e-9,
+      rates.gpu_overhead_s * 1e6, rates.h2d_pinned_bps * 1e-9, rates.h2d_pageable_bps * 1e-9,
+      rates.h2d_staged_bps * 1e-9, rates.d2h_pinned_bps * 1e-9, rates.d2h_pageable_bps * 1e-9,
+      rates.d2h_staged_bps * 1e-9, rates.transfer_latency_s * 1e6, rates.staged_latency_s * 1e6);
 }
 
 void register_all() {
@@ -100,21 +253,30 @@ void register_all() {
                                       {4097, 4097, 4097}, {8192, 8192, 8192}, {8192, 8192, 128},
                                       {128, 128, 65536},  {16384, 64, 16384}};
   for (const auto& s : device_shapes) {
-    const std::string name = "routed/sgemm_device/" + std::to_string(s[0]) + "x" +
-                             std::to_string(s[1]) + "x" + std::to_string(s[2]) + "/NN";
+    const std::string name = "routed/sgemm_device/" + shape_name(s[0], s[1], s[2]) + "/NN";
     benchmark::RegisterBenchmark(name.c_str(), sgemm_device, s[0], s[1], s[2])
         ->UseManualTime()
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
   }
   for (int64_t n = 64; n <= 8192; n *= 2) {
-    const std::string name = "routed/sgemm_host/" + std::to_string(n) + "x" + std::to_string(n) +
-                             "x" + std::to_string(n) + "/NN";
+    const std::string name = "routed/sgemm_host/" + shape_name(n, n, n) + "/NN";
     benchmark::RegisterBenchmark(name.c_str(), sgemm_host, n)
         ->UseManualTime()
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
   }
+  for (int64_t n : {8, 16, 32}) {
+    const std::string name = "routed/overhead/" + shape_name(n, n, n) + "/NN";
+    benchmark::RegisterBenchmark(name.c_str(), overhead, n)
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Unit(benchmark::kMicrosecond);
+  }
+  benchmark::RegisterBenchmark("routed/overhead_parts", overhead_parts)
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(benchmark::kMicrosecond);
 }
 
 const bool registered = (register_all(), true);

@@ -17,12 +17,11 @@ namespace tileblas::gemm_mma {
 namespace {
 
 // ---- Element types ------------------------------------------------------------------------------
-// Each says how many bytes an element takes, the k-extent of one MMA and of one block k-tile, how
-// m/n-contiguous tiles are swizzled, and issues its MMA.
+// Each says how many bytes an element takes, the k-extent of one MMA, whether ldmatrix.trans can
+// turn its m/n-contiguous tiles into fragments, and issues its MMA.
 
 struct TypeF16 {
   using Storage = uint16_t;
-  static constexpr int kBlockK = 32;
   static constexpr int kMmaK = 16;
   static constexpr bool kTransposingLdmatrix = true;  // ldmatrix.trans moves 16-bit elements
   static constexpr DataType kDataType = DataType::kF16;
@@ -37,7 +36,6 @@ struct TypeF16 {
 
 struct TypeBF16 {
   using Storage = uint16_t;
-  static constexpr int kBlockK = 32;
   static constexpr int kMmaK = 16;
   static constexpr bool kTransposingLdmatrix = true;
   static constexpr DataType kDataType = DataType::kBF16;
@@ -52,10 +50,9 @@ struct TypeBF16 {
 
 struct TypeTF32 {
   using Storage = uint32_t;
-  static constexpr int kBlockK = 16;
   static constexpr int kMmaK = 8;
   // ldmatrix.trans would transpose 16-bit halves of an fp32: m/n-contiguous fp32 tiles are read
-  // into fragments with 32-bit shared loads instead.
+  // into fragments with 16-byte shared loads instead (see load_a_half).
   static constexpr bool kTransposingLdmatrix = false;
   static constexpr DataType kDataType = DataType::kF32;
   // Round to nearest (ties away) to TF32: truncation would double the input rounding error.
@@ -77,6 +74,12 @@ struct TypeTF32 {
 enum class Layout { kKContiguous, kMNContiguous };
 
 constexpr int kChunkBytes = 16;  // one cp.async / one ldmatrix row
+
+// An m/n-contiguous fp32 operand is read 16 bytes (4 consecutive m or n) per lane, so its warp
+// tile rows (columns) are permuted: the MMA's row r of m16 tile i is warp row 8 (r % 8) + 2 i +
+// r / 8 (columns: MMA column c of n8 tile j is warp column 8 c + j). See load_a_half.
+template <class T, Layout kLayout>
+constexpr bool kPermuted = !T::kTransposingLdmatrix && kLayout == Layout::kMNContiguous;
 
 // ---- PTX wrappers -------------------------------------------------------------------------------
 
@@ -105,10 +108,10 @@ __device__ void ldmatrix_x4_trans(uint32_t (&r)[4], uint32_t addr) {
                : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
                : "r"(addr));
 }
-__device__ uint32_t lds32(uint32_t addr) {
-  uint32_t r;
-  asm volatile("ld.shared.b32 %0, [%1];" : "=r"(r) : "r"(addr));
-  return r;
+__device__ void lds128(uint32_t (&r)[4], uint32_t addr) {
+  asm volatile("ld.shared.v4.b32 {%0,%1,%2,%3}, [%4];"
+               : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
+               : "r"(addr));
 }
 __device__ void sts128(uint32_t addr, const uint4& v) {
   asm volatile("st.shared.v4.b32 [%0], {%1,%2,%3,%4};" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z),
@@ -118,23 +121,25 @@ __device__ void sts128(uint32_t addr, const uint4& v) {
 
 // ---- Shared-memory tile layouts -----------------------------------------------------------------
 
-// A k-contiguous tile: kRows rows (m or n) of 64 bytes (4 chunks). ldmatrix reads one chunk
-// column of 8 consecutive rows; XOR-ing the chunk with (row / 2) % 4 spreads those 8 x 16 bytes
-// over all 32 banks.
+// A k-contiguous tile: rows (m or n) of 64 bytes (4 chunks). ldmatrix reads one chunk column of 8
+// consecutive rows; XOR-ing the chunk with (row / 2) % 4 spreads those 8 x 16 bytes over all 32
+// banks.
+constexpr int kKRowBytes = 64;
 __device__ uint32_t k_contiguous_offset(int row, int chunk) {
-  return uint32_t(row * 64 + ((chunk ^ ((row >> 1) & 3)) << 4));
+  return uint32_t(row * kKRowBytes + ((chunk ^ ((row >> 1) & 3)) << 4));
 }
 
-// An m/n-contiguous tile: kBlockK rows (k) of kRowBytes. ldmatrix.trans reads one chunk of 8
-// consecutive k rows: XOR with k % 8 puts them on distinct banks. The TF32 fragment loads read 2
-// neighbouring chunks of 4 k rows (k0..k0+3 or k0+4..k0+7): XOR with 2 * (k % 4) + (k / 4) % 2
-// spreads those 8 chunks over distinct banks.
+// An m/n-contiguous tile: kBlockK rows (k) of kRowBytes, swizzled in 16-byte chunks by k row.
+// ldmatrix.trans (16-bit) reads one chunk of 8 consecutive k rows: XOR with k % 8 puts them on
+// distinct banks. The fp32 loads of a quarter warp read chunks c and c + 2 (c = 0 or 1) of k rows
+// k0..k0+3 (or k0+4..k0+7): XOR with (k & 1) | (k & 2) << 1 | (k & 4) >> 1 maps those 8 chunks
+// to distinct bank groups.
 template <class T>
 __device__ uint32_t mn_swizzle(int krow) {
   if constexpr (T::kTransposingLdmatrix) {
     return uint32_t(krow & 7);
   } else {
-    return uint32_t(((krow & 3) << 1) | ((krow >> 2) & 1));
+    return uint32_t((krow & 1) | ((krow & 2) << 1) | ((krow & 4) >> 1));
   }
 }
 template <class T, int kRowBytes>
@@ -144,18 +149,19 @@ __device__ uint32_t mn_contiguous_offset(int krow, int chunk) {
 
 // ---- The kernel ---------------------------------------------------------------------------------
 
-template <class T, int kBlockM_, int kBlockN_, int kWarpM_, int kWarpN_, int kStages_,
+template <class T, int kBlockM_, int kBlockN_, int kBlockK_, int kWarpM_, int kWarpN_, int kStages_,
           int kBlocksPerSm_>
 struct Config {
   static constexpr int kBlockM = kBlockM_;
   static constexpr int kBlockN = kBlockN_;
+  static constexpr int kBlockK = kBlockK_;
   static constexpr int kWarpM = kWarpM_;
   static constexpr int kWarpN = kWarpN_;
   static constexpr int kStages = kStages_;
   static constexpr int kBlocksPerSm = kBlocksPerSm_;  // launch bounds: registers for this many
   static constexpr int kBytes = int(sizeof(typename T::Storage));
-  static constexpr int kBlockK = T::kBlockK;
   static constexpr int kChunkElems = kChunkBytes / kBytes;
+  static constexpr int kSteps = kBlockK / T::kMmaK;  // MMA k-steps per block k-tile
   static constexpr int kWarpsM = kBlockM / kWarpM;
   static constexpr int kWarpsN = kBlockN / kWarpN;
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
@@ -167,13 +173,16 @@ struct Config {
   static constexpr int kSmemBytes = kStages * kStageBytes;
   static constexpr int kRasterGroup = 8;  // tile rows per rasterization group (L2 reuse of B)
 
-  static_assert(
-      kBlockK * kBytes == 64,
-      "k-contiguous tiles are 64-byte rows: the swizzle and fragment addressing assume 4 chunks");
+  static_assert(kBlockK * kBytes == kKRowBytes,
+                "k-contiguous tiles are 64-byte rows: the swizzle and fragment addressing assume 4 "
+                "chunks (128-byte rows, a 16-bit k-tile of 64, measured no faster)");
   static_assert(kBlockK % T::kMmaK == 0, "a k-tile is a whole number of MMA k-steps");
+  static_assert(T::kMmaK * kBytes == 2 * kChunkBytes,
+                "an MMA k-step spans two chunks (two 8x8 ldmatrix tiles, k and k + 4 for fp32)");
   static_assert(kBlockM % kWarpM == 0 && kBlockN % kWarpN == 0, "warps tile the block exactly");
-  static_assert(kWarpM % 16 == 0, "a warp tile is whole m16 MMA tiles");
-  static_assert(kWarpN % 16 == 0, "ldmatrix.x4 loads B for two n8 MMA tiles at a time");
+  static_assert(kMmaTilesM % 2 == 0, "A fragments are reloaded in two halves of m16 tiles");
+  static_assert(kMmaTilesN % 4 == 0,
+                "B fragments are reloaded in two halves, each whole ldmatrix.x4 (two n8 tiles)");
   static_assert(kBlockM * kBytes >= 128 && kBlockN * kBytes >= 128,
                 "m/n-contiguous rows must span the 8 chunks the swizzle permutes");
   static_assert((kATileBytes / kChunkBytes) % kThreads == 0 &&
@@ -182,122 +191,208 @@ struct Config {
   static_assert(kStages >= 2, "the pipeline needs a stage to fill while one is computed");
 };
 
-// Copies one operand tile (kRows m or n rows by kBlockK k) of k-tile `k0` into shared memory at
-// `tile`. `base` points at the operand's element (mn0, 0) as op() sees it; `ld` is its stride.
+// One operand's global -> shared copies, as one thread sees them. Thread t copies chunks t,
+// t + kThreads, ... of a tile: the same chunk column in rows kRowStep apart (rows are m or n for a
+// k-contiguous tile, k for an m/n-contiguous one). What depends on the thread is computed once,
+// and k-tiles are copied in order: each copy walks one pointer through its rows and leaves it at
+// the next k-tile (a pointer carried from k-tile to k-tile, so no per-row addresses stay live in
+// registers). The swizzles are XOR-linear in the row, and a thread's first row is below kRowStep
+// (a power of two), so row r0 + i kRowStep swizzles as r0's XOR i kRowStep's: its destinations
+// differ by compile-time XORs and adds.
 template <class T, class Cfg, Layout kLayout, int kRows, bool kVectorLoads>
-__device__ void load_tile(uint32_t tile, const typename T::Storage* base, int64_t ld, int mn0,
-                          int mn_extent, int k0, int k_extent) {
-  constexpr int kChunks = kRows * Cfg::kBlockK / Cfg::kChunkElems;
-  constexpr int kChunksPerRow =
-      kLayout == Layout::kKContiguous ? Cfg::kBlockK / Cfg::kChunkElems : kRows / Cfg::kChunkElems;
-#pragma unroll
-  for (int it = 0; it < kChunks / Cfg::kThreads; ++it) {
-    const int c = int(threadIdx.x) + it * Cfg::kThreads;
-    const int row = c / kChunksPerRow;
-    const int chunk = c % kChunksPerRow;
-    int64_t offset;
-    int valid;  // elements of this chunk inside the matrix
-    uint32_t dst;
-    if constexpr (kLayout == Layout::kKContiguous) {
-      const int k = k0 + chunk * Cfg::kChunkElems;
-      offset = int64_t(mn0 + row) * ld + k;
-      valid = mn0 + row < mn_extent ? min(max(k_extent - k, 0), Cfg::kChunkElems) : 0;
-      dst = tile + k_contiguous_offset(row, chunk);
+struct TileCopier {
+  using S = typename T::Storage;
+  static constexpr bool kK = kLayout == Layout::kKContiguous;
+  static constexpr int kChunksPerRow =
+      kK ? Cfg::kBlockK / Cfg::kChunkElems : kRows / Cfg::kChunkElems;
+  static constexpr int kRowBytes = kK ? kKRowBytes : kRows * Cfg::kBytes;
+  static constexpr int kRowStep = Cfg::kThreads / kChunksPerRow;
+  static constexpr int kCopies = kRows * Cfg::kBlockK / Cfg::kChunkElems / Cfg::kThreads;
+  static_assert(Cfg::kThreads % kChunksPerRow == 0, "a thread keeps one chunk column");
+  static_assert((kRowStep & (kRowStep - 1)) == 0, "rows kRowStep apart swizzle by a constant XOR");
+
+  const S* base;  // the operand's element (mn0, 0) as op() sees it (source of zero-byte copies)
+  const S* src;   // this thread's first chunk of the next k-tile to copy
+  int64_t step;   // elements between its rows
+  uint32_t dst;   // shared-memory offset of its first chunk in a tile
+  int mn_left;    // k-contiguous: rows of the matrix from its first row on;
+                  // m/n-contiguous: elements of its chunk inside the matrix (0..kChunkElems)
+  int k_left;     // k-contiguous: elements of k from its chunk on; m/n-contiguous: k rows from its
+                  // first row on (both in the next k-tile to copy)
+
+  __device__ static uint32_t offset(int row, int chunk) {
+    if constexpr (kK) {
+      return k_contiguous_offset(row, chunk);
     } else {
-      const int mn = mn0 + chunk * Cfg::kChunkElems;
-      offset = int64_t(k0 + row) * ld + mn;
-      valid = k0 + row < k_extent ? min(max(mn_extent - mn, 0), Cfg::kChunkElems) : 0;
-      dst = tile + mn_contiguous_offset<T, kRows * Cfg::kBytes>(row, chunk);
-    }
-    const typename T::Storage* src = valid > 0 ? base + offset : base;
-    if constexpr (kVectorLoads) {
-      cp_async_16(dst, src, valid * Cfg::kBytes);
-    } else {
-      typename T::Storage elems[Cfg::kChunkElems];
-#pragma unroll
-      for (int e = 0; e < Cfg::kChunkElems; ++e) elems[e] = e < valid ? src[e] : 0;
-      uint4 v;
-      static_assert(sizeof(elems) == sizeof(v), "a chunk is 16 bytes");
-      memcpy(&v, elems, sizeof v);
-      sts128(dst, v);
+      return mn_contiguous_offset<T, kRowBytes>(row, chunk);
     }
   }
-}
 
-// A fragments of MMA k-step `kk` for the warp's m16 tiles, from the A tile at `tile`.
-template <class T, class Cfg, Layout kLayout>
-__device__ void load_a_fragments(uint32_t (&a)[Cfg::kMmaTilesM][4], uint32_t tile, int warp_m0,
-                                 int kk, int lane) {
-  constexpr int kChunksPerStep = T::kMmaK / Cfg::kChunkElems;
-  static_assert(kChunksPerStep == 2, "an MMA k-step spans two chunks (two 8x8 ldmatrix tiles)");
-  constexpr int kRowBytes = Cfg::kBlockM * Cfg::kBytes;
-#pragma unroll
-  for (int i = 0; i < Cfg::kMmaTilesM; ++i) {
-    const int m = warp_m0 + i * 16;
-    if constexpr (kLayout == Layout::kKContiguous) {
-      // Lanes 0-15 address rows m..m+15 at the step's first chunk, lanes 16-31 its second:
-      // matrices (rows 0-7, k 0-7), (8-15, 0-7), (0-7, 8-15), (8-15, 8-15) = a0..a3.
-      ldmatrix_x4(a[i],
-                  tile + k_contiguous_offset(m + (lane & 15), kk * kChunksPerStep + (lane >> 4)));
-    } else if constexpr (T::kTransposingLdmatrix) {
-      const int quad = lane >> 3;
-      const int krow = kk * T::kMmaK + (quad >> 1) * 8 + (lane & 7);
-      const int chunk = (m + (quad & 1) * 8) / Cfg::kChunkElems;
-      ldmatrix_x4_trans(a[i], tile + mn_contiguous_offset<T, kRowBytes>(krow, chunk));
+  __device__ TileCopier(const S* base_, int64_t ld, int mn0, int mn_extent, int k_extent)
+      : base(base_), step(ld * kRowStep) {
+    const int row = int(threadIdx.x) / kChunksPerRow;
+    const int chunk = int(threadIdx.x) % kChunksPerRow;
+    dst = offset(row, chunk);
+    if constexpr (kK) {
+      src = base + (int64_t(mn0 + row) * ld + chunk * Cfg::kChunkElems);
+      mn_left = mn_extent - mn0 - row;
+      k_left = k_extent - chunk * Cfg::kChunkElems;
     } else {
-      const int g = lane >> 2, q = lane & 3;
-      auto at = [&](int krow, int mm) {
-        return tile + mn_contiguous_offset<T, kRowBytes>(krow, mm / Cfg::kChunkElems) +
-               uint32_t((mm % Cfg::kChunkElems) * Cfg::kBytes);
-      };
-      const int k = kk * T::kMmaK + q;
-      a[i][0] = lds32(at(k, m + g));
-      a[i][1] = lds32(at(k, m + g + 8));
-      a[i][2] = lds32(at(k + 4, m + g));
-      a[i][3] = lds32(at(k + 4, m + g + 8));
+      const int mn = mn0 + chunk * Cfg::kChunkElems;
+      src = base + (int64_t(row) * ld + mn);
+      mn_left = min(max(mn_extent - mn, 0), Cfg::kChunkElems);
+      k_left = k_extent - row;
     }
+  }
+
+  // Copies the next k-tile into the tile at `tile`; rows and k past the matrix are zero-filled.
+  __device__ void copy_next(uint32_t tile) {
+    const S* p = src;
+#pragma unroll
+    for (int i = 0; i < kCopies; ++i) {
+      const int valid = kK ? (i * kRowStep < mn_left ? min(max(k_left, 0), Cfg::kChunkElems) : 0)
+                           : (i * kRowStep < k_left ? mn_left : 0);
+      const S* from = valid > 0 ? p : base;
+      const uint32_t row_offset = uint32_t(i * kRowStep * kRowBytes);
+      const uint32_t to = ((tile + dst) ^ (offset(i * kRowStep, 0) - row_offset)) + row_offset;
+      if constexpr (kVectorLoads) {
+        cp_async_16(to, from, valid * Cfg::kBytes);
+      } else {
+        S elems[Cfg::kChunkElems];
+#pragma unroll
+        for (int e = 0; e < Cfg::kChunkElems; ++e) elems[e] = e < valid ? from[e] : 0;
+        uint4 v;
+        static_assert(sizeof(elems) == sizeof(v), "a chunk is 16 bytes");
+        memcpy(&v, elems, sizeof v);
+        sts128(to, v);
+      }
+      p += step;
+    }
+    // k-contiguous: the next k-tile starts kBlockK further along the rows; m/n-contiguous: the
+    // walk has just passed this tile's kBlockK rows.
+    src = kK ? src + Cfg::kBlockK : p;
+    k_left -= Cfg::kBlockK;
+  }
+};
+
+// One operand's MMA fragments from its shared-memory tiles, as one lane reads them. `lane` holds
+// what depends on the lane (computed once); each fragment address is then the tile plus
+// lane XOR a constant plus a constant. kMnHalfBit / kKHalfBit: which bit of the lane's quad
+// (lane / 8) selects the upper 8 rows (m or n) / the upper 8 k of an ldmatrix.x4 (A: matrices
+// a0..a3 = (mn 0-7, k 0-7), (mn 8-15, k 0-7), (mn 0-7, k 8-15), (mn 8-15, k 8-15); B: b0, b1 of
+// n-tile j, then of n-tile j + 1).
+template <class T, class Cfg, Layout kLayout, int kRows, int kMnHalfBit, int kKHalfBit>
+struct FragmentReader {
+  static constexpr int kRowBytes =
+      kLayout == Layout::kKContiguous ? kKRowBytes : kRows * Cfg::kBytes;
+  uint32_t lane;
+
+  __device__ FragmentReader(int warp_mn0, int lane_id) {
+    const int quad = lane_id >> 3, r = lane_id & 7;
+    const int mn_half = (quad >> kMnHalfBit) & 1, k_half = (quad >> kKHalfBit) & 1;
+    if constexpr (kPermuted<T, kLayout>) {
+      const int g = lane_id >> 2, q = lane_id & 3;
+      lane = mn_contiguous_offset<T, kRowBytes>(q, (warp_mn0 + 8 * g) / Cfg::kChunkElems);
+    } else if constexpr (kLayout == Layout::kKContiguous) {
+      lane = k_contiguous_offset(warp_mn0 + mn_half * 8 + r, k_half);
+    } else {
+      lane =
+          mn_contiguous_offset<T, kRowBytes>(k_half * 8 + r, warp_mn0 / Cfg::kChunkElems + mn_half);
+    }
+  }
+
+  // ldmatrix(.trans).x4 of the 16 x 16-byte block of m16 tile (or n8 tile pair) `t` at k-step kk.
+  __device__ void ldmatrix(uint32_t (&r)[4], uint32_t tile, int t, int kk) const {
+    static_assert(!kPermuted<T, kLayout>, "permuted fp32 tiles are read with 16-byte loads");
+    if constexpr (kLayout == Layout::kKContiguous) {
+      // k-step kk is chunks 2 kk, 2 kk + 1 of each row: chunk ^ 2 kk (the swizzle is an XOR).
+      ldmatrix_x4(r, ((tile + lane) ^ uint32_t(kk << 5)) + uint32_t(t * 16 * kRowBytes));
+    } else {
+      // tile t is chunks 2 t, 2 t + 1 of each k row.
+      ldmatrix_x4_trans(r,
+                        ((tile + lane) ^ uint32_t(t << 5)) + uint32_t(kk * T::kMmaK * kRowBytes));
+    }
+  }
+
+  // Permuted fp32 tiles: the 16 bytes at rows (mn) 8 g + 4 half .. + 3 of k row q + 4 h, k-step kk.
+  __device__ void lds(uint32_t (&r)[4], uint32_t tile, int half, int h, int kk) const {
+    static_assert(kPermuted<T, kLayout>, "only permuted fp32 tiles are read this way");
+    // Row q + 4 h swizzles as row q XOR (chunk ^ 2 h); half is the chunk's low bit.
+    lds128(r, ((tile + lane) ^ uint32_t((half ^ (2 * h)) << 4)) +
+                  uint32_t((kk * T::kMmaK + 4 * h) * kRowBytes));
+  }
+};
+
+// A fragments of MMA k-step `kk` for half `kHalf` (0 or 1) of the warp's m16 tiles.
+template <class T, class Cfg, Layout kLayout, int kHalf, class Reader>
+__device__ void load_a_half(uint32_t (&a)[Cfg::kMmaTilesM][4], const Reader& reader, uint32_t tile,
+                            int kk) {
+  constexpr int kTiles = Cfg::kMmaTilesM / 2;
+  if constexpr (kPermuted<T, kLayout>) {
+    // Lane (g, q) = (lane / 4, lane % 4) reads warp rows 8 g + 4 kHalf .. + 3 at k rows q and
+    // q + 4: a0, a1 (k = q) and a2, a3 (k = q + 4) of MMA rows g and g + 8 of m16 tiles 2 kHalf
+    // and 2 kHalf + 1.
+    static_assert(Cfg::kMmaTilesM == 4, "8 warp rows per lane group: two 16-byte loads");
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      uint32_t r[4];
+      reader.lds(r, tile, kHalf, h, kk);
+      a[2 * kHalf][2 * h] = r[0];
+      a[2 * kHalf][2 * h + 1] = r[1];
+      a[2 * kHalf + 1][2 * h] = r[2];
+      a[2 * kHalf + 1][2 * h + 1] = r[3];
+    }
+  } else {
+#pragma unroll
+    for (int i = kHalf * kTiles; i < (kHalf + 1) * kTiles; ++i) reader.ldmatrix(a[i], tile, i, kk);
+  }
+#pragma unroll
+  for (int i = kHalf * kTiles; i < (kHalf + 1) * kTiles; ++i) {
 #pragma unroll
     for (int r = 0; r < 4; ++r) a[i][r] = T::to_operand(a[i][r]);
   }
 }
 
-// B fragments of MMA k-step `kk` for the warp's n8 tiles, from the B tile at `tile`.
-template <class T, class Cfg, Layout kLayout>
-__device__ void load_b_fragments(uint32_t (&b)[Cfg::kMmaTilesN][2], uint32_t tile, int warp_n0,
-                                 int kk, int lane) {
-  constexpr int kChunksPerStep = T::kMmaK / Cfg::kChunkElems;
-  constexpr int kRowBytes = Cfg::kBlockN * Cfg::kBytes;
-  const int quad = lane >> 3;
+// B fragments of MMA k-step `kk` for half `kHalf` (0 or 1) of the warp's n8 tiles.
+template <class T, class Cfg, Layout kLayout, int kHalf, class Reader>
+__device__ void load_b_half(uint32_t (&b)[Cfg::kMmaTilesN][2], const Reader& reader, uint32_t tile,
+                            int kk) {
+  constexpr int kTiles = Cfg::kMmaTilesN / 2;
+  if constexpr (kPermuted<T, kLayout>) {
+    // Lane (g, q) reads warp columns 8 g + 4 kHalf .. + 3 at k rows q (b0) and q + 4 (b1): MMA
+    // column g of n8 tiles 4 kHalf .. 4 kHalf + 3.
+    static_assert(Cfg::kMmaTilesN == 8, "8 warp columns per lane group: two 16-byte loads");
 #pragma unroll
-  for (int j = 0; j < Cfg::kMmaTilesN; j += 2) {
-    const int n = warp_n0 + j * 8;
-    uint32_t r[4];
-    if constexpr (kLayout == Layout::kKContiguous) {
-      // Matrices (n 0-7, k 0-7), (n 0-7, k 8-15), (n 8-15, k 0-7), (n 8-15, k 8-15):
-      // b0, b1 of n-tile j, then of n-tile j + 1.
-      ldmatrix_x4(r, tile + k_contiguous_offset(n + (quad >> 1) * 8 + (lane & 7),
-                                                kk * kChunksPerStep + (quad & 1)));
-    } else if constexpr (T::kTransposingLdmatrix) {
-      const int krow = kk * T::kMmaK + (quad & 1) * 8 + (lane & 7);
-      const int chunk = (n + (quad >> 1) * 8) / Cfg::kChunkElems;
-      ldmatrix_x4_trans(r, tile + mn_contiguous_offset<T, kRowBytes>(krow, chunk));
-    } else {
-      const int g = lane >> 2, q = lane & 3;
-      auto at = [&](int krow, int nn) {
-        return tile + mn_contiguous_offset<T, kRowBytes>(krow, nn / Cfg::kChunkElems) +
-               uint32_t((nn % Cfg::kChunkElems) * Cfg::kBytes);
-      };
-      const int k = kk * T::kMmaK + q;
-      r[0] = lds32(at(k, n + g));
-      r[1] = lds32(at(k + 4, n + g));
-      r[2] = lds32(at(k, n + 8 + g));
-      r[3] = lds32(at(k + 4, n + 8 + g));
+    for (int h = 0; h < 2; ++h) {
+      uint32_t r[4];
+      reader.lds(r, tile, kHalf, h, kk);
+#pragma unroll
+      for (int e = 0; e < 4; ++e) b[4 * kHalf + e][h] = r[e];
     }
-    b[j][0] = T::to_operand(r[0]);
-    b[j][1] = T::to_operand(r[1]);
-    b[j + 1][0] = T::to_operand(r[2]);
-    b[j + 1][1] = T::to_operand(r[3]);
+  } else {
+#pragma unroll
+    for (int j = kHalf * kTiles; j < (kHalf + 1) * kTiles; j += 2) {
+      uint32_t r[4];
+      reader.ldmatrix(r, tile, j / 2, kk);
+      b[j][0] = r[0];
+      b[j][1] = r[1];
+      b[j + 1][0] = r[2];
+      b[j + 1][1] = r[3];
+    }
   }
+#pragma unroll
+  for (int j = kHalf * kTiles; j < (kHalf + 1) * kTiles; ++j) {
+    b[j][0] = T::to_operand(b[j][0]);
+    b[j][1] = T::to_operand(b[j][1]);
+  }
+}
+
+// Where n8 tile j's column c (0..7) lies in the warp tile. (Rows: MMA tile i's row r is warp row
+// 16 i + r, or 8 (r % 8) + 2 i + r / 8 when permuted; the epilogue writes each case itself.)
+template <class T, Layout kBLayout>
+__device__ int warp_col(int j, int c) {
+  if constexpr (kPermuted<T, kBLayout>) return 8 * c + j;
+  return 8 * j + c;
 }
 
 struct Args {
@@ -327,12 +422,18 @@ __device__ void store_c(void* c, int64_t at, DataType type, float v) {
   }
 }
 
+// Main loop: the fragments of the next MMA k-step are loaded into the registers of the current
+// one as soon as these are dead (A's first half after the first half of the MMA rows, B and A's
+// second half during the last MMA row), so shared-memory latency hides behind MMAs without a
+// second set of fragment registers. The barrier of k-tile kt sits in its last k-step, before the
+// loads of k-tile kt + 1's first fragments; after it, k-tile kt's stage is refilled.
 template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVectorLoads>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_mma_kernel(Args args) {
   extern __shared__ __align__(128) unsigned char smem[];
   using S = typename T::Storage;
   constexpr int kBlockM = Cfg::kBlockM, kBlockN = Cfg::kBlockN, kBlockK = Cfg::kBlockK;
   constexpr int kStages = Cfg::kStages;
+  constexpr int kTilesM = Cfg::kMmaTilesM, kTilesN = Cfg::kMmaTilesN;
 
   // Grouped rasterization: consecutive blocks walk kRasterGroup tile rows before moving to the
   // next tile column, so the A and B tiles they share stay in L2.
@@ -350,66 +451,139 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_mma_ker
   const int warp_m0 = (warp % Cfg::kWarpsM) * Cfg::kWarpM;
   const int warp_n0 = (warp / Cfg::kWarpsM) * Cfg::kWarpN;
 
-  const S* a = static_cast<const S*>(args.a);
-  const S* b = static_cast<const S*>(args.b);
+  TileCopier<T, Cfg, kALayout, kBlockM, kVectorLoads> a_copier(static_cast<const S*>(args.a),
+                                                               args.lda, m0, args.m, args.k);
+  TileCopier<T, Cfg, kBLayout, kBlockN, kVectorLoads> b_copier(static_cast<const S*>(args.b),
+                                                               args.ldb, n0, args.n, args.k);
+  const FragmentReader<T, Cfg, kALayout, kBlockM, 0, 1> a_reader(warp_m0, lane);
+  const FragmentReader<T, Cfg, kBLayout, kBlockN, 1, 0> b_reader(warp_n0, lane);
   const uint32_t smem0 = smem_address(smem);
   // alpha == 0 (or k == 0): no k-tiles, A and B are never read.
   const int k_tiles = args.alpha == 0.0f ? 0 : (args.k + kBlockK - 1) / kBlockK;
 
-  auto load_stage = [&](int stage, int kt) {
-    const uint32_t sa = smem0 + uint32_t(stage * Cfg::kStageBytes);
-    load_tile<T, Cfg, kALayout, kBlockM, kVectorLoads>(sa, a, args.lda, m0, args.m, kt * kBlockK,
-                                                       args.k);
-    load_tile<T, Cfg, kBLayout, kBlockN, kVectorLoads>(sa + Cfg::kATileBytes, b, args.ldb, n0,
-                                                       args.n, kt * kBlockK, args.k);
+  auto stage_address = [&](int stage) { return smem0 + uint32_t(stage * Cfg::kStageBytes); };
+  // Copies the next k-tile (k-tiles are copied in order) into `stage`.
+  auto load_stage = [&](int stage) {
+    const uint32_t sa = stage_address(stage);
+    a_copier.copy_next(sa);
+    b_copier.copy_next(sa + Cfg::kATileBytes);
   };
 
-  float acc[Cfg::kMmaTilesM][Cfg::kMmaTilesN][4] = {};
+  float acc[kTilesM][kTilesN][4] = {};
+  uint32_t af[kTilesM][4];
+  uint32_t bf[kTilesN][2];
 
+  // Fill every stage, wait for k-tile 0, load its first k-step's fragments. (With no k-tiles the
+  // fragments are loaded from unwritten shared memory and never used.)
 #pragma unroll
-  for (int s = 0; s < kStages - 1; ++s) {
-    if (s < k_tiles) load_stage(s, s);
+  for (int s = 0; s < kStages; ++s) {
+    if (s < k_tiles) load_stage(s);
     cp_async_commit();
   }
-  for (int kt = 0; kt < k_tiles; ++kt) {
-    cp_async_wait<kStages - 2>();  // k-tile kt has landed (this thread's copies) ...
-    __syncthreads();               // ... everyone's, and everyone is done with k-tile kt - 1
-    const int next = kt + kStages - 1;
-    if (next < k_tiles) load_stage(next % kStages, next);  // refills k-tile kt - 1's stage
-    cp_async_commit();
+  cp_async_wait<kStages - 1>();
+  __syncthreads();
+  load_a_half<T, Cfg, kALayout, 0>(af, a_reader, smem0, 0);
+  load_a_half<T, Cfg, kALayout, 1>(af, a_reader, smem0, 0);
+  load_b_half<T, Cfg, kBLayout, 0>(bf, b_reader, smem0 + Cfg::kATileBytes, 0);
+  load_b_half<T, Cfg, kBLayout, 1>(bf, b_reader, smem0 + Cfg::kATileBytes, 0);
 
-    const uint32_t sa = smem0 + uint32_t((kt % kStages) * Cfg::kStageBytes);
-    const uint32_t sb = sa + Cfg::kATileBytes;
+  int stage = 0;
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    const int next_stage = stage + 1 == kStages ? 0 : stage + 1;
 #pragma unroll
-    for (int kk = 0; kk < kBlockK / T::kMmaK; ++kk) {
-      uint32_t af[Cfg::kMmaTilesM][4];
-      uint32_t bf[Cfg::kMmaTilesN][2];
-      load_a_fragments<T, Cfg, kALayout>(af, sa, warp_m0, kk, lane);
-      load_b_fragments<T, Cfg, kBLayout>(bf, sb, warp_n0, kk, lane);
+    for (int kk = 0; kk < Cfg::kSteps; ++kk) {
+      // Where the next k-step's fragments come from: this stage, or k-tile kt + 1's (after the
+      // last k-step of the last k-tile: a stage that is read and never used).
+      uint32_t next_a = stage_address(stage);
+      int next_kk = kk + 1;
+      if (kk == Cfg::kSteps - 1) {
+        cp_async_wait<kStages - 2>();  // k-tile kt + 1 has landed (this thread's copies) ...
+        __syncthreads();  // ... everyone's; every warp has read its last fragments of k-tile kt
+        if (kt + kStages < k_tiles) load_stage(stage);  // k-tile kt + kStages
+        cp_async_commit();
+        next_a = stage_address(next_stage);
+        next_kk = 0;
+      }
+      const uint32_t next_b = next_a + Cfg::kATileBytes;
 #pragma unroll
-      for (int i = 0; i < Cfg::kMmaTilesM; ++i) {
+      for (int i = 0; i < kTilesM; ++i) {
+        if (i < kTilesM - 1) {
 #pragma unroll
-        for (int j = 0; j < Cfg::kMmaTilesN; ++j) T::mma(acc[i][j], af[i], bf[j]);
+          for (int j = 0; j < kTilesN; ++j) T::mma(acc[i][j], af[i], bf[j]);
+          if (i == kTilesM / 2 - 1) load_a_half<T, Cfg, kALayout, 0>(af, a_reader, next_a, next_kk);
+        } else {
+#pragma unroll
+          for (int j = 0; j < kTilesN / 2; ++j) T::mma(acc[i][j], af[i], bf[j]);
+          load_b_half<T, Cfg, kBLayout, 0>(bf, b_reader, next_b, next_kk);
+#pragma unroll
+          for (int j = kTilesN / 2; j < kTilesN; ++j) T::mma(acc[i][j], af[i], bf[j]);
+          load_b_half<T, Cfg, kBLayout, 1>(bf, b_reader, next_b, next_kk);
+          load_a_half<T, Cfg, kALayout, 1>(af, a_reader, next_a, next_kk);
+        }
       }
     }
+    stage = next_stage;
   }
-  cp_async_wait<0>();
 
   // Epilogue: accumulator r of MMA tile (i, j) holds C(row, col) below (mma.sync's C layout).
   const int g = lane >> 2, q = lane & 3;
+  if constexpr (kPermuted<T, kALayout>) {
+    // Permuted rows: a lane holds warp rows 8 g .. 8 g + 7 of each of its columns (MMA tile i,
+    // accumulator r: row 8 g + 2 i + r / 2). Stored as two groups of 4 consecutive rows, with one
+    // 16-byte access where C allows it: a lane per 8 rows would otherwise leave 8 partial
+    // 32-byte sectors per column and store.
+    static_assert(T::kDataType == DataType::kF32 && kTilesM == 4, "fp32 C, 8 rows a lane");
+    const bool c_vectors =
+        reinterpret_cast<uintptr_t>(args.c) % 16 == 0 && args.ldc % 4 == 0 && args.m % 4 == 0;
+    float* c = static_cast<float*>(args.c);
 #pragma unroll
-  for (int i = 0; i < Cfg::kMmaTilesM; ++i) {
+    for (int j = 0; j < kTilesN; ++j) {
 #pragma unroll
-    for (int j = 0; j < Cfg::kMmaTilesN; ++j) {
+      for (int cc = 0; cc < 2; ++cc) {
+        const int col = n0 + warp_n0 + warp_col<T, kBLayout>(j, q * 2 + cc);
 #pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        const int row = m0 + warp_m0 + i * 16 + g + (r >> 1) * 8;
-        const int col = n0 + warp_n0 + j * 8 + q * 2 + (r & 1);
-        if (row < args.m && col < args.n) {
-          const int64_t at = row + int64_t(col) * args.ldc;
-          float v = args.alpha * acc[i][j][r];
-          if (args.beta != 0.0f) v = fmaf(args.beta, load_c(args.c, at, args.c_type), v);
-          store_c(args.c, at, args.c_type, v);
+        for (int h = 0; h < 2; ++h) {
+          const int row = m0 + warp_m0 + 8 * g + 4 * h;
+          if (col >= args.n || row >= args.m) continue;
+          const float v[4] = {acc[2 * h][j][cc], acc[2 * h][j][cc + 2], acc[2 * h + 1][j][cc],
+                              acc[2 * h + 1][j][cc + 2]};
+          float* at = c + (row + int64_t(col) * args.ldc);
+          if (c_vectors) {  // m % 4 == 0: all 4 rows inside
+            float4 out = make_float4(args.alpha * v[0], args.alpha * v[1], args.alpha * v[2],
+                                     args.alpha * v[3]);
+            if (args.beta != 0.0f) {
+              const float4 old = *reinterpret_cast<const float4*>(at);
+              out = make_float4(fmaf(args.beta, old.x, out.x), fmaf(args.beta, old.y, out.y),
+                                fmaf(args.beta, old.z, out.z), fmaf(args.beta, old.w, out.w));
+            }
+            *reinterpret_cast<float4*>(at) = out;
+          } else {
+#pragma unroll
+            for (int e = 0; e < 4; ++e) {
+              if (row + e >= args.m) break;
+              float out = args.alpha * v[e];
+              if (args.beta != 0.0f) out = fmaf(args.beta, at[e], out);
+              at[e] = out;
+            }
+          }
+        }
+      }
+    }
+  } else {
+#pragma unroll
+    for (int i = 0; i < kTilesM; ++i) {
+#pragma unroll
+      for (int j = 0; j < kTilesN; ++j) {
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+          const int row = m0 + warp_m0 + 16 * i + g + (r >> 1) * 8;
+          const int col = n0 + warp_n0 + warp_col<T, kBLayout>(j, q * 2 + (r & 1));
+          if (row < args.m && col < args.n) {
+            const int64_t at = row + int64_t(col) * args.ldc;
+            float v = args.alpha * acc[i][j][r];
+            if (args.beta != 0.0f) v = fmaf(args.beta, load_c(args.c, at, args.c_type), v);
+            store_c(args.c, at, args.c_type, v);
+          }
         }
       }
     }
@@ -423,6 +597,10 @@ cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
   auto kernel = gemm_mma_kernel<T, Cfg, kALayout, kBLayout, kVectorLoads>;
   cudaError_t err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
+  // All of L1 as shared memory, so kBlocksPerSm blocks fit (A and B bypass L1: cp.async.cg).
+  if (err == cudaSuccess)
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared);
   if (err != cudaSuccess) return err;
   const int64_t tiles = ((args.m + Cfg::kBlockM - 1) / Cfg::kBlockM) *
                         int64_t((args.n + Cfg::kBlockN - 1) / Cfg::kBlockN);
@@ -475,12 +653,13 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
   return true;
 }
 
-// 128 x 128: 4 warps (2 x 2), two blocks per SM (64 KiB shared memory each, up to 255 registers
-// a thread). Measured on an H200 against 128 x 256 with one block per SM: faster at 2048^3 to
-// 8192^3 (docs/NOTES-tensorcore.md).
-using ConfigF16 = Config<TypeF16, 128, 128, 64, 64, 4, 2>;
-using ConfigBF16 = Config<TypeBF16, 128, 128, 64, 64, 4, 2>;
-using ConfigTF32 = Config<TypeTF32, 128, 128, 64, 64, 4, 2>;
+// 128 x 128: 4 warps (2 x 2) of 64 x 64, two blocks per SM (up to 255 registers a thread), 4
+// stages of 64-byte rows: k-tile 32 (16-bit) or 16 (TF32), 64 KiB of shared memory. A k-tile of 64
+// (3 stages, 96 KiB) ran at the same speed (NN) or slower, at 255 registers; TF32 with k-tile 32
+// was slower (NN), with spills. Measured on an H200 (docs/NOTES-tensorcore.md).
+using ConfigF16 = Config<TypeF16, 128, 128, 32, 64, 64, 4, 2>;
+using ConfigBF16 = Config<TypeBF16, 128, 128, 32, 64, 64, 4, 2>;
+using ConfigTF32 = Config<TypeTF32, 128, 128, 16, 64, 64, 4, 2>;
 
 }  // namespace
 

@@ -10,10 +10,14 @@
 //
 // Tiling: a block computes a 128 x 128 tile of C with 4 warps (2 x 2), each warp a 64 x 64 tile
 // (4 x 8 MMAs per k-step); two blocks per SM. Block k-tile: 32 elements (16-bit) or 16 (fp32),
-// i.e. 64 bytes per row. A 4-stage cp.async pipeline keeps three k-tiles in flight. Shared memory
-// stores each operand tile as it lies in global memory (k-contiguous or m/n-contiguous),
-// XOR-swizzled in 16-byte chunks so ldmatrix (and the TF32 scalar fragment loads) are free of bank
-// conflicts; ldmatrix.trans turns m/n-contiguous 16-bit tiles into MMA fragments, so all four
+// i.e. 64-byte rows; a 4-stage cp.async pipeline (64 KiB of shared memory). Main loop: the next
+// k-step's fragments are loaded into the registers of the current one as soon as those are dead,
+// so shared-memory latency hides behind MMAs; one barrier per k-tile, in its last k-step. Shared
+// memory stores each operand tile as it lies in global memory (k-contiguous or m/n-contiguous),
+// XOR-swizzled in 16-byte chunks so fragment loads are free of bank conflicts: ldmatrix for
+// k-contiguous tiles, ldmatrix.trans for m/n-contiguous 16-bit tiles, and 16-byte loads for
+// m/n-contiguous fp32 tiles (four consecutive m or n a lane, which permutes the warp tile's rows or
+// columns; the epilogue undoes it, with 16-byte stores where C's alignment allows). All four
 // transpose combinations run at about the same speed. Blocks are rasterized in groups of 8 tile
 // rows (L2 reuse).
 //

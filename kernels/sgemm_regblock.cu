@@ -3,20 +3,35 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 namespace tileblas::sgemm_regblock {
 namespace {
 
-// A block tile configuration. The lane layout inside a warp is fixed at 8 (m) x 4 (n) lanes, each
-// lane owning 4x4 sub-tiles 32 rows / 16 columns apart.
-template <int BlockM, int BlockN, int BlockK, int WarpM, int WarpN, int Stages, int MinBlocksPerSm>
+// How the 32 lanes of a warp are laid out over its LanesM (m) x 32/LanesM (n) grid of lanes.
+// Shared memory returns 128 bytes (one register per lane) per cycle, so a float4 read costs 4
+// cycles, and 2 when every lane pair (lane, lane^1) or every pair (lane, lane^2) reads one address
+// (ncu's shared-memory wavefronts on an H200 follow this count exactly: docs/NOTES-sgemm.md).
+enum class LaneOrder {
+  kMMajor,  // lane = m_lane + LanesM * n_lane: B reads pair up, A reads do not
+  kPaired,  // lane bit 0 -> n_lane bit 0, the next log2(LanesM) bits -> m_lane, the rest -> the
+            // higher n_lane bits: lanes (l, l^1) read one A vector, lanes (l, l^2) one B vector
+};
+
+// A block tile configuration. Each lane owns 4x4 sub-tiles of C, 4*LanesM rows and
+// 4*(32/LanesM) columns apart, so a warp's float4 reads of one k are contiguous.
+template <int BlockM, int BlockN, int BlockK, int WarpM, int WarpN, int Stages, int MinBlocksPerSm,
+          int LanesM = 8, LaneOrder Order = LaneOrder::kMMajor>
 struct Tile {
   static constexpr int kBlockM = BlockM, kBlockN = BlockN, kBlockK = BlockK;
   static constexpr int kWarpM = WarpM, kWarpN = WarpN, kStages = Stages;
   static constexpr int kMinBlocksPerSm = MinBlocksPerSm;
   static constexpr int kWarpsM = BlockM / WarpM, kWarpsN = BlockN / WarpN;
   static constexpr int kThreads = kWarpsM * kWarpsN * 32;
-  static constexpr int kThreadM = WarpM / 8, kThreadN = WarpN / 4;  // per-thread register tile
+  static constexpr int kLanesM = LanesM, kLanesN = 32 / LanesM;
+  static constexpr LaneOrder kOrder = Order;
+  static constexpr int kSubM = 4 * kLanesM, kSubN = 4 * kLanesN;  // sub-tile spacing in C
+  static constexpr int kThreadM = WarpM / kLanesM, kThreadN = WarpN / kLanesN;  // register tile
   // Shared rows padded by 4 floats: rows stay 16-byte aligned for float4 reads, and the lanes
   // that write a k-contiguous operand (8 k x 4 columns) land in 32 distinct banks.
   static constexpr int kStrideA = BlockM + 4, kStrideB = BlockN + 4;
@@ -24,36 +39,45 @@ struct Tile {
   static constexpr size_t kSmemBytes = size_t(Stages) * kStageFloats * sizeof(float);
 
   static_assert(BlockM % WarpM == 0 && BlockN % WarpN == 0, "warps tile the block exactly");
-  static_assert(WarpM % 32 == 0 && WarpN % 16 == 0,
-                "8x4 lanes with 4x4 sub-tiles cover 32 x 16 per step: warp tiles are multiples");
+  static_assert(LanesM == 2 || LanesM == 4 || LanesM == 8 || LanesM == 16,
+                "a power-of-two lane grid with at least 2 lanes along each of m and n (kPaired "
+                "takes bit 0 for n and bit 1 for m)");
+  static_assert(WarpM % kSubM == 0 && WarpN % kSubN == 0,
+                "the lanes' 4x4 sub-tiles cover the warp tile exactly");
   static_assert(BlockK % 8 == 0, "k-contiguous copies move 8 consecutive k per lane group");
   static_assert(BlockM * BlockK % (4 * kThreads) == 0 && BlockN * BlockK % (4 * kThreads) == 0,
                 "every thread issues the same number of 16-byte copies per k-step");
   static_assert(Stages >= 2, "a ring of at least two buffers overlaps copy and compute");
 };
 
-// Configurations, chosen by a sweep on an H200 (docs/NOTES-sgemm.md): warp tiles of 32x64 for the
-// 128x128 tile (no spills at 2 blocks per SM), 64x64 (8x16 per thread, 1 block per SM) for the
-// 256x128 tile of large problems, 64x32 for 128x64, and 8 warps of 32x32 for the split-K slices
-// (more warps per block when the slices are few).
-using Tile128x128x16 = Tile<128, 128, 16, 32, 64, 4, 2>;
-using Tile256x128x16 = Tile<256, 128, 16, 64, 64, 3, 1>;
+// Configurations, chosen by sweeps on an H200 (docs/NOTES-sgemm.md). The 128x128 tile has warps of
+// 32x64 (no spills at 2 blocks per SM) in two lane layouts: 8x8 per thread on paired 4x8 lanes for
+// the _align16 row (0.5-2 % faster there), 4x16 per thread on m-major 8x4 lanes for the _align4
+// and packed rows (8x8 lost 10 % with 4-byte copies and stores at 8192x8192x128; in the packed
+// row the layouts tie, and this instance is the fastest). 64x64 warps (8x16 per thread, paired
+// lanes, 1 block per SM) for the 256x128 tile of large problems; 64x32 for 128x64; and 8 warps of
+// 32x32 for the split-K slices (more warps per block when the slices are few).
+using Tile128x128x16T8x8 = Tile<128, 128, 16, 32, 64, 4, 2, 4, LaneOrder::kPaired>;
+using Tile128x128x16T4x16 = Tile<128, 128, 16, 32, 64, 4, 2>;
+using Tile256x128x16 = Tile<256, 128, 16, 64, 64, 3, 1, 8, LaneOrder::kPaired>;
 using Tile128x64x16 = Tile<128, 64, 16, 64, 32, 4, 3>;
 using Tile64x64x16 = Tile<64, 64, 16, 32, 32, 4, 4>;
 using TileSplitK128x64x16 = Tile<128, 64, 16, 32, 32, 4, 2>;
 constexpr int kRasterGroup = 8;       // block-rows per rasterization group
 constexpr int kMinTilesPerSlice = 8;  // split-K: fewer k-steps per slice cannot hide the prologue
-// Split-K and packing workspaces come from the device's default memory pool; the pool keeps this
-// much after a synchronisation instead of returning it to the driver, so back-to-back calls do
-// not each pay for a cudaMalloc.
+// Split-K and packing workspaces come from the device's default memory pool; after a
+// synchronisation the pool keeps at least kPoolKeepBytes, and as much as the largest workspace
+// asked for up to kPoolKeepMaxBytes, instead of returning it to the driver, so back-to-back calls
+// do not each pay for a new allocation (8192^3 packed: 512 MiB, ~1.3 ms a call when re-mapped).
 constexpr uint64_t kPoolKeepBytes = uint64_t(256) << 20;
+constexpr uint64_t kPoolKeepMaxBytes = uint64_t(2) << 30;
 
 struct Args {
   bool trans_a, trans_b;
   int64_t m, n, k;
   float alpha, beta;
   const float* a;
-  int64_t lda;
+  int64_t lda;  // lda, ldb: leading dimensions; the packed row's: panel strides (PackedPanelCopy)
   const float* b;
   int64_t ldb;
   float* c;
@@ -62,6 +86,11 @@ struct Args {
   int k_tiles_per_slice;  // k-steps per blockIdx.y slice (all of them without split-K)
   float* partial;         // split-K: slices of m_pad x n partial tiles, else nullptr
   int64_t m_pad;          // split-K: m rounded up to 4 (leading dimension of a partial)
+  // Peeled: m and n above are the interior's; the strip below it (strip_rows rows, all
+  // strip_cols + n columns) and the strip right of it (strip_cols columns, the interior's rows)
+  // are computed by the blocks after the interior's tiles, the first strip_blocks_bottom of them
+  // on the strip below.
+  int strip_rows, strip_cols, strip_blocks_bottom;
 };
 
 __device__ __forceinline__ uint32_t smem_address(const void* p) {
@@ -75,6 +104,17 @@ __device__ __forceinline__ void copy4(float* dst, const float* src, int src_byte
 __device__ __forceinline__ void copy16(float* dst, const float* src, int src_bytes) {
   asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(smem_address(dst)), "l"(src),
                "r"(src_bytes));
+}
+// 4- and 16-byte copies whose source lies wholly inside the operand (no zero-fill operand), to a
+// shared-memory address.
+__device__ __forceinline__ void copy4(uint32_t dst, const float* src) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4;\n" ::"r"(dst), "l"(src));
+}
+__device__ __forceinline__ void copy16(uint32_t dst, const float* src) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16;\n" ::"r"(dst), "l"(src));
+}
+__device__ __forceinline__ void copy16(float* dst, const float* src) {
+  copy16(smem_address(dst), src);
 }
 __device__ __forceinline__ void copy_commit() { asm volatile("cp.async.commit_group;\n" ::); }
 template <int Pending>
@@ -156,15 +196,168 @@ struct PanelCopy {
     }
     ptr += k_contiguous ? BlockK : BlockK * ld;
   }
+
+  // Copies a k-step that lies wholly inside the matrix (all Rows rows of the panel and BlockK
+  // values of k), then advances: the same copies as copy() without bounds predicates, zero-fill
+  // operands or substitute addresses (the interior tiles' full k-steps). `stage` is the shared
+  // address of the stage's tile; each copy's destination is at a constant offset from
+  // stage + 4 * (l0 * Stride + r0).
+  __device__ __forceinline__ void copy_inside(uint32_t stage, int64_t ld, bool k_contiguous) {
+    const uint32_t dst = stage + 4 * uint32_t(l0 * Stride + r0);
+    if (!k_contiguous) {
+      const float* src = ptr;
+#pragma unroll
+      for (int c = 0; c < kRCopies; ++c) {
+        const uint32_t to = dst + 4 * c * kLStep * Stride;
+        if (Align16) {
+          copy16(to, src);
+        } else {
+          copy4(to, src);
+        }
+        src += kLStep * ld;
+      }
+    } else {
+      const float* src_row = ptr;
+#pragma unroll
+      for (int pr = 0; pr < kKRowPasses; ++pr) {
+#pragma unroll
+        for (int pl = 0; pl < kKLPasses; ++pl) {
+          copy4(dst + 4 * (pl * 8 * Stride + pr * kRStepK), src_row + pl * 8);
+        }
+        src_row += kRStepK * ld;
+      }
+    }
+    ptr += k_contiguous ? BlockK : BlockK * ld;
+  }
 };
 
-// Align16: 16-byte copies of the operands contiguous along m or n; StoreC16: 16-byte stores of C.
-template <class T, bool Align16, bool StoreC16 = Align16>
+// The packed row's copies (the tiles' main loop without edges): the operand x is tile-panelled,
+// element (r, l) at x[(r / Rows) * panel + l * Rows + r % Rows], and zero-padded to whole panels
+// and whole k-steps, so a k-step of a panel is Rows * BlockK contiguous floats that lie wholly
+// inside the workspace. A thread's copies are at fixed offsets from one pointer that advances by
+// a constant per k-step, with no bounds predicates. Same shared layout as PanelCopy (r-contiguous,
+// 16 bytes a copy); the constructor and copy() take PanelCopy's arguments, reading `ld` as the
+// panel stride and ignoring what no edge needs.
+template <int Rows, int BlockK, int Stride, int Threads>
+struct PackedPanelCopy {
+  static constexpr int kCopies = Rows * BlockK / (4 * Threads);
+  static constexpr int kLStep = 4 * Threads / Rows;  // k advance between a thread's copies
+  static_assert(Rows * BlockK % (4 * Threads) == 0 && 4 * Threads % Rows == 0,
+                "the block's threads cover whole k-rows of the panel with 16-byte copies");
+
+  const float* ptr;  // this thread's first float4 at the current k-step
+  int dst_offset;    // its position in a stage of the shared tile
+
+  __device__ __forceinline__ PackedPanelCopy(const float* x, int64_t panel, bool, int64_t row0,
+                                             int64_t, int64_t first_k, int tid) {
+    ptr = x + (row0 / Rows) * panel + first_k * Rows + 4 * tid;
+    dst_offset = (4 * tid / Rows) * Stride + 4 * tid % Rows;
+  }
+
+  __device__ __forceinline__ void copy(float* dst, const float*, int64_t, bool, int) {
+#pragma unroll
+    for (int c = 0; c < kCopies; ++c)
+      copy16(dst + dst_offset + c * kLStep * Stride, ptr + c * 4 * Threads);
+    ptr += Rows * BlockK;
+  }
+};
+
+// Peeling (the packed row): where m or n is at most kMaxPeel past a multiple of the block tile,
+// the last tile row or column would cost a whole tile for a few rows (4097 = 32 * 128 + 1). The
+// tiles then cover the interior, and the thin strips go to blocks placed after the tiles in the
+// grid, so that they run in the slots the last wave of tiles leaves idle. A strip block computes
+// C(u, v) for the strip's u < kMaxPeel thin indices and kStripChunk indices v along its long side,
+// over all of k, from the packed operands (tile-panelled, see PackedPanelCopy: a chunk of the long
+// side is one panel, the thin strip starts the panel after the interior's, and both are
+// zero-padded): per k, one float4 of the long operand per lane and the strip's few values of the
+// thin one (the same for the whole warp). The block's warps split k; their partial sums are added
+// in warp order through shared memory (deterministic).
+constexpr int kMaxPeel = 8;
+constexpr int kStripChunk = 128;
+
+template <class T>
+__device__ __forceinline__ void sgemm_strip_block(const Args& p, int strip, float* smem) {
+  constexpr int kSplit = T::kThreads / 32;
+  static_assert(kStripChunk == 32 * 4, "a warp covers the chunk with one float4 per lane");
+  static_assert(T::kBlockM == kStripChunk && T::kBlockN == kStripChunk,
+                "a chunk of the long side is one panel of the packed operand");
+  static_assert(kMaxPeel % 4 == 0, "the thin operand is read a float4 at a time");
+  static_assert(size_t(kSplit) * kMaxPeel * kStripChunk * sizeof(float) <= T::kSmemBytes,
+                "the warps' partial sums fit in the tile's shared memory");
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const bool below = strip < p.strip_blocks_bottom;
+  const int chunk = below ? strip : strip - p.strip_blocks_bottom;
+  const int thin_count = below ? p.strip_rows : p.strip_cols;
+  const int64_t long_count = below ? p.n + p.strip_cols : p.m;
+  const int64_t v0 = int64_t(chunk) * kStripChunk + lane * 4;
+
+  float acc[kMaxPeel][4] = {};
+  if (v0 < long_count) {
+    // Panels hold kStripChunk floats per k (16-byte aligned); a float4 past the end of the long
+    // side or the strip reads the zero padding. p.m and p.n (the interior) are whole panels.
+    const float* long_ptr =
+        (below ? p.b + chunk * p.ldb : p.a + chunk * p.lda) + lane * 4 + warp * kStripChunk;
+    const float* thin_ptr =
+        (below ? p.a + p.tiles_m * p.lda : p.b + p.tiles_n * p.ldb) + warp * kStripChunk;
+#pragma unroll 4
+    for (int64_t l = warp; l < p.k; l += kSplit) {
+      const float4 x = *reinterpret_cast<const float4*>(long_ptr);
+      float t[kMaxPeel];
+#pragma unroll
+      for (int q = 0; q < kMaxPeel / 4; ++q) {
+        const float4 y = 4 * q < thin_count ? *reinterpret_cast<const float4*>(thin_ptr + 4 * q)
+                                            : make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        t[4 * q] = y.x, t[4 * q + 1] = y.y, t[4 * q + 2] = y.z, t[4 * q + 3] = y.w;
+      }
+#pragma unroll
+      for (int u = 0; u < kMaxPeel; ++u) {
+        acc[u][0] = fmaf(t[u], x.x, acc[u][0]), acc[u][1] = fmaf(t[u], x.y, acc[u][1]);
+        acc[u][2] = fmaf(t[u], x.z, acc[u][2]), acc[u][3] = fmaf(t[u], x.w, acc[u][3]);
+      }
+      long_ptr += kSplit * kStripChunk;
+      thin_ptr += kSplit * kStripChunk;
+    }
+  }
+  // smem[w][u][v - chunk start]: warp w's partial sums.
+#pragma unroll
+  for (int u = 0; u < kMaxPeel; ++u) {
+    *reinterpret_cast<float4*>(smem + (warp * kMaxPeel + u) * kStripChunk + lane * 4) =
+        make_float4(acc[u][0], acc[u][1], acc[u][2], acc[u][3]);
+  }
+  __syncthreads();
+  for (int o = threadIdx.x; o < thin_count * kStripChunk; o += T::kThreads) {
+    const int u = o / kStripChunk, v_in_chunk = o % kStripChunk;
+    const int64_t v = int64_t(chunk) * kStripChunk + v_in_chunk;
+    if (v >= long_count) continue;
+    float sum = 0.0f;
+#pragma unroll
+    for (int w = 0; w < kSplit; ++w) sum += smem[(w * kMaxPeel + u) * kStripChunk + v_in_chunk];
+    float* dst = below ? p.c + (p.m + u) + v * p.ldc : p.c + v + (p.n + u) * p.ldc;
+    *dst = p.beta == 0.0f ? p.alpha * sum : p.alpha * sum + p.beta * *dst;
+  }
+}
+
+// Align16: 16-byte copies of the operands contiguous along m or n; StoreC16: 16-byte stores of C;
+// Packed: A and B are the packed row's tile-panelled, zero-padded workspaces (PackedPanelCopy:
+// no bounds in the copies, only C's stores are predicated; lda and ldb are the panel strides),
+// and the blocks after the interior's tiles compute the thin strips (sgemm_strip_block);
+// InteriorCopies: tiles wholly inside m and n copy their full k-steps without bounds
+// (PanelCopy::copy_inside), only edge tiles and a partial last k-step take the checked copies.
+template <class T, bool Align16, bool StoreC16 = Align16, bool Packed = false,
+          bool InteriorCopies = false>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regblock_kernel(Args p) {
   extern __shared__ float4 smem_vec[];
   float* const a_smem = reinterpret_cast<float*>(smem_vec);
   float* const b_smem = a_smem + T::kStages * T::kBlockK * T::kStrideA;
   const int tid = threadIdx.x;
+  static_assert(!Packed || Align16, "packed operands are copied 16 bytes at a time");
+  static_assert(!(Packed && InteriorCopies), "the packed row's copies have no bounds anyway");
+  if constexpr (Packed) {
+    if (int(blockIdx.x) >= p.tiles_m * p.tiles_n) {
+      sgemm_strip_block<T>(p, int(blockIdx.x) - p.tiles_m * p.tiles_n, a_smem);
+      return;
+    }
+  }
 
   // Grouped rasterization: consecutive blocks walk kRasterGroup block-rows, then the next column.
   const int tile = blockIdx.x;
@@ -182,13 +375,28 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
                            : int(k_tiles - kt_begin < p.k_tiles_per_slice ? k_tiles - kt_begin
                                                                           : p.k_tiles_per_slice);
 
-  PanelCopy<T::kBlockM, T::kBlockK, T::kStrideA, T::kThreads, Align16> a_copy(
-      p.a, p.lda, p.trans_a, row0, p.m, kt_begin * T::kBlockK, tid);
-  PanelCopy<T::kBlockN, T::kBlockK, T::kStrideB, T::kThreads, Align16> b_copy(
-      p.b, p.ldb, !p.trans_b, col0, p.n, kt_begin * T::kBlockK, tid);
+  using ACopy =
+      std::conditional_t<Packed, PackedPanelCopy<T::kBlockM, T::kBlockK, T::kStrideA, T::kThreads>,
+                         PanelCopy<T::kBlockM, T::kBlockK, T::kStrideA, T::kThreads, Align16>>;
+  using BCopy =
+      std::conditional_t<Packed, PackedPanelCopy<T::kBlockN, T::kBlockK, T::kStrideB, T::kThreads>,
+                         PanelCopy<T::kBlockN, T::kBlockK, T::kStrideB, T::kThreads, Align16>>;
+  ACopy a_copy(p.a, p.lda, p.trans_a, row0, p.m, kt_begin * T::kBlockK, tid);
+  BCopy b_copy(p.b, p.ldb, !p.trans_b, col0, p.n, kt_begin * T::kBlockK, tid);
   // Copies are issued in k order, so one running count of the k values left serves both.
   int64_t k_left_next = p.k - kt_begin * T::kBlockK;
+  [[maybe_unused]] const bool interior = row0 + T::kBlockM <= p.m && col0 + T::kBlockN <= p.n;
   auto copy_stage = [&](int stage) {
+    if constexpr (InteriorCopies) {
+      if (interior && k_left_next >= T::kBlockK) {
+        a_copy.copy_inside(smem_address(a_smem + stage * T::kBlockK * T::kStrideA), p.lda,
+                           p.trans_a);
+        b_copy.copy_inside(smem_address(b_smem + stage * T::kBlockK * T::kStrideB), p.ldb,
+                           !p.trans_b);
+        k_left_next -= T::kBlockK;
+        return;
+      }
+    }
     const int k_left = int(k_left_next < T::kBlockK ? k_left_next : T::kBlockK);
     a_copy.copy(a_smem + stage * T::kBlockK * T::kStrideA, p.a, p.lda, p.trans_a, k_left);
     b_copy.copy(b_smem + stage * T::kBlockK * T::kStrideB, p.b, p.ldb, !p.trans_b, k_left);
@@ -196,8 +404,12 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
   };
 
   const int warp = tid / 32, lane = tid % 32;
-  const int warp_m0 = (warp % T::kWarpsM) * T::kWarpM + (lane % 8) * 4;
-  const int warp_n0 = (warp / T::kWarpsM) * T::kWarpN + (lane / 8) * 4;
+  const int m_lane = T::kOrder == LaneOrder::kMMajor ? lane % T::kLanesM : (lane >> 1) % T::kLanesM;
+  const int n_lane = T::kOrder == LaneOrder::kMMajor
+                         ? lane / T::kLanesM
+                         : (lane & 1) | (((lane >> 1) / T::kLanesM) << 1);
+  const int warp_m0 = (warp % T::kWarpsM) * T::kWarpM + m_lane * 4;
+  const int warp_n0 = (warp / T::kWarpsM) * T::kWarpN + n_lane * 4;
   float acc[T::kThreadM][T::kThreadN] = {};
 
 #pragma unroll
@@ -219,13 +431,13 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
       float a_frag[T::kThreadM], b_frag[T::kThreadN];
 #pragma unroll
       for (int i = 0; i < T::kThreadM / 4; ++i) {
-        const float4 v = *reinterpret_cast<const float4*>(as + kk * T::kStrideA + i * 32);
+        const float4 v = *reinterpret_cast<const float4*>(as + kk * T::kStrideA + i * T::kSubM);
         a_frag[4 * i] = v.x, a_frag[4 * i + 1] = v.y, a_frag[4 * i + 2] = v.z,
                    a_frag[4 * i + 3] = v.w;
       }
 #pragma unroll
       for (int j = 0; j < T::kThreadN / 4; ++j) {
-        const float4 v = *reinterpret_cast<const float4*>(bs + kk * T::kStrideB + j * 16);
+        const float4 v = *reinterpret_cast<const float4*>(bs + kk * T::kStrideB + j * T::kSubN);
         b_frag[4 * j] = v.x, b_frag[4 * j + 1] = v.y, b_frag[4 * j + 2] = v.z,
                    b_frag[4 * j + 3] = v.w;
       }
@@ -237,14 +449,15 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
   }
   copy_wait<0>();  // no copy may still target shared memory when the block exits
 
-  // Epilogue: columns j, rows in runs of 4 (lanes 0..7 of a column write 128 contiguous bytes).
+  // Epilogue: columns j, rows in runs of 4 (the kLanesM lanes of a column write 16 * kLanesM
+  // contiguous bytes).
 #pragma unroll
   for (int j = 0; j < T::kThreadN; ++j) {
-    const int64_t col = col0 + warp_n0 + (j / 4) * 16 + j % 4;
+    const int64_t col = col0 + warp_n0 + (j / 4) * T::kSubN + j % 4;
     if (col >= p.n) continue;
 #pragma unroll
     for (int i4 = 0; i4 < T::kThreadM / 4; ++i4) {
-      const int64_t row = row0 + warp_m0 + i4 * 32;
+      const int64_t row = row0 + warp_m0 + i4 * T::kSubM;
       if (row >= p.m) continue;
       const float r0 = acc[4 * i4][j], r1 = acc[4 * i4 + 1][j], r2 = acc[4 * i4 + 2][j],
                   r3 = acc[4 * i4 + 3][j];
@@ -293,18 +506,23 @@ __global__ void sgemm_splitk_reduce_kernel(int64_t m, int64_t n, int slices, con
   }
 }
 
-// Packing (sgemm_packed_*): dst[r + l * ld_dst] = op(X)(r, l) for r < rows, l < k, where X is
-// stored r-contiguous (x[r + l*ld]) or l-contiguous (x[l + r*ld]). 32x32 tiles through shared
-// memory, so reads and writes coalesce in both cases.
+// Packing (sgemm_packed_*), tile-panelled: dst[(r / Panel) * Panel * k_pad + l * Panel + r % Panel]
+// = op(X)(r, l) for r < rows, l < k, and 0 for the padding up to whole panels (r < rows rounded up
+// to Panel) and whole k-steps (l < k_pad), where X is stored r-contiguous (x[r + l*ld]) or
+// l-contiguous (x[l + r*ld]). 32x32 tiles through shared memory, so reads and writes coalesce in
+// both cases (32 consecutive r stay inside one panel).
 constexpr int kPackTile = 32;
 constexpr int kPackRowsPerPass = 8;
+template <int Panel>
 __global__ void __launch_bounds__(kPackTile* kPackRowsPerPass)
     sgemm_pack_kernel(const float* __restrict__ x, int64_t ld, bool r_contiguous, int64_t rows,
-                      int64_t k, float* __restrict__ dst, int64_t ld_dst) {
+                      int64_t k, float* __restrict__ dst, int64_t k_pad) {
+  static_assert(Panel % kPackTile == 0, "a pack tile's rows lie in one panel");
   __shared__ float tile[kPackTile][kPackTile + 1];  // tile[l][r]; +1: conflict-free columns
   const int tx = threadIdx.x, ty = threadIdx.y;
   const int64_t r0 = int64_t(blockIdx.x) * kPackTile;
-  const int64_t l_tiles = (k + kPackTile - 1) / kPackTile;
+  float* const panel = dst + (r0 / Panel) * Panel * k_pad + r0 % Panel + tx;
+  const int64_t l_tiles = (k_pad + kPackTile - 1) / kPackTile;
   for (int64_t lt = blockIdx.y; lt < l_tiles; lt += gridDim.y) {
     const int64_t l0 = lt * kPackTile;
     for (int i = ty; i < kPackTile; i += kPackRowsPerPass) {
@@ -316,32 +534,43 @@ __global__ void __launch_bounds__(kPackTile* kPackRowsPerPass)
     }
     __syncthreads();
     for (int i = ty; i < kPackTile; i += kPackRowsPerPass) {
-      if (r0 + tx < rows && l0 + i < k) dst[(r0 + tx) + (l0 + i) * ld_dst] = tile[i][tx];
+      if (l0 + i < k_pad) {
+        panel[(l0 + i) * Panel] = r0 + tx < rows && l0 + i < k ? tile[i][tx] : 0.0f;
+      }
     }
     __syncthreads();
   }
 }
 
-cudaError_t pack(const float* x, int64_t ld, bool r_contiguous, int64_t rows, int64_t k, float* dst,
-                 int64_t ld_dst, cudaStream_t stream) {
-  const int64_t l_tiles = (k + kPackTile - 1) / kPackTile;
-  const dim3 grid(unsigned((rows + kPackTile - 1) / kPackTile),
+// Rows padded to whole panels.
+template <int Panel>
+int64_t panel_rows(int64_t rows) {
+  return (rows + Panel - 1) / Panel * Panel;
+}
+
+template <int Panel>
+cudaError_t pack(const float* x, int64_t ld, bool r_contiguous, int64_t rows, int64_t k,
+                 int64_t k_pad, float* dst, cudaStream_t stream) {
+  const int64_t l_tiles = (k_pad + kPackTile - 1) / kPackTile;
+  const dim3 grid(unsigned(panel_rows<Panel>(rows) / kPackTile),
                   unsigned(std::min<int64_t>(l_tiles, 65535)));
-  sgemm_pack_kernel<<<grid, dim3(kPackTile, kPackRowsPerPass), 0, stream>>>(x, ld, r_contiguous,
-                                                                            rows, k, dst, ld_dst);
+  sgemm_pack_kernel<Panel><<<grid, dim3(kPackTile, kPackRowsPerPass), 0, stream>>>(
+      x, ld, r_contiguous, rows, k, dst, k_pad);
   return cudaGetLastError();
 }
 
-// Workspaces come from the device's default memory pool; raise its release threshold to
-// kPoolKeepBytes so a synchronisation does not hand them back to the driver between calls.
-cudaError_t keep_pool_memory(int device) {
+// Workspaces come from the device's default memory pool; raise its release threshold to hold a
+// workspace of `bytes` (see kPoolKeepBytes) so a synchronisation does not hand it back to the
+// driver between calls.
+cudaError_t keep_pool_memory(int device, uint64_t bytes) {
   cudaMemPool_t pool;
   cudaError_t err = cudaDeviceGetDefaultMemPool(&pool, device);
   uint64_t keep = 0;
   if (err == cudaSuccess)
     err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-  if (err == cudaSuccess && keep < kPoolKeepBytes) {
-    keep = kPoolKeepBytes;
+  const uint64_t wanted = std::clamp(bytes, kPoolKeepBytes, kPoolKeepMaxBytes);
+  if (err == cudaSuccess && keep < wanted) {
+    keep = wanted;
     err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
   }
   return err;
@@ -379,13 +608,13 @@ Args args_of(const GemmProblem& p, int tiles_m, int tiles_n) {
   return a;
 }
 
-template <class T, bool Align16>
+template <class T, bool Align16, bool InteriorCopies = false>
 cudaError_t launch_tile(const GemmProblem& p, cudaStream_t stream) {
   const int tiles_m = int((p.m + T::kBlockM - 1) / T::kBlockM);
   const int tiles_n = int((p.n + T::kBlockN - 1) / T::kBlockN);
   Args a = args_of(p, tiles_m, tiles_n);
   a.k_tiles_per_slice = int(std::min<int64_t>((p.k + T::kBlockK - 1) / T::kBlockK, 0x7fffffff));
-  auto kernel = sgemm_regblock_kernel<T, Align16>;
+  auto kernel = sgemm_regblock_kernel<T, Align16, Align16, false, InteriorCopies>;
   cudaError_t err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, int(T::kSmemBytes));
   if (err != cudaSuccess) return err;
@@ -419,10 +648,10 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   const int64_t m_pad = (p.m + 3) / 4 * 4;
   float* partial = nullptr;
   if (slices > 0) {
-    err = keep_pool_memory(device);
+    const size_t bytes = size_t(slices) * size_t(m_pad) * size_t(p.n) * sizeof(float);
+    err = keep_pool_memory(device, bytes);
     if (err != cudaSuccess) return err;
-    err = cudaMallocAsync(reinterpret_cast<void**>(&partial),
-                          size_t(slices) * size_t(m_pad) * size_t(p.n) * sizeof(float), stream);
+    err = cudaMallocAsync(reinterpret_cast<void**>(&partial), bytes, stream);
     if (err != cudaSuccess) return err;
     Args a = args_of(p, tiles_m, tiles_n);
     a.k_tiles_per_slice = int(per_slice);
@@ -454,42 +683,58 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   return err;
 }
 
-// Packs op(A) into an m-contiguous and op(B) into an n-contiguous workspace (leading dimensions
-// rounded up to 4, 16-byte aligned), then runs the 16-byte-copy kernel on them; C is stored with
-// 4-byte stores, so C may have any alignment.
+// Packs op(A) and op(B) into tile-panelled workspaces (16-byte aligned, zero-padded to whole
+// tiles in m and n and whole k-steps in k: see sgemm_pack_kernel), then runs the tiles' main loop
+// without edges on them; C is stored with 4-byte stores, so C may have any alignment. Thin
+// remainders of m and n (at most kMaxPeel past a multiple of the tile) go to strip blocks instead
+// of tiles.
 template <class T>
 cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
   if (p.alpha == 0.0f || p.k == 0) return launch_tile<T, false>(p, stream);  // A, B not read
-  const int tiles_m = int((p.m + T::kBlockM - 1) / T::kBlockM);
-  const int tiles_n = int((p.n + T::kBlockN - 1) / T::kBlockN);
-  const int64_t ld_a = (p.m + 3) / 4 * 4, ld_b = (p.n + 3) / 4 * 4;
+  const int64_t k_pad = (p.k + T::kBlockK - 1) / T::kBlockK * T::kBlockK;
+  const int64_t panel_a = T::kBlockM * k_pad, panel_b = T::kBlockN * k_pad;
+  const int64_t rows_a = panel_rows<T::kBlockM>(p.m), rows_b = panel_rows<T::kBlockN>(p.n);
   int device = 0;
   cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess) err = keep_pool_memory(device);
+  const size_t bytes = size_t(rows_a + rows_b) * size_t(k_pad) * sizeof(float);
+  if (err == cudaSuccess) err = keep_pool_memory(device, bytes);
   if (err != cudaSuccess) return err;
   float* workspace = nullptr;
-  err = cudaMallocAsync(reinterpret_cast<void**>(&workspace),
-                        size_t(ld_a + ld_b) * size_t(p.k) * sizeof(float), stream);
+  err = cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, stream);
   if (err != cudaSuccess) return err;
   float* const packed_a = workspace;
-  float* const packed_b = workspace + ld_a * p.k;
-  err = pack(static_cast<const float*>(p.a), p.lda, p.trans_a == Op::kNoTrans, p.m, p.k, packed_a,
-             ld_a, stream);
+  float* const packed_b = workspace + rows_a * k_pad;
+  err = pack<T::kBlockM>(static_cast<const float*>(p.a), p.lda, p.trans_a == Op::kNoTrans, p.m, p.k,
+                         k_pad, packed_a, stream);
   if (err == cudaSuccess) {
-    err = pack(static_cast<const float*>(p.b), p.ldb, p.trans_b == Op::kTrans, p.n, p.k, packed_b,
-               ld_b, stream);
+    err = pack<T::kBlockN>(static_cast<const float*>(p.b), p.ldb, p.trans_b == Op::kTrans, p.n, p.k,
+                           k_pad, packed_b, stream);
   }
   if (err == cudaSuccess) {
+    auto thin_remainder = [](int64_t extent, int tile) {
+      const int r = int(extent % tile);
+      return extent > tile && r <= kMaxPeel ? r : 0;
+    };
+    const int strip_rows = thin_remainder(p.m, T::kBlockM);
+    const int strip_cols = thin_remainder(p.n, T::kBlockN);
+    const int64_t m_in = p.m - strip_rows, n_in = p.n - strip_cols;
+    const int tiles_m = int((m_in + T::kBlockM - 1) / T::kBlockM);
+    const int tiles_n = int((n_in + T::kBlockN - 1) / T::kBlockN);
     Args a = args_of(p, tiles_m, tiles_n);
-    a.trans_a = false, a.a = packed_a, a.lda = ld_a;
-    a.trans_b = true, a.b = packed_b, a.ldb = ld_b;
+    a.m = m_in, a.n = n_in;
+    a.trans_a = false, a.a = packed_a, a.lda = panel_a;
+    a.trans_b = true, a.b = packed_b, a.ldb = panel_b;
     a.k_tiles_per_slice = int(std::min<int64_t>((p.k + T::kBlockK - 1) / T::kBlockK, 0x7fffffff));
-    auto kernel = sgemm_regblock_kernel<T, true, false>;
+    a.strip_rows = strip_rows, a.strip_cols = strip_cols;
+    a.strip_blocks_bottom = strip_rows ? int((p.n + kStripChunk - 1) / kStripChunk) : 0;
+    const int64_t strip_blocks =
+        a.strip_blocks_bottom + (strip_cols ? (m_in + kStripChunk - 1) / kStripChunk : 0);
+    auto kernel = sgemm_regblock_kernel<T, true, false, true>;
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                int(T::kSmemBytes));
     if (err == cudaSuccess) {
-      kernel<<<dim3(unsigned(int64_t(tiles_m) * tiles_n), 1), T::kThreads, T::kSmemBytes, stream>>>(
-          a);
+      kernel<<<dim3(unsigned(int64_t(tiles_m) * tiles_n + strip_blocks), 1), T::kThreads,
+               T::kSmemBytes, stream>>>(a);
       err = cudaGetLastError();
     }
   }
@@ -500,10 +745,10 @@ cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
 }  // namespace
 
 bool supports_packed_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x128x16>(p, caps);
+  return supports_tile<Tile128x128x16T4x16>(p, caps);
 }
 cudaError_t launch_packed_128x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_packed<Tile128x128x16>(p, stream);
+  return launch_packed<Tile128x128x16T4x16>(p, stream);
 }
 
 bool supports_256x128x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
@@ -514,16 +759,16 @@ cudaError_t launch_256x128x16_align16(const GemmProblem& p, cudaStream_t stream)
 }
 
 bool supports_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x128x16>(p, caps) && is_aligned16(p);
+  return supports_tile<Tile128x128x16T8x8>(p, caps) && is_aligned16(p);
 }
 cudaError_t launch_128x128x16_align16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_tile<Tile128x128x16, true>(p, stream);
+  return launch_tile<Tile128x128x16T8x8, true, true>(p, stream);
 }
 bool supports_128x128x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x128x16>(p, caps);
+  return supports_tile<Tile128x128x16T4x16>(p, caps);
 }
 cudaError_t launch_128x128x16_align4(const GemmProblem& p, cudaStream_t stream) {
-  return launch_tile<Tile128x128x16, false>(p, stream);
+  return launch_tile<Tile128x128x16T4x16, false>(p, stream);
 }
 
 bool supports_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {

@@ -12,10 +12,11 @@
 // kStages buffers (so kStages-1 copies are in flight while one buffer is computed on), stored
 // k-major (a_smem[k][m], b_smem[k][n], rows padded by 4 floats: 16-byte aligned rows, and
 // conflict-free writes of k-contiguous operands). Warps tile the block (warp tile kWarpM x kWarpN),
-// lanes tile the warp 8 (m) x 4 (n), and each thread accumulates a (kWarpM/8) x (kWarpN/4)
-// register tile as outer products of float4 shared-memory reads, in 4x4 sub-tiles 32 rows / 16
-// columns apart (so a warp's shared reads are contiguous and conflict-free). Blocks are
-// rasterized in groups of 8 block-rows so blocks running together share panels of A and B in L2.
+// lanes tile the warp LanesM (m) x 32/LanesM (n) (8 x 4 unless a row says otherwise), and each
+// thread accumulates a (kWarpM/LanesM) x (kWarpN*LanesM/32) register tile as outer products of
+// float4 shared-memory reads, in 4x4 sub-tiles 4*LanesM rows / 128/LanesM columns apart (so a
+// warp's shared reads are contiguous and conflict-free). Blocks are rasterized in groups of 8
+// block-rows so blocks running together share panels of A and B in L2.
 //
 // Alignment: the _align16 rows copy the operands that are contiguous along m or n (A not
 // transposed, B transposed) with 16-byte cp.async and store C with 16-byte stores; they need A, B
@@ -25,13 +26,20 @@
 // shared memory.
 //
 // Edges: copies beyond m, n or k are zero-filled (cp.async src-size 0); stores are predicated.
+// The 128x128 _align16 row copies the full k-steps of tiles wholly inside m and n without bounds
+// checks; only its edge tiles and a partial last k-step take the zero-filling copies.
+// The packed row's workspaces are zero-padded to whole tiles in m and n and whole k-steps in k, so
+// its main loop has no edges: copies without bounds, only C's stores predicated. It computes a
+// thin last tile row or column (m or n at most 8 past a multiple of 128) with strip blocks that
+// read each packed operand value once per k (see the .cu file).
 //
 // Split-K (sgemm_splitk_*): the k-steps are divided into a number of slices fixed by the shape and
 // the device (enough blocks for about two per SM, at least kMinTilesPerSlice k-steps each); each
 // slice's block writes its unscaled partial tile to a workspace (cudaMallocAsync on the stream),
 // and a reduction kernel sums the slices in slice order and applies alpha and beta: deterministic,
-// no atomics. Workspaces come from the device's default memory pool, whose release threshold is
-// raised to 256 MiB so that back-to-back calls reuse them.
+// no atomics. Workspaces (split-K partials, packed operands) come from the device's default memory
+// pool, whose release threshold is raised to hold the largest one asked for (256 MiB to 2 GiB) so
+// that back-to-back calls reuse them.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -40,12 +48,15 @@
 
 namespace tileblas::sgemm_regblock {
 
-// 256x128 block tile, BK 16, 256 threads (8 warps of 64x64), 8x16 per thread, 3 stages: large
-// problems (one block per SM; the most arithmetic per shared-memory read).
+// 256x128 block tile, BK 16, 256 threads (8 warps of 64x64), 8x16 per thread on paired 8x4 lanes
+// (A's float4 reads 2 shared-memory cycles instead of 4), 3 stages: large problems (one block per
+// SM; the most arithmetic per shared-memory read).
 bool supports_256x128x16_align16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_256x128x16_align16(const GemmProblem& p, cudaStream_t stream);
 
-// 128x128 block tile, BK 16, 256 threads (8 warps of 32x64), 4x16 per thread: large problems.
+// 128x128 block tile, BK 16, 256 threads (8 warps of 32x64): large problems. _align16: 8x8 per
+// thread on 4 (m) x 8 (n) paired lanes (4 float4 reads per 64 FMAs, each 2 cycles), interior tiles
+// copied without bounds checks; _align4: 4x16 per thread on 8x4 lanes.
 bool supports_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_128x128x16_align16(const GemmProblem& p, cudaStream_t stream);
 bool supports_128x128x16_align4(const GemmProblem& p, const DeviceCaps& caps);
@@ -63,9 +74,13 @@ cudaError_t launch_64x64x16_align16(const GemmProblem& p, cudaStream_t stream);
 bool supports_64x64x16_align4(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_64x64x16_align4(const GemmProblem& p, cudaStream_t stream);
 
-// Packed: op(A) and op(B) copied first into 16-byte-aligned workspaces contiguous along m and n
-// (any input layout and alignment), then the 128x128 kernel with 16-byte copies only; C may be
-// misaligned. For unaligned problems and k-contiguous operands, whose copies are otherwise 4-byte.
+// Packed: op(A) and op(B) copied first into 16-byte-aligned, tile-panelled workspaces (each
+// 128-row panel's k-steps contiguous, zero-padded to whole tiles and k-steps; any input layout and
+// alignment), then a 128x128 kernel (4x16 per thread on 8x4 lanes) with 16-byte copies at fixed
+// offsets and no bounds checks; C may be misaligned. For unaligned problems and k-contiguous
+// operands, whose copies are otherwise 4-byte. Where m or n is 1 to 8 past a multiple of 128
+// (4097), the tiles cover only the interior, and strip blocks placed last in the same grid compute
+// the thin remainder (bandwidth-bound, in the slots the tiles' last wave leaves idle).
 bool supports_packed_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_packed_128x128x16(const GemmProblem& p, cudaStream_t stream);
 

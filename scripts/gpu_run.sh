@@ -3,7 +3,7 @@
 # scripts/gpu_bundle.sh carried (BUNDLE=.gpu by default):
 #   scripts/gpu_run.sh STEP...   where STEP is one of
 #     kernel_tests[=FILTER]  api_tests[=FILTER]  api_tests_modegpu[=FILTER]  netlib
-#     sanitize[=FILTER]  bench[=FILTER]  demo
+#     sanitize[=FILTER]  bench[=FILTER]  bench_base[=FILTER]  demo
 # Logs go to $OUT (or ./gpu-out); a short summary is printed last.
 set -uo pipefail
 root=$(pwd)
@@ -45,16 +45,18 @@ for step in "$@"; do
       (cd /tmp/tb/netlib && TILEBLAS_MODE=gpu bash ./run_netlib.sh /tmp/tb/lib/libtileblas.so.0) \
         >"$out/netlib.log" 2>&1
       rc=$? ;;
-    bench)
-      /tmp/tb/bin/tileblas_bench --benchmark_filter="${filter/\*/.}" \
-        --benchmark_out="$out/bench.json" --benchmark_out_format=json >"$out/bench.log" 2>&1
+    bench|bench_base)  # bench_base: another build's bench binary (BENCH_BASE), for before/after
+      bin=/tmp/tb/bin/tileblas_bench
+      [ "$name" = bench_base ] && bin=${BENCH_BASE:-/tmp/tb/bin/tileblas_bench_base}
+      "$bin" --benchmark_filter="${filter/\*/.}" \
+        --benchmark_out="$out/$name.json" --benchmark_out_format=json >"$out/$name.log" 2>&1
       rc=$?
-      python3 /tmp/tb/bench_table.py "$out/bench.json" --gpu "$(cut -d, -f1 "$out/gpu.txt")" \
-        >"$out/bench_table.md" 2>&1 ;;
+      python3 /tmp/tb/bench_table.py "$out/$name.json" --gpu "$(cut -d, -f1 "$out/gpu.txt")" \
+        >"$out/${name}_table.md" 2>&1 ;;
     *) echo "unknown step $name"; rc=2 ;;
   esac
   summary+=("$name rc=$rc $(( $(date +%s) - start ))s")
   tail -n 15 "$out/$name.log" 2>/dev/null
 done
-[ -f "$out/bench_table.md" ] && cat "$out/bench_table.md"
+for t in "$out"/bench_table.md "$out"/bench_base_table.md; do [ -f "$t" ] && cat "$t"; done
 printf '%s\n' "${summary[@]}"

@@ -1,10 +1,10 @@
 #include "calibration.h"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <map>
 #include <mutex>
 #include <vector>
 
@@ -68,6 +68,42 @@ void measure_cpu(Rates& r) {
   r.cpu_overhead_s = std::max(t_small - f_small / r.cpu_flops, 0.0);
 }
 
+// Pageable data through the staging pipeline, as a matrix of 1 MiB columns, at 1 MiB and at
+// 32 MiB (several slots in flight, as for the operands staging is chosen for): solve
+// t = latency + bytes / rate each way (the latency taken as the larger of the two).
+void measure_staged_transfers(Rates& r, cudaStream_t stream) {
+  const int64_t rows = int64_t(1) << 18, cols_large = 32;
+  const size_t bytes = size_t(rows) * size_t(cols_large) * sizeof(float);
+  DeviceBuffer dev_buffer(bytes, stream);
+  std::vector<char> host_buffer(bytes, 1);
+  if (dev_buffer.status() != cudaSuccess || cudaStreamSynchronize(stream) != cudaSuccess) {
+    cudaGetLastError();
+    return;  // rates stay 0: the router does not stage
+  }
+  void* dev = dev_buffer.get();
+  void* host = host_buffer.data();
+  cudaError_t err = cudaSuccess;
+  auto time_copy = [&](bool to_device, int64_t cols) {
+    return median_seconds(3, [&] {
+      if (err != cudaSuccess) return;
+      err = to_device
+                ? staged_copy_to_device(dev, rows, host, rows, rows, cols, sizeof(float), false)
+                : staged_copy_to_host(host, rows, dev, rows, rows, cols, sizeof(float), false);
+    });
+  };
+  const double small_bytes = double(rows) * sizeof(float), large_bytes = small_bytes * cols_large;
+  const double up_small = time_copy(true, 1), up_large = time_copy(true, cols_large);
+  const double down_small = time_copy(false, 1), down_large = time_copy(false, cols_large);
+  if (err != cudaSuccess) {
+    cudaGetLastError();
+    return;
+  }
+  r.h2d_staged_bps = (large_bytes - small_bytes) / std::max(up_large - up_small, 1e-9);
+  r.d2h_staged_bps = (large_bytes - small_bytes) / std::max(down_large - down_small, 1e-9);
+  r.staged_latency_s = std::max({up_small - small_bytes / r.h2d_staged_bps,
+                                 down_small - small_bytes / r.d2h_staged_bps, 0.0});
+}
+
 void measure_transfers(Rates& r, cudaStream_t stream) {
   const size_t bytes = size_t(16) << 20;
   DeviceBuffer dev(bytes, stream);
@@ -126,7 +162,7 @@ double measure_staged_overhead(const GemmProblem& like, Device& device) {
   if (!k) return 0;
   cudaError_t err = cudaSuccess;
   const double t = median_seconds(10, [&] {
-    if (err == cudaSuccess) err = run_gemm(p, Placement{}, *k, device.stream());
+    if (err == cudaSuccess) err = run_gemm(p, Placement{}, *k, 0, device.caps(), device.stream());
   });
   return err == cudaSuccess ? t : 0;
 }
@@ -155,18 +191,25 @@ double measure_kernel_rate(const GemmProblem& like, Device& device) {
 }  // namespace
 
 const Rates& measured_rates(const GemmProblem& p, Device& device) {
+  // One slot per data type and TF32 choice, filled once under the mutex; every later call (each
+  // host-data GEMM asks) reads its slot with one atomic load.
+  constexpr int kDataTypes = 3;
+  static_assert(int(DataType::kBF16) + 1 == kDataTypes, "one slot pair per DataType");
+  static std::atomic<const Rates*> slots[kDataTypes * 2];
+  const int key = int(p.ab_type) * 2 + (p.allow_tf32 ? 1 : 0);
+  if (const Rates* r = slots[key].load(std::memory_order_acquire)) return *r;
   static std::mutex mu;
   static Rates base;
   static bool base_measured = false;
-  static std::map<int, Rates> by_type;
   std::lock_guard<std::mutex> lock(mu);
-  const int key = int(p.ab_type) * 2 + (p.allow_tf32 ? 1 : 0);
-  auto it = by_type.find(key);
-  if (it != by_type.end()) return it->second;
+  if (const Rates* r = slots[key].load(std::memory_order_relaxed)) return *r;
   if (!base_measured) {
-    measure_cpu(base);
+    // The CPU BLAS last: its threads spin a while after a call, and the staged copies' host
+    // threads would share the cores with them.
     measure_transfers(base, device.stream());
+    measure_staged_transfers(base, device.stream());
     base.gpu_overhead_s = measure_staged_overhead(p, device);
+    measure_cpu(base);
     base_measured = true;
   }
   Rates r = base;
@@ -174,16 +217,21 @@ const Rates& measured_rates(const GemmProblem& p, Device& device) {
   if (r.gpu_flops <= 0 || r.h2d_pinned_bps <= 0 || r.gpu_overhead_s <= 0) {
     r.gpu_flops = 1.0;  // a failed measurement routes everything to the CPU
     r.h2d_pinned_bps = r.h2d_pageable_bps = r.d2h_pinned_bps = r.d2h_pageable_bps = 1.0;
+    r.h2d_staged_bps = r.d2h_staged_bps = 0.0;
   }
   if (config().verbose) {
     std::fprintf(stderr,
                  "tileblas: measured rates (%s): cpu %.1f GFLOP/s + %.1f us, gpu %.1f GFLOP/s + "
-                 "%.1f us, h2d %.1f/%.1f GB/s, d2h %.1f/%.1f GB/s (pinned/pageable)\n",
+                 "%.1f us, h2d %.1f/%.1f/%.1f GB/s, d2h %.1f/%.1f/%.1f GB/s "
+                 "(pinned/pageable/staged, staged + %.1f us)\n",
                  name_of(p.ab_type), r.cpu_flops * 1e-9, r.cpu_overhead_s * 1e6, r.gpu_flops * 1e-9,
                  r.gpu_overhead_s * 1e6, r.h2d_pinned_bps * 1e-9, r.h2d_pageable_bps * 1e-9,
-                 r.d2h_pinned_bps * 1e-9, r.d2h_pageable_bps * 1e-9);
+                 r.h2d_staged_bps * 1e-9, r.d2h_pinned_bps * 1e-9, r.d2h_pageable_bps * 1e-9,
+                 r.d2h_staged_bps * 1e-9, r.staged_latency_s * 1e6);
   }
-  return by_type.emplace(key, r).first->second;
+  const Rates* stored = new Rates(r);  // never freed: calls read it until the process exits
+  slots[key].store(stored, std::memory_order_release);
+  return *stored;
 }
 
 }  // namespace tileblas

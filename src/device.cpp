@@ -115,6 +115,10 @@ Device* Device::get() {
   if (s.disabled.load()) return nullptr;
   ensure_probed(s);
   if (!s.usable) return nullptr;
+  // The program may have made another device current since our last call: check (a thread-local
+  // read in the runtime) rather than set every time.
+  int current = -1;
+  if (cudaGetDevice(&current) == cudaSuccess && current == s.device.index()) return &s.device;
   if (cudaSetDevice(s.device.index()) != cudaSuccess) {
     report_failure("cudaSetDevice", cudaGetLastError());
     return nullptr;
@@ -122,12 +126,15 @@ Device* Device::get() {
   return &s.device;
 }
 
-std::string Device::unavailable_reason() {
+const std::string& Device::unavailable_reason() {
+  static const std::string* const forked = new std::string("child process after fork()");
+  static const std::string* const disabled = new std::string("disabled after a CUDA error");
+  static const std::string* const none = new std::string();
   DeviceState& s = state();
-  if (s.forked_child.load()) return "child process after fork()";
-  if (s.disabled.load()) return "disabled after a CUDA error";
+  if (s.forked_child.load()) return *forked;
+  if (s.disabled.load()) return *disabled;
   ensure_probed(s);
-  return s.usable ? "" : s.why_not;
+  return s.usable ? *none : s.why_not;
 }
 
 void Device::report_failure(const char* what, cudaError_t err) {

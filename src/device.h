@@ -17,11 +17,11 @@ class Device {
  public:
   // The device to use, or nullptr when none can be used (no driver, no device, TILEBLAS_MODE=cpu,
   // a child after fork() of a process that had used CUDA, or disabled after a failure).
-  // Makes the device current on the calling thread.
+  // Makes the device current on the calling thread (cudaSetDevice only when another is current).
   static Device* get();
 
-  // Why get() returns nullptr ("" when it does not).
-  static std::string unavailable_reason();
+  // Why get() returns nullptr ("" when it does not). The string lives as long as the process.
+  static const std::string& unavailable_reason();
 
   // After a CUDA error: out-of-memory only warns; anything else disables the device for the rest
   // of the process. Either way the caller falls back to the CPU. Warns once per kind of failure.

@@ -3,7 +3,12 @@
 #include <algorithm>
 #include <cstdlib>
 #include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
 
+#include "env.h"
+#include "log.h"
 #include "memory.h"
 
 namespace tileblas {
@@ -43,17 +48,275 @@ cudaError_t stage_in(const void* host, int64_t ld, int64_t rows, int64_t cols, s
   return cudaSuccess;
 }
 
-}  // namespace
+// ---- The staging pipeline ----------------------------------------------------------------------
 
-cudaError_t copy_matrix(void* dst, int64_t ld_dst, const void* src, int64_t ld_src, int64_t rows,
-                        int64_t cols, size_t elem, cudaStream_t stream) {
-  if (rows <= 0 || cols <= 0) return cudaSuccess;
-  return cudaMemcpy2DAsync(dst, size_t(ld_dst) * elem, src, size_t(ld_src) * elem,
-                           size_t(rows) * elem, size_t(cols), cudaMemcpyDefault, stream);
+// Pinned slots, each holding one piece of an operand on its way: three inbound (the host threads
+// fill one while the copy engine empties the others), two outbound (the host threads empty one
+// while the copy engine fills the other).
+constexpr size_t kSlotBytes = size_t(8) << 20;
+constexpr int kInSlots = 3;
+constexpr int kOutSlots = 2;
+static_assert(kInSlots >= 2 && kOutSlots >= 2, "a slot fills while another is copied");
+// Host threads that copy into and out of the slots, the caller included: about what saturates a
+// server's memory bandwidth with memcpy.
+constexpr unsigned kMaxCopyThreads = 8;
+
+// A piece of a column-major matrix that fits one slot: whole columns, or part of one column when
+// a column alone is larger than a slot.
+struct Piece {
+  int64_t row, col, rows, cols;
+};
+
+std::vector<Piece> pieces_of(int64_t rows, int64_t cols, size_t elem) {
+  const int64_t slot_elems = int64_t(kSlotBytes / elem);
+  const int64_t piece_rows = std::min(rows, slot_elems);
+  const int64_t piece_cols = piece_rows == rows ? std::max<int64_t>(1, slot_elems / rows) : 1;
+  std::vector<Piece> pieces;
+  for (int64_t c0 = 0; c0 < cols; c0 += piece_cols) {
+    for (int64_t r0 = 0; r0 < rows; r0 += piece_rows) {
+      pieces.push_back({r0, c0, std::min(piece_rows, rows - r0), std::min(piece_cols, cols - c0)});
+    }
+  }
+  return pieces;
 }
 
-cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
-                     cudaStream_t stream) {
+// Byte address of element (row, col) of a column-major matrix.
+template <class T>
+T* at(T* base, int64_t ld, int64_t row, int64_t col, size_t elem) {
+  return base + (size_t(row) + size_t(col) * size_t(ld)) * elem;
+}
+
+struct Slot {
+  std::unique_ptr<PinnedBuffer> host;
+  cudaEvent_t copied = nullptr;  // recorded after the last device copy from or to this slot
+};
+
+// The pipeline's shared resources, made on first use and kept for the process.
+class Stager {
+ public:
+  // nullptr when they cannot be made (staged calls then use plain copies).
+  static Stager* get() {
+    static Stager* const stager = make();
+    return stager;
+  }
+
+  std::mutex mu;  // held by a staged call for its whole length
+  cudaStream_t in = nullptr, out = nullptr;
+
+  // Queues the copy of a host matrix to the device on `in`; pageable data goes through the slots
+  // (this waits for a free slot, and returns once the last piece is in a slot).
+  cudaError_t upload(char* dev, int64_t ld_dev, const char* host, int64_t ld_host, int64_t rows,
+                     int64_t cols, size_t elem, bool host_pinned) {
+    if (rows <= 0 || cols <= 0) return cudaSuccess;
+    if (host_pinned) return copy_matrix(dev, ld_dev, host, ld_host, rows, cols, elem, in);
+    for (const Piece& q : pieces_of(rows, cols, elem)) {
+      Slot& slot = in_[next_in_];
+      next_in_ = (next_in_ + 1) % kInSlots;
+      TB_TRY(cudaEventSynchronize(slot.copied));  // the slot's last piece has left it
+      const size_t pitch = size_t(q.rows) * elem;
+      team_->copy_2d(slot.host->get(), pitch, at(host, ld_host, q.row, q.col, elem),
+                     size_t(ld_host) * elem, pitch, size_t(q.cols));
+      TB_TRY(cudaMemcpy2DAsync(at(dev, ld_dev, q.row, q.col, elem), size_t(ld_dev) * elem,
+                               slot.host->get(), pitch, pitch, size_t(q.cols),
+                               cudaMemcpyHostToDevice, in));
+      TB_TRY(cudaEventRecord(slot.copied, in));
+    }
+    return cudaSuccess;
+  }
+
+  // Copies a device matrix to the host on `out` (after what `out` waits for). Pageable data goes
+  // through the slots and is in place on return: piece q's device copy is queued before piece
+  // q-1 is copied out of its slot. Pinned data is only queued.
+  cudaError_t download(char* host, int64_t ld_host, const char* dev, int64_t ld_dev, int64_t rows,
+                       int64_t cols, size_t elem, bool host_pinned) {
+    if (rows <= 0 || cols <= 0) return cudaSuccess;
+    if (host_pinned) return copy_matrix(host, ld_host, dev, ld_dev, rows, cols, elem, out);
+    const std::vector<Piece> pieces = pieces_of(rows, cols, elem);
+    for (size_t q = 0; q <= pieces.size(); ++q) {
+      if (q < pieces.size()) {
+        const Piece& x = pieces[q];
+        Slot& slot = out_[q % kOutSlots];
+        const size_t pitch = size_t(x.rows) * elem;
+        TB_TRY(cudaMemcpy2DAsync(slot.host->get(), pitch, at(dev, ld_dev, x.row, x.col, elem),
+                                 size_t(ld_dev) * elem, pitch, size_t(x.cols),
+                                 cudaMemcpyDeviceToHost, out));
+        TB_TRY(cudaEventRecord(slot.copied, out));
+      }
+      if (q > 0) {
+        const Piece& x = pieces[q - 1];
+        Slot& slot = out_[(q - 1) % kOutSlots];
+        const size_t pitch = size_t(x.rows) * elem;
+        TB_TRY(cudaEventSynchronize(slot.copied));
+        team_->copy_2d(at(host, ld_host, x.row, x.col, elem), size_t(ld_host) * elem,
+                       slot.host->get(), pitch, pitch, size_t(x.cols));
+      }
+    }
+    return cudaSuccess;
+  }
+
+ private:
+  Stager() = default;
+  ~Stager() {  // only a Stager that could not be completed is destroyed
+    for (Slot* slots : {in_, out_}) {
+      for (int i = 0; i < (slots == in_ ? kInSlots : kOutSlots); ++i) {
+        if (slots[i].copied) cudaEventDestroy(slots[i].copied);
+      }
+    }
+    if (in) cudaStreamDestroy(in);
+    if (out) cudaStreamDestroy(out);
+  }
+
+  static Stager* make() {
+    Stager* s = new Stager;
+    cudaError_t err = cudaStreamCreateWithFlags(&s->in, cudaStreamNonBlocking);
+    if (err == cudaSuccess) err = cudaStreamCreateWithFlags(&s->out, cudaStreamNonBlocking);
+    for (Slot* slots : {s->in_, s->out_}) {
+      for (int i = 0; i < (slots == s->in_ ? kInSlots : kOutSlots); ++i) {
+        if (err != cudaSuccess) break;
+        slots[i].host = std::make_unique<PinnedBuffer>(kSlotBytes);
+        err = slots[i].host->status();
+        if (err == cudaSuccess) {
+          err = cudaEventCreateWithFlags(&slots[i].copied, cudaEventDisableTiming);
+        }
+      }
+    }
+    if (err != cudaSuccess) {
+      cudaGetLastError();
+      warn_once("staging", std::string("pinned staging buffers could not be made (") +
+                               cudaGetErrorString(err) +
+                               "); large host-data GEMMs use plain copies");
+      delete s;
+      return nullptr;
+    }
+    const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, kMaxCopyThreads);
+    s->team_ = new HostCopyTeam(int(threads) - 1);  // lives as long as the process
+    return s;
+  }
+
+  Slot in_[kInSlots], out_[kOutSlots];
+  int next_in_ = 0;
+  HostCopyTeam* team_ = nullptr;
+};
+
+// Events for one staged call.
+class EventSet {
+ public:
+  explicit EventSet(size_t count) : events_(count, nullptr) {
+    for (cudaEvent_t& e : events_) {
+      if (status_ == cudaSuccess) status_ = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+    }
+  }
+  ~EventSet() {
+    for (cudaEvent_t e : events_) {
+      if (e) cudaEventDestroy(e);
+    }
+  }
+  EventSet(const EventSet&) = delete;
+  EventSet& operator=(const EventSet&) = delete;
+  cudaError_t status() const { return status_; }
+  cudaEvent_t operator[](size_t i) const { return events_[i]; }
+
+ private:
+  std::vector<cudaEvent_t> events_;
+  cudaError_t status_ = cudaSuccess;
+};
+
+// Waits for both copy streams when a staged call ends, however it ends: the device buffers it
+// copies to and from are freed after it.
+struct CopiesDrained {
+  Stager& stager;
+  ~CopiesDrained() {
+    cudaStreamSynchronize(stager.in);
+    cudaStreamSynchronize(stager.out);
+  }
+};
+
+cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& where,
+                            const GemmKernel& kernel, int64_t panel_cols, const DeviceCaps& caps,
+                            cudaStream_t stream) {
+  std::lock_guard<std::mutex> lock(st.mu);
+  const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
+  const bool a_host = !device_accessible(where.a), b_host = !device_accessible(where.b),
+             c_host = !device_accessible(where.c);
+  Staged a, b, c;
+  TB_TRY(stage_in(p.a, p.lda, p.a_rows(), p.a_cols(), ab, !a_host, false, stream, &a));
+  TB_TRY(stage_in(p.b, p.ldb, p.b_rows(), p.b_cols(), ab, !b_host, false, stream, &b));
+  TB_TRY(stage_in(p.c, p.ldc, p.m, p.n, ce, !c_host, false, stream, &c));
+  char* const dev_a = static_cast<char*>(const_cast<void*>(a.ptr));
+  char* const dev_b = static_cast<char*>(const_cast<void*>(b.ptr));
+  char* const dev_c = static_cast<char*>(const_cast<void*>(c.ptr));
+  const char* const host_b = static_cast<const char*>(p.b);
+  char* const host_c = static_cast<char*>(p.c);
+
+  const int64_t panels = (p.n + panel_cols - 1) / panel_cols;
+  EventSet events(size_t(panels) + 2);  // buffers allocated, panel copied in, panel j computed
+  TB_TRY(events.status());
+  const cudaEvent_t allocated = events[0], copied_in = events[1];
+  auto computed = [&](int64_t j) { return events[size_t(j) + 2]; };
+  const CopiesDrained drained{st};  // destroyed before the buffers above
+  TB_TRY(cudaEventRecord(allocated, stream));
+  TB_TRY(cudaStreamWaitEvent(st.in, allocated, 0));
+  TB_TRY(cudaStreamWaitEvent(st.out, allocated, 0));
+
+  if (a_host) {
+    TB_TRY(st.upload(dev_a, a.ld, static_cast<const char*>(p.a), p.lda, p.a_rows(), p.a_cols(), ab,
+                     where.a == MemKind::kHostPinned));
+  }
+  auto download = [&](int64_t j) {
+    const int64_t j0 = j * panel_cols, w = std::min(panel_cols, p.n - j0);
+    const cudaError_t err = cudaStreamWaitEvent(st.out, computed(j), 0);
+    if (err != cudaSuccess) return err;
+    return st.download(at(host_c, p.ldc, 0, j0, ce), p.ldc, at(dev_c, c.ld, 0, j0, ce), c.ld, p.m,
+                       w, ce, where.c == MemKind::kHostPinned);
+  };
+  // Kernels for the full-width panels and the narrower last one, picked on first need.
+  const GemmKernel* panel_kernel[2] = {nullptr, nullptr};
+  for (int64_t j = 0; j < panels; ++j) {
+    const int64_t j0 = j * panel_cols, w = std::min(panel_cols, p.n - j0);
+    // Columns j0.. of op(B): columns of B, or rows of B transposed.
+    const int64_t b_row = p.trans_b == Op::kNoTrans ? 0 : j0;
+    const int64_t b_col = p.trans_b == Op::kNoTrans ? j0 : 0;
+    if (b_host) {
+      TB_TRY(st.upload(at(dev_b, b.ld, b_row, b_col, ab), b.ld, at(host_b, p.ldb, b_row, b_col, ab),
+                       p.ldb, p.trans_b == Op::kNoTrans ? p.k : w,
+                       p.trans_b == Op::kNoTrans ? w : p.k, ab, where.b == MemKind::kHostPinned));
+    }
+    if (c_host && p.beta != 0.0f) {
+      TB_TRY(st.upload(at(dev_c, c.ld, 0, j0, ce), c.ld, at(host_c, p.ldc, 0, j0, ce), p.ldc, p.m,
+                       w, ce, where.c == MemKind::kHostPinned));
+    }
+    TB_TRY(cudaEventRecord(copied_in, st.in));
+    TB_TRY(cudaStreamWaitEvent(stream, copied_in, 0));
+    GemmProblem d = p;
+    d.n = w;
+    d.a = dev_a;
+    d.lda = a.ld;
+    d.b = at(dev_b, b.ld, b_row, b_col, ab);
+    d.ldb = b.ld;
+    d.c = at(dev_c, c.ld, 0, j0, ce);
+    d.ldc = c.ld;
+    const GemmKernel* k = &kernel;
+    if (w < p.n) {
+      const GemmKernel*& picked = panel_kernel[w == panel_cols ? 0 : 1];
+      if (!picked) {
+        std::string why;
+        picked = pick_gemm_kernel(d, caps, config().force_kernel, &why);
+        if (!picked) return cudaErrorNotSupported;
+      }
+      k = picked;
+    }
+    TB_TRY(k->launch(d, stream));
+    TB_TRY(cudaEventRecord(computed(j), stream));
+    if (c_host && j > 0) TB_TRY(download(j - 1));
+  }
+  if (c_host) TB_TRY(download(panels - 1));
+  TB_TRY(cudaStreamSynchronize(stream));
+  TB_TRY(cudaStreamSynchronize(st.out));
+  return cudaStreamSynchronize(st.in);
+}
+
+cudaError_t run_gemm_direct(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
+                            cudaStream_t stream) {
   const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
   Staged a, b, c;
   TB_TRY(stage_in(p.a, p.lda, p.a_rows(), p.a_cols(), ab, device_accessible(where.a), true, stream,
@@ -72,6 +335,47 @@ cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKer
   TB_TRY(kernel.launch(d, stream));
   if (c.buffer) TB_TRY(copy_matrix(p.c, p.ldc, c.ptr, c.ld, p.m, p.n, ce, stream));
   return cudaStreamSynchronize(stream);
+}
+
+}  // namespace
+
+cudaError_t copy_matrix(void* dst, int64_t ld_dst, const void* src, int64_t ld_src, int64_t rows,
+                        int64_t cols, size_t elem, cudaStream_t stream) {
+  if (rows <= 0 || cols <= 0) return cudaSuccess;
+  return cudaMemcpy2DAsync(dst, size_t(ld_dst) * elem, src, size_t(ld_src) * elem,
+                           size_t(rows) * elem, size_t(cols), cudaMemcpyDefault, stream);
+}
+
+cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
+                     int64_t panel_cols, const DeviceCaps& caps, cudaStream_t stream) {
+  const bool any_host =
+      !device_accessible(where.a) || !device_accessible(where.b) || !device_accessible(where.c);
+  if (panel_cols > 0 && any_host) {
+    if (Stager* stager = Stager::get()) {
+      return run_gemm_staged(*stager, p, where, kernel, panel_cols, caps, stream);
+    }
+  }
+  return run_gemm_direct(p, where, kernel, stream);
+}
+
+cudaError_t staged_copy_to_device(void* dev, int64_t ld_dev, const void* host, int64_t ld_host,
+                                  int64_t rows, int64_t cols, size_t elem, bool host_pinned) {
+  Stager* st = Stager::get();
+  if (!st) return cudaErrorNotSupported;
+  std::lock_guard<std::mutex> lock(st->mu);
+  TB_TRY(st->upload(static_cast<char*>(dev), ld_dev, static_cast<const char*>(host), ld_host, rows,
+                    cols, elem, host_pinned));
+  return cudaStreamSynchronize(st->in);
+}
+
+cudaError_t staged_copy_to_host(void* host, int64_t ld_host, const void* dev, int64_t ld_dev,
+                                int64_t rows, int64_t cols, size_t elem, bool host_pinned) {
+  Stager* st = Stager::get();
+  if (!st) return cudaErrorNotSupported;
+  std::lock_guard<std::mutex> lock(st->mu);
+  TB_TRY(st->download(static_cast<char*>(host), ld_host, static_cast<const char*>(dev), ld_dev,
+                      rows, cols, elem, host_pinned));
+  return cudaStreamSynchronize(st->out);
 }
 
 cudaError_t run_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_device,

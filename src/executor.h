@@ -1,6 +1,15 @@
 // The executor: runs a routed call on the GPU. Operands already on the device (or managed) are
 // used in place; host operands are copied to stream-ordered device buffers (C only when beta != 0)
-// and the result copied back. Returns the first CUDA error; host outputs are untouched on error.
+// and the result copied back. Returns the first CUDA error; host outputs are untouched on error
+// (a staged GEMM may have written some of C's columns).
+//
+// Large GEMMs on host data are staged (route.panel_cols > 0): C and op(B) are cut into column
+// panels; panel j+1's operands are copied in while panel j computes and panel j-1's result is
+// copied out, on two copy streams beside the compute stream. Pageable data goes through pinned
+// slots, filled and emptied by a team of host threads (a single thread's memcpy, which is what a
+// plain cudaMemcpy of pageable memory amounts to, is the bottleneck otherwise); pinned data is
+// copied directly. One staged call runs at a time; the slots, streams and threads are made on
+// first use and kept.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -10,8 +19,17 @@
 
 namespace tileblas {
 
+// `kernel` runs the whole problem; with panel_cols < n each panel runs on the kernel the router
+// picks for it (on `caps`).
 cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
-                     cudaStream_t stream);
+                     int64_t panel_cols, const DeviceCaps& caps, cudaStream_t stream);
+
+// One staged copy of a rows x cols column-major host matrix (pageable or pinned) to or from
+// device memory, as the pipeline copies an operand, waited for. The calibration times these.
+cudaError_t staged_copy_to_device(void* dev, int64_t ld_dev, const void* host, int64_t ld_host,
+                                  int64_t rows, int64_t cols, size_t elem, bool host_pinned);
+cudaError_t staged_copy_to_host(void* host, int64_t ld_host, const void* dev, int64_t ld_dev,
+                                int64_t rows, int64_t cols, size_t elem, bool host_pinned);
 
 cudaError_t run_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_device,
                      const AxpyKernel& kernel, cudaStream_t stream);

@@ -130,6 +130,7 @@ void gemm(const GemmProblem& call, const char* routine) {
   Device* device = Device::get();
   Placement where;
   if (device) {
+    // Every call: a buffer freed and reallocated as another kind must never be misclassified.
     where.a = classify(p.a);
     where.b = classify(p.b);
     where.c = classify(p.c);
@@ -138,25 +139,24 @@ void gemm(const GemmProblem& call, const char* routine) {
   if (device && gemm_needs_rates(where, config()) && p.k > 0 && p.alpha != 0.0f) {
     rates = &measured_rates(p, *device);
   }
-  const Route<GemmKernel> route =
-      route_gemm(p, where, config(), device ? &device->caps() : nullptr,
-                 device ? std::string() : Device::unavailable_reason(), rates);
-  std::string reason = route.reason;
+  GemmRoute route = route_gemm(p, where, config(), device ? &device->caps() : nullptr,
+                               Device::unavailable_reason(), rates);
   if (route.side == TILEBLAS_ROUTE_GPU) {
-    const cudaError_t err = run_gemm(p, where, *route.kernel, device->stream());
+    const cudaError_t err =
+        run_gemm(p, where, *route.kernel, route.panel_cols, device->caps(), device->stream());
     if (err == cudaSuccess) {
-      record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, reason);
+      record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, std::move(route.reason));
       return;
     }
     Device::report_failure(routine, err);
-    reason = std::string("GPU failed (") + cudaGetErrorString(err) + "), CPU fallback";
+    route.reason = std::string("GPU failed (") + cudaGetErrorString(err) + "), CPU fallback";
   }
   if (where.a == MemKind::kDevice || where.b == MemKind::kDevice || where.c == MemKind::kDevice) {
     gemm_on_cpu_via_host_copies(p, where, routine);
   } else {
     gemm_on_cpu(p);
   }
-  record_call(routine, p, TILEBLAS_ROUTE_CPU, "cpu_blas sgemm_", reason);
+  record_call(routine, p, TILEBLAS_ROUTE_CPU, "cpu_blas sgemm_", std::move(route.reason));
 }
 
 }  // namespace tileblas

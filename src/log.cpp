@@ -18,16 +18,60 @@ void warn_once(const char* key, const std::string& message) {
   std::fprintf(stderr, "tileblas: warning: %s\n", message.c_str());
 }
 
-CallRecord& last_call() {
-  thread_local CallRecord record;
-  return record;
+Reason Reason::predicted(const char* text, double cpu_s, double gpu_s) {
+  Reason r(text);
+  r.has_prediction_ = true;
+  r.cpu_s_ = cpu_s;
+  r.gpu_s_ = gpu_s;
+  return r;
 }
 
-void set_last_call(tileblas_route route, const char* kernel, const std::string& reason) {
-  CallRecord& r = last_call();
-  r.route = route;
-  r.kernel = kernel;
-  r.reason = reason;
+std::string Reason::str() const {
+  std::string s = text_ ? text_ : owned_text_;
+  if (has_prediction_) {
+    char buf[80];
+    std::snprintf(buf, sizeof buf, ": predicted cpu %.3g ms, gpu %.3g ms", cpu_s_ * 1e3,
+                  gpu_s_ * 1e3);
+    s += buf;
+  }
+  return s + detail_separator_ + detail_;
+}
+
+namespace {
+
+// What the call left behind, unformatted; last_call() formats it into `record` once.
+struct PendingCall {
+  tileblas_route route = TILEBLAS_ROUTE_NONE;
+  const char* kernel = "";
+  Reason reason;
+  bool formatted = true;
+  CallRecord record;
+};
+
+PendingCall& pending_call() {
+  thread_local PendingCall call;
+  return call;
+}
+
+}  // namespace
+
+CallRecord& last_call() {
+  PendingCall& call = pending_call();
+  if (!call.formatted) {
+    call.record.route = call.route;
+    call.record.kernel = call.kernel;
+    call.record.reason = call.reason.str();
+    call.formatted = true;
+  }
+  return call.record;
+}
+
+void set_last_call(tileblas_route route, const char* kernel, Reason reason) {
+  PendingCall& call = pending_call();
+  call.route = route;
+  call.kernel = kernel;
+  call.reason = std::move(reason);
+  call.formatted = false;
 }
 
 std::string describe(const GemmProblem& p) {

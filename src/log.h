@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <string>
+#include <utility>
 
 #include "env.h"
 #include "problem.h"
@@ -14,13 +15,46 @@ namespace tileblas {
 // Prints "tileblas: warning: <message>" the first time `key` is seen in this process.
 void warn_once(const char* key, const std::string& message);
 
+// Why a call went where it did, cheap enough to build on every call: a static text, an optional
+// detail, and for a cost-model decision the two predicted times. str() formats it; that happens
+// only for the verbose line and when tileblas_last_reason() asks, never on the call's path.
+class Reason {
+ public:
+  Reason() = default;
+  // `text` must be a string literal (or otherwise outlive every record of the call).
+  Reason(const char* text) : text_(text) {}                   // NOLINT(runtime/explicit)
+  Reason(std::string text) : owned_text_(std::move(text)) {}  // NOLINT(runtime/explicit)
+  Reason(const char* text, std::string detail) : text_(text), detail_(std::move(detail)) {}
+
+  // "<text>: predicted cpu <cpu_s> ms, gpu <gpu_s> ms".
+  static Reason predicted(const char* text, double cpu_s, double gpu_s);
+
+  // Appends "; <detail>" (the kernel row's why, say). Replaces an earlier detail.
+  Reason& with_detail(std::string detail) {
+    detail_ = std::move(detail);
+    detail_separator_ = "; ";
+    return *this;
+  }
+
+  std::string str() const;
+
+ private:
+  const char* text_ = nullptr;  // static; owned_text_ is used when this is null
+  std::string owned_text_;
+  std::string detail_;
+  const char* detail_separator_ = "";
+  bool has_prediction_ = false;
+  double cpu_s_ = 0, gpu_s_ = 0;
+};
+
 struct CallRecord {
   tileblas_route route = TILEBLAS_ROUTE_NONE;
   std::string kernel;  // kernel name, or the CPU routine used
   std::string reason;
 };
 
-// The calling thread's last accelerated call (tileblas_last_route() and friends read it).
+// The calling thread's last accelerated call (tileblas_last_route() and friends read it). Formats
+// the record on the first read after a call; the strings stay valid until the thread's next call.
 CallRecord& last_call();
 
 // One-line descriptions of problems for the verbose line ("m=... n=... k=... NT f16->f32").
@@ -28,19 +62,20 @@ std::string describe(const GemmProblem& p);
 std::string describe(const AxpyProblem& p);
 std::string describe(const TransposeProblem& p);
 
-// Records the call as the thread's last one.
-void set_last_call(tileblas_route route, const char* kernel, const std::string& reason);
+// Records the call as the thread's last one. `kernel` is a static string (a kernel table name or
+// a literal); nothing is formatted until last_call() is read.
+void set_last_call(tileblas_route route, const char* kernel, Reason reason);
 
 // Records the call and, with TILEBLAS_VERBOSE=1, prints
 // "tileblas: <routine> <problem> -> <gpu|cpu> <kernel> (<reason>)" (described only then).
 template <class Problem>
 void record_call(const char* routine, const Problem& p, tileblas_route route, const char* kernel,
-                 const std::string& reason) {
-  set_last_call(route, kernel, reason);
+                 Reason reason) {
   if (config().verbose) {
     std::fprintf(stderr, "tileblas: %s %s -> %s %s (%s)\n", routine, describe(p).c_str(),
-                 route == TILEBLAS_ROUTE_GPU ? "gpu" : "cpu", kernel, reason.c_str());
+                 route == TILEBLAS_ROUTE_GPU ? "gpu" : "cpu", kernel, reason.str().c_str());
   }
+  set_last_call(route, kernel, std::move(reason));
 }
 
 }  // namespace tileblas

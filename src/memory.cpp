@@ -2,7 +2,10 @@
 
 #include <cuda.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <cstring>
 
 namespace tileblas {
 
@@ -24,10 +27,12 @@ namespace {
 
 using CtxGetCurrentFn = CUresult (*)(CUcontext*);
 using PrimaryCtxGetStateFn = CUresult (*)(CUdevice, unsigned*, int*);
+using PointerGetAttributesFn = CUresult (*)(unsigned, CUpointer_attribute*, void**, CUdeviceptr);
 
 struct DriverEntryPoints {
   CtxGetCurrentFn ctx_get_current = nullptr;
   PrimaryCtxGetStateFn primary_ctx_get_state = nullptr;
+  PointerGetAttributesFn pointer_get_attributes = nullptr;
   int device_count = 0;
 };
 
@@ -45,6 +50,11 @@ const DriverEntryPoints& driver() {
                                          cudaEnableDefault, &q) == cudaSuccess &&
         q == cudaDriverEntryPointSuccess) {
       e.primary_ctx_get_state = reinterpret_cast<PrimaryCtxGetStateFn>(fn);
+    }
+    if (cudaGetDriverEntryPointByVersion("cuPointerGetAttributes", &fn, 12000, cudaEnableDefault,
+                                         &q) == cudaSuccess &&
+        q == cudaDriverEntryPointSuccess) {
+      e.pointer_get_attributes = reinterpret_cast<PointerGetAttributesFn>(fn);
     }
     cudaGetDeviceCount(&e.device_count);
     cudaGetLastError();
@@ -79,8 +89,33 @@ bool cuda_context_exists() {
   return exists;
 }
 
-MemKind classify(const void* p) {
-  if (!p || !cuda_context_exists()) return MemKind::kHostPageable;
+namespace {
+
+// The runtime's cudaPointerGetAttributes asks the driver for every attribute it reports; the
+// kind needs two, and classify() runs three times on every GEMM call.
+MemKind classify_with_driver(PointerGetAttributesFn get, const void* p) {
+  // Zeroed 8-byte slots: the driver writes a CUmemorytype and a boolean, narrower than these.
+  unsigned long long memory_type = 0, is_managed = 0;
+  CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                      CU_POINTER_ATTRIBUTE_IS_MANAGED};
+  void* data[] = {&memory_type, &is_managed};
+  // Memory CUDA does not know (pageable host memory) gets null attributes and CUDA_SUCCESS.
+  if (get(2, attributes, data, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS) {
+    return MemKind::kHostPageable;
+  }
+  // Managed memory may report either physical location as its memory type.
+  if (is_managed) return MemKind::kManaged;
+  switch (memory_type) {
+    case CU_MEMORYTYPE_DEVICE:
+      return MemKind::kDevice;
+    case CU_MEMORYTYPE_HOST:
+      return MemKind::kHostPinned;
+    default:
+      return MemKind::kHostPageable;
+  }
+}
+
+MemKind classify_with_runtime(const void* p) {
   cudaPointerAttributes attr;
   if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
     cudaGetLastError();
@@ -96,6 +131,107 @@ MemKind classify(const void* p) {
     default:
       return MemKind::kHostPageable;
   }
+}
+
+}  // namespace
+
+MemKind classify(const void* p) {
+  if (!p || !cuda_context_exists()) return MemKind::kHostPageable;
+  if (PointerGetAttributesFn get = driver().pointer_get_attributes) {
+    return classify_with_driver(get, p);
+  }
+  return classify_with_runtime(p);
+}
+
+PinnedBuffer::PinnedBuffer(size_t bytes) {
+  status_ = cudaMallocHost(&ptr_, bytes > 0 ? bytes : 1);
+  if (status_ != cudaSuccess) ptr_ = nullptr;
+}
+
+PinnedBuffer::~PinnedBuffer() {
+  if (ptr_) cudaFreeHost(ptr_);
+}
+
+HostCopyTeam::HostCopyTeam(int helpers) {
+  for (int i = 0; i < helpers; ++i) helpers_.emplace_back([this] { helper_loop(); });
+}
+
+void HostCopyTeam::helper_loop() {
+  using Clock = std::chrono::steady_clock;
+  constexpr auto kSpin = std::chrono::microseconds(500);
+  uint64_t seen = 0;
+  for (;;) {
+    auto posted = [&] { return ticket_.load(std::memory_order_acquire) >> 32 != seen; };
+    const auto spin_until = Clock::now() + kSpin;
+    while (!posted() && Clock::now() < spin_until) std::this_thread::yield();
+    if (!posted()) {
+      std::unique_lock<std::mutex> lock(mu_);
+      job_posted_.wait(lock, posted);
+    }
+    seen = ticket_.load(std::memory_order_acquire) >> 32;
+    work_on(seen);
+  }
+}
+
+// Claims and copies parts of copy `generation` until none is left or a later copy has replaced
+// it. A copy is replaced only after its last part is done, so job_ holds this copy's job from a
+// successful claim until that part is done.
+void HostCopyTeam::work_on(uint64_t generation) {
+  uint64_t ticket = ticket_.load(std::memory_order_acquire);
+  for (;;) {
+    const uint64_t parts = (ticket >> 16) & 0xffff, next = ticket & 0xffff;
+    if (ticket >> 32 != generation || next >= parts) return;
+    if (!ticket_.compare_exchange_weak(ticket, ticket + 1, std::memory_order_acquire)) continue;
+    const Job& job = job_;
+    const size_t lp = next / job.width_parts, wp = next % job.width_parts;
+    const size_t line0 = job.height * lp / job.line_parts,
+                 line1 = job.height * (lp + 1) / job.line_parts;
+    const size_t byte0 = job.width * wp / job.width_parts,
+                 byte1 = job.width * (wp + 1) / job.width_parts;
+    for (size_t i = line0; i < line1; ++i) {
+      std::memcpy(job.dst + i * job.dst_pitch + byte0, job.src + i * job.src_pitch + byte0,
+                  byte1 - byte0);
+    }
+    parts_left_.fetch_sub(1, std::memory_order_acq_rel);
+    ticket = ticket_.load(std::memory_order_acquire);
+  }
+}
+
+void HostCopyTeam::copy_2d(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
+                           size_t width, size_t height) {
+  // Parts of at least 256 KiB (smaller ones cost more to hand out than to copy), a few per thread
+  // so that a slow thread does not hold the rest up; long lines are cut across their width.
+  constexpr size_t kMinPartBytes = size_t(256) << 10;
+  const size_t bytes = width * height;
+  const size_t parts = std::max<size_t>(
+      1, std::min<size_t>({size_t(4) * size_t(size()), bytes / kMinPartBytes, 0xffff}));
+  if (parts == 1 || helpers_.empty()) {
+    for (size_t i = 0; i < height; ++i) {
+      std::memcpy(static_cast<char*>(dst) + i * dst_pitch,
+                  static_cast<const char*>(src) + i * src_pitch, width);
+    }
+    return;
+  }
+  std::lock_guard<std::mutex> one_copy(one_copy_);
+  Job& job = job_;
+  job.dst = static_cast<char*>(dst);
+  job.src = static_cast<const char*>(src);
+  job.dst_pitch = dst_pitch;
+  job.src_pitch = src_pitch;
+  job.width = width;
+  job.height = height;
+  job.line_parts = std::min(parts, std::max<size_t>(height, 1));
+  job.width_parts = std::max<size_t>(1, parts / job.line_parts);
+  const uint64_t total = job.line_parts * job.width_parts;  // <= parts: fits the ticket
+  parts_left_.store(total, std::memory_order_relaxed);
+  const uint64_t generation = ((ticket_.load(std::memory_order_relaxed) >> 32) + 1) & 0xffffffff;
+  {
+    std::lock_guard<std::mutex> lock(mu_);  // a helper about to sleep sees the ticket or the notify
+    ticket_.store(ticket_of(generation, total, 0), std::memory_order_release);
+  }
+  job_posted_.notify_all();
+  work_on(generation);
+  while (parts_left_.load(std::memory_order_acquire) != 0) std::this_thread::yield();
 }
 
 DeviceBuffer::DeviceBuffer(size_t bytes, cudaStream_t stream) : stream_(stream) {

@@ -3,7 +3,13 @@
 
 #include <cuda_runtime_api.h>
 
+#include <atomic>
+#include <condition_variable>
 #include <cstddef>
+#include <cstdint>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 namespace tileblas {
 
@@ -21,6 +27,64 @@ MemKind classify(const void* p);
 
 // True for memory a kernel can read in place.
 inline bool device_accessible(MemKind k) { return k == MemKind::kDevice || k == MemKind::kManaged; }
+
+// Page-locked host memory (cudaMallocHost): the only host memory the copy engines read and write
+// asynchronously at full speed.
+class PinnedBuffer {
+ public:
+  explicit PinnedBuffer(size_t bytes);
+  ~PinnedBuffer();
+  PinnedBuffer(const PinnedBuffer&) = delete;
+  PinnedBuffer& operator=(const PinnedBuffer&) = delete;
+  void* get() const { return ptr_; }
+  cudaError_t status() const { return status_; }
+
+ private:
+  void* ptr_ = nullptr;
+  cudaError_t status_;
+};
+
+// Host threads that copy together with the calling thread: one thread's memcpy reaches a fraction
+// of the host's memory bandwidth, and copying pageable data into and out of pinned buffers is
+// what limits a staged host-data GEMM. A copy is cut into parts that the threads claim from one
+// atomic ticket; between copies the helpers spin a while (a staged GEMM posts one every few
+// hundred microseconds, and waking a sleeping thread costs tens of them), then sleep. The threads
+// live as long as the process.
+class HostCopyTeam {
+ public:
+  explicit HostCopyTeam(int helpers);
+  ~HostCopyTeam() = delete;  // owned by a never-destroyed object: threads block until exit
+
+  // `height` lines of `width` bytes, line i at src + i * src_pitch, to dst + i * dst_pitch (a
+  // column-major block: lines are columns). Returns when every byte is copied. Thread-safe (one
+  // copy runs at a time).
+  void copy_2d(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width,
+               size_t height);
+
+  int size() const { return int(helpers_.size()) + 1; }
+
+ private:
+  struct Job {
+    char* dst = nullptr;
+    const char* src = nullptr;
+    size_t dst_pitch = 0, src_pitch = 0, width = 0, height = 0;
+    size_t line_parts = 1, width_parts = 1;  // the block is cut into line_parts x width_parts
+  };
+  // The ticket: generation (32 bits: one per copy), part count (16), next part to claim (16).
+  static uint64_t ticket_of(uint64_t generation, uint64_t parts, uint64_t next) {
+    return generation << 32 | parts << 16 | next;
+  }
+  void work_on(uint64_t generation);
+  void helper_loop();
+
+  std::mutex one_copy_;  // held by the caller of copy_2d while the team works for it
+  std::mutex mu_;        // with job_posted_: helpers that sleep between copies
+  std::condition_variable job_posted_;
+  Job job_;  // written before a generation's ticket is published, read after a part is claimed
+  std::atomic<uint64_t> ticket_{0};
+  std::atomic<size_t> parts_left_{0};
+  std::vector<std::thread> helpers_;
+};
 
 // A stream-ordered device allocation (cudaMallocAsync from the device's default pool), freed on
 // the same stream when it goes out of scope.

@@ -7,6 +7,7 @@
 
 #include "env.h"
 #include "kernel_table.h"
+#include "log.h"
 #include "memory.h"
 #include "problem.h"
 #include "tileblas.h"
@@ -24,6 +25,12 @@ struct Rates {
   double gpu_overhead_s = 0;  // a tiny GEMM on host data, staged: allocations, copies, launch, wait
   double transfer_latency_s = 0;  // one more small host <-> device copy
   double gpu_flops = 0;           // our kernel's rate for this problem's data type, FLOP/s
+  // Pageable data through the executor's staging pipeline (host threads into pinned buffers,
+  // copy engines from there): bytes/s each way, and the fixed cost of one staged copy. 0: the
+  // pipeline is unavailable.
+  double h2d_staged_bps = 0;
+  double d2h_staged_bps = 0;
+  double staged_latency_s = 0;
 };
 
 struct Placement {
@@ -34,11 +41,13 @@ struct Placement {
   bool all_host() const { return !any_device_accessible(); }
 };
 
-template <class Kernel>
+// `Why` is Reason (src/log.h) where the route is taken on every call of a hot path (GEMM): it
+// formats nothing until asked.
+template <class Kernel, class Why = std::string>
 struct Route {
   tileblas_route side = TILEBLAS_ROUTE_CPU;
   const Kernel* kernel = nullptr;  // set when side is GPU
-  std::string reason;
+  Why reason;
 };
 
 // The GEMM kernel for a problem on device pointers: TILEBLAS_FORCE_KERNEL if it names a row that
@@ -47,17 +56,30 @@ struct Route {
 const GemmKernel* pick_gemm_kernel(const GemmProblem& p, const DeviceCaps& caps,
                                    const std::string& force, std::string* why);
 
-// Predicted seconds for the CPU and for the GPU (transfers included) per the cost model.
+// A GEMM's route. GPU routes with host operands also say how those are copied: panel_cols == 0,
+// with plain cudaMemcpy2DAsync (small calls); otherwise through the executor's staging pipeline,
+// C and op(B) in column panels panel_cols wide (>= n: one panel), copies overlapping compute.
+struct GemmRoute : Route<GemmKernel, Reason> {
+  int64_t panel_cols = 0;
+};
+
+// Width of the column panels for staging `p`'s host operands on a device with `caps`: panels
+// narrow enough to overlap copies with compute, wide enough that each still fills the GPU, a
+// multiple of 128 columns; n (one panel) when splitting does not pay.
+int64_t gemm_panel_cols(const GemmProblem& p, const Placement& where, const DeviceCaps& caps);
+
+// Predicted seconds for the CPU and for the GPU (transfers included) per the cost model; for the
+// GPU, host operands copied plainly (panel_cols == 0) or staged in panels of panel_cols.
 double predict_cpu_seconds(const GemmProblem& p, const Rates& r);
-double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const Rates& r);
+double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const Rates& r,
+                           int64_t panel_cols = 0);
 
 // Side and kernel for a GEMM. `caps` is nullptr when no device is usable (`no_device_why` says
 // why). `rates` may be nullptr when they are not needed (device data, forced modes); the caller
 // measures them when needs_rates() says so.
 bool gemm_needs_rates(const Placement& where, const Config& cfg);
-Route<GemmKernel> route_gemm(const GemmProblem& p, const Placement& where, const Config& cfg,
-                             const DeviceCaps* caps, const std::string& no_device_why,
-                             const Rates* rates);
+GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config& cfg,
+                     const DeviceCaps* caps, const std::string& no_device_why, const Rates* rates);
 
 // O(n) operations: host data stays on the CPU (PCIe is slower than host memory) unless
 // TILEBLAS_MODE=gpu; device or managed data is computed in place.

@@ -278,4 +278,41 @@ TEST(SgemmApiGpu, LargeHostData) {
   RecordProperty("reason", tileblas_last_reason());
 }
 
+// Host data through the staging pipeline (with TILEBLAS_MODE=gpu, from 4 MiB of host operands):
+// C in column panels (m = 4096 fills the GPU with 1280-column panels: two panels, the last
+// narrower), operands larger than one 8 MiB pinned slot (several pieces per panel, in whole
+// columns), a column larger than a slot (m = 2.2M: pieces of one column), every transpose, both
+// layouts, beta == 0 (C not uploaded) and beta != 0, padded leading dimensions, and pinned host
+// memory (copied without slots).
+TEST(SgemmApiGpu, StagedHostData) {
+  TB_REQUIRE_GPU();
+  tileblas_config cfg;
+  tileblas_get_config(&cfg);
+  const bool forced_gpu = std::string(cfg.mode) == "gpu";
+  const Case cases[] = {
+      {kColMajor, false, false, 4096, 2400, 32, 1.0f, 0.0f, 3, true},
+      {kColMajor, true, true, 4096, 2400, 24, -2.0f, 0.7f, 0, false},
+      {kRowMajor, false, true, 2400, 4096, 16, 0.7f, 1.0f, 5, false},
+      {kRowMajor, true, false, 4096, 2304, 8, 1.0f, 0.0f, 1, false},
+      {kColMajor, false, true, 2200000, 3, 2, 0.7f, -2.0f, 2, true},
+  };
+  for (const Case& c : cases) {
+    run_case(c);
+    if (HasFatalFailure()) return;
+    if (forced_gpu) EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU) << tileblas_last_reason();
+  }
+  // Pinned host memory: the operands are copied straight from it.
+  const Case& c = cases[1];
+  const size_t big = size_t(c.m + 8) * size_t(c.n + 8);
+  float *a = nullptr, *b = nullptr, *cm = nullptr;
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&a), big * 4), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&b), big * 4), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&cm), big * 4), cudaSuccess);
+  run_case(c, a, b, cm);
+  if (forced_gpu) EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU) << tileblas_last_reason();
+  cudaFreeHost(a);
+  cudaFreeHost(b);
+  cudaFreeHost(cm);
+}
+
 }  // namespace

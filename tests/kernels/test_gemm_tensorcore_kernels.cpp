@@ -1,5 +1,5 @@
-// Kernel tier, tensor-core GEMM: every "gemm_mma_" row of gemm_kernels(), forced through its
-// launch() on device buffers, against a float64 host reference on the upcast inputs.
+// Kernel tier, tensor-core GEMM: every "gemm_mma_" and "gemm_wgmma_" row of gemm_kernels(), forced
+// through its launch() on device buffers, against a float64 host reference on the upcast inputs.
 //   - integer-valued inputs: results are exact (fp16/bf16/tf32 hold small integers exactly and
 //     fp32 accumulation is exact while sums stay below 2^24), so C must equal the reference
 //     rounded once to C's type, bit for bit;
@@ -16,15 +16,17 @@
 #include <cuda_runtime_api.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <sstream>
 #include <string>
 #include <vector>
 
 #include "device.h"
+#include "device_support.h"
+#include "gemm_wgmma.h"
 #include "half_convert.h"
 #include "kernel_table.h"
-#include "device_support.h"
 #include "test_support.h"
 
 namespace {
@@ -38,17 +40,28 @@ using tileblas::Op;
 std::vector<const GemmKernel*> tensor_core_rows() {
   std::vector<const GemmKernel*> rows;
   for (const GemmKernel& k : tileblas::gemm_kernels()) {
-    if (std::strncmp(k.name, "gemm_mma_", 9) == 0) rows.push_back(&k);
+    if (std::strncmp(k.name, "gemm_mma_", 9) == 0 || std::strncmp(k.name, "gemm_wgmma_", 11) == 0)
+      rows.push_back(&k);
   }
   return rows;
 }
 
 bool is_scalarload(const GemmKernel& k) { return std::strstr(k.name, "scalarload") != nullptr; }
+bool is_wgmma(const GemmKernel& k) { return std::strncmp(k.name, "gemm_wgmma_", 11) == 0; }
 
-// The input type a row computes on, from its name (gemm_mma_<type>_...).
+// wgmma rows run on sm_90 alone, and only from a build for sm_90a; on other devices they are
+// skipped, visibly.
+bool runs_here(const GemmKernel& k, const DeviceCaps& caps) {
+  if (!is_wgmma(k) || (caps.sm_version == 90 && tileblas::gemm_wgmma::built_for_sm90a()))
+    return true;
+  std::printf("[ SKIPPED  ] %s: needs an sm_90 device and an sm_90a build\n", k.name);
+  return false;
+}
+
+// The input type a row computes on, from its name (gemm_mma_<type>_..., gemm_wgmma_<type>_...).
 DataType ab_type_of(const GemmKernel& k) {
-  if (std::strncmp(k.name, "gemm_mma_f16_", 13) == 0) return DataType::kF16;
-  if (std::strncmp(k.name, "gemm_mma_bf16_", 14) == 0) return DataType::kBF16;
+  if (std::strstr(k.name, "_f16_") != nullptr) return DataType::kF16;
+  if (std::strstr(k.name, "_bf16_") != nullptr) return DataType::kBF16;
   return DataType::kF32;
 }
 
@@ -267,6 +280,7 @@ void run_cases(const std::vector<int64_t>& dims, int64_t max_volume, int cases_p
   if (caps.sm_version < 80)
     GTEST_SKIP() << "mma.sync needs sm_80; device is sm_" << caps.sm_version;
   for (const GemmKernel* row : tensor_core_rows()) {
+    if (!runs_here(*row, caps)) continue;
     for (int i = 0; i < cases_per_row; ++i) {
       const Case c = random_case(*row, dims, max_volume, i % 2 == 0);
       const std::string err = run_case(*row, caps, c);
@@ -303,7 +317,9 @@ TEST(GemmTensorCoreRows, SupportsOnlyWhatTheyCompute) {
     p.a = p.b = p.c = buffer;
     p.ab_type = ab_type_of(*row);
     p.allow_tf32 = true;
-    EXPECT_TRUE(row->supports(p, caps)) << row->name;
+    const bool built = !is_wgmma(*row) || tileblas::gemm_wgmma::built_for_sm90a();
+    EXPECT_EQ(row->supports(p, caps), built) << row->name;
+    if (!built) continue;
     GemmProblem no_tf32 = p;
     no_tf32.allow_tf32 = false;
     EXPECT_EQ(row->supports(no_tf32, caps), p.ab_type != DataType::kF32) << row->name;
@@ -332,6 +348,7 @@ TEST(GemmTensorCore, LargeSquare) {
   TB_REQUIRE_GPU();
   const DeviceCaps caps = tbtest::device_caps();
   for (const GemmKernel* row : tensor_core_rows()) {
+    if (!runs_here(*row, caps)) continue;
     Case c = random_case(*row, {1024}, int64_t(2e9), false);
     c.m = 1000, c.n = 257, c.k = 1023;
     c.ta = Op::kNoTrans, c.tb = Op::kTrans;
@@ -344,6 +361,7 @@ TEST(GemmTensorCore, ZeroKScalesC) {
   TB_REQUIRE_GPU();
   const DeviceCaps caps = tbtest::device_caps();
   for (const GemmKernel* row : tensor_core_rows()) {
+    if (!runs_here(*row, caps)) continue;
     for (float beta : {0.0f, -2.0f}) {
       Case c = random_case(*row, {33}, int64_t(1e6), true);
       c.k = 0, c.alpha = 1.0f, c.beta = beta;

@@ -1,11 +1,12 @@
 // Router decisions and configuration parsing, without a GPU: synthetic device capabilities and
 // rates stand in for the measured ones.
+#include <algorithm>
 #include <string>
 
+#include "device_support.h"
 #include "env.h"
 #include "kernel_table.h"
 #include "router.h"
-#include "device_support.h"
 #include "test_support.h"
 
 namespace {
@@ -80,7 +81,7 @@ TEST(RouterTest, NoDeviceMeansCpu) {
       tileblas::route_gemm(square(4096), Placement{}, Config{}, nullptr, "no CUDA device", nullptr);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU);
   EXPECT_EQ(r.kernel, nullptr);
-  EXPECT_NE(r.reason.find("no CUDA device"), std::string::npos);
+  EXPECT_NE(r.reason.str().find("no CUDA device"), std::string::npos);
 }
 
 TEST(RouterTest, DeviceDataRunsInPlaceOnTheGpu) {
@@ -101,14 +102,14 @@ TEST(RouterTest, HostDataFollowsTheCostModel) {
   const Rates rates = typical_rates();
   const Placement host;
   const auto small = tileblas::route_gemm(square(64), host, Config{}, &caps, "", &rates);
-  EXPECT_EQ(small.side, TILEBLAS_ROUTE_CPU) << small.reason;
+  EXPECT_EQ(small.side, TILEBLAS_ROUTE_CPU) << small.reason.str();
   const auto large = tileblas::route_gemm(square(4096), host, Config{}, &caps, "", &rates);
-  EXPECT_EQ(large.side, TILEBLAS_ROUTE_GPU) << large.reason;
+  EXPECT_EQ(large.side, TILEBLAS_ROUTE_GPU) << large.reason.str();
   // With a PCIe link 1000x slower, the same large problem stays on the CPU.
   Rates slow_link = rates;
   slow_link.h2d_pageable_bps = slow_link.d2h_pageable_bps = 5e6;
   const auto slow = tileblas::route_gemm(square(4096), host, Config{}, &caps, "", &slow_link);
-  EXPECT_EQ(slow.side, TILEBLAS_ROUTE_CPU) << slow.reason;
+  EXPECT_EQ(slow.side, TILEBLAS_ROUTE_CPU) << slow.reason.str();
   // The decision compares the two predictions, the GPU needing a 25% advantage.
   for (int64_t n : {16, 128, 512, 1024, 2048, 8192}) {
     const GemmProblem p = square(n);
@@ -117,6 +118,96 @@ TEST(RouterTest, HostDataFollowsTheCostModel) {
     const auto r = tileblas::route_gemm(p, host, Config{}, &caps, "", &rates);
     EXPECT_EQ(r.side == TILEBLAS_ROUTE_GPU, gpu_faster) << n;
   }
+}
+
+// Host data is costed before a kernel is picked: the CPU route carries no kernel; the reason
+// names both predictions, and a GPU route adds the kernel row's why.
+TEST(RouterTest, HostDataReasonsNameThePredictions) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const Rates rates = typical_rates();
+  const auto small = tileblas::route_gemm(square(64), Placement{}, Config{}, &caps, "", &rates);
+  EXPECT_EQ(small.kernel, nullptr);
+  const std::string small_why = small.reason.str();
+  EXPECT_EQ(small_why.find("host data: predicted cpu "), 0u) << small_why;
+  EXPECT_NE(small_why.find(" ms, gpu "), std::string::npos) << small_why;
+  const auto large = tileblas::route_gemm(square(4096), Placement{}, Config{}, &caps, "", &rates);
+  ASSERT_NE(large.kernel, nullptr);
+  std::string kernel_why;
+  tileblas::pick_gemm_kernel(square(4096), caps, "", &kernel_why);
+  const std::string large_why = large.reason.str();
+  EXPECT_EQ(large_why.find("host data: predicted cpu "), 0u) << large_why;
+  EXPECT_NE(large_why.find("; " + kernel_why), std::string::npos) << large_why;
+}
+
+// Staging panels: a multiple of 128 columns covering n, at most 8, each at least two waves of
+// 128x128 tiles; one panel where that does not split n, or where only A is on the host.
+TEST(RouterTest, StagingPanelsFillTheGpu) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const Placement host;
+  struct Shape {
+    int64_t m, n, k;
+    bool split;
+  } const shapes[] = {{8192, 8192, 8192, true},  {4096, 4096, 4096, true}, {4096, 2400, 32, true},
+                      {2048, 2048, 2048, false}, {100, 10000, 100, false}, {2200000, 3, 2, false}};
+  for (const Shape& s : shapes) {
+    GemmProblem p = square(s.m);
+    p.n = s.n;
+    p.k = s.k;
+    const int64_t cols = tileblas::gemm_panel_cols(p, host, caps);
+    const int64_t panels = (s.n + cols - 1) / cols;
+    EXPECT_EQ(panels > 1, s.split) << s.m << "x" << s.n << "x" << s.k << ": " << cols;
+    EXPECT_LE(cols, s.n);
+    EXPECT_LE(panels, 8);
+    if (panels > 1) {
+      EXPECT_EQ(cols % 128, 0) << cols;
+      EXPECT_GE(((s.m + 127) / 128) * (cols / 128), 2 * caps.num_sms) << cols;
+    }
+  }
+  const Placement only_a_on_host{MemKind::kHostPageable, MemKind::kDevice, MemKind::kDevice};
+  EXPECT_EQ(tileblas::gemm_panel_cols(square(8192), only_a_on_host, caps), 8192);
+}
+
+// With staged copies measured faster than plain pageable ones, large host problems are staged
+// (and predicted faster for it); without staged rates, or small, they are copied plainly.
+TEST(RouterTest, StagingIsChosenWhereItIsPredictedFaster) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const Placement host;
+  Rates rates = typical_rates();
+  const auto plain = tileblas::route_gemm(square(4096), host, Config{}, &caps, "", &rates);
+  EXPECT_EQ(plain.side, TILEBLAS_ROUTE_GPU);
+  EXPECT_EQ(plain.panel_cols, 0);
+  rates.h2d_staged_bps = rates.d2h_staged_bps = 40e9;
+  rates.staged_latency_s = 50e-6;
+  const auto staged = tileblas::route_gemm(square(4096), host, Config{}, &caps, "", &rates);
+  EXPECT_EQ(staged.side, TILEBLAS_ROUTE_GPU);
+  EXPECT_EQ(staged.panel_cols, tileblas::gemm_panel_cols(square(4096), host, caps));
+  EXPECT_EQ(staged.reason.str().find("host data, staged: predicted cpu "), 0u)
+      << staged.reason.str();
+  EXPECT_LT(tileblas::predict_gpu_seconds(square(4096), host, rates, staged.panel_cols),
+            tileblas::predict_gpu_seconds(square(4096), host, rates));
+  const auto small = tileblas::route_gemm(square(16), host, Config{}, &caps, "", &rates);
+  EXPECT_EQ(small.panel_cols, 0);
+  // TILEBLAS_MODE=gpu (no rates): staged from 4 MiB of host operands.
+  Config gpu;
+  gpu.mode = Mode::kGpu;
+  EXPECT_EQ(tileblas::route_gemm(square(256), host, gpu, &caps, "", nullptr).panel_cols, 0);
+  EXPECT_GT(tileblas::route_gemm(square(1024), host, gpu, &caps, "", nullptr).panel_cols, 0);
+}
+
+// One panel is the plain sequence (copies, then compute); more panels overlap them, down to the
+// larger of the two plus the first panel's share.
+TEST(RouterTest, StagedPredictionOverlapsCopiesWithCompute) {
+  Rates rates = typical_rates();
+  rates.h2d_staged_bps = rates.d2h_staged_bps = 40e9;
+  const Placement host;
+  const GemmProblem p = square(8192);
+  const double one = tileblas::predict_gpu_seconds(p, host, rates, p.n);
+  const double eight = tileblas::predict_gpu_seconds(p, host, rates, p.n / 8);
+  const double bytes = 3.0 * 8192 * 8192 * 4;
+  const double compute = p.flops() / rates.gpu_flops;
+  EXPECT_NEAR(one, rates.gpu_overhead_s + bytes / 40e9 + compute, 1e-9);
+  EXPECT_LT(eight, one);
+  EXPECT_GT(eight, rates.gpu_overhead_s + std::max(2.0 / 3.0 * bytes / 40e9, compute));
 }
 
 TEST(RouterTest, PinnedHostDataCrossesOverEarlier) {
@@ -138,7 +229,7 @@ TEST(RouterTest, ModeGpuForcesTheGpu) {
   cfg.mode = Mode::kGpu;
   const auto r = tileblas::route_gemm(square(2), Placement{}, cfg, &caps, "", nullptr);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU);
-  EXPECT_NE(r.reason.find("TILEBLAS_MODE=gpu"), std::string::npos);
+  EXPECT_NE(r.reason.str().find("TILEBLAS_MODE=gpu"), std::string::npos);
 }
 
 TEST(RouterTest, EveryGemmRowCanBeForcedWhereItSupportsTheProblem) {
@@ -175,6 +266,38 @@ TEST(RouterTest, EveryGemmProblemHasAKernel) {
   }
 }
 
+// Tensor-core rows: wgmma (sm_90a build, Hopper) wherever it supports the problem, measured 0.9x of
+// cuBLAS against mma.sync's 0.5x (docs/NOTES-tensorcore.md); mma.sync on other devices; TF32 only
+// with the opt-in.
+TEST(RouterTest, PicksWgmmaOnHopperAndMmaElsewhere) {
+  const DeviceCaps hopper = tbtest::hopper_caps();
+  DeviceCaps ampere = hopper;
+  ampere.sm_version = 80;
+  const char* types[] = {"f16", "bf16", "tf32"};
+  for (const char* type : types) {
+    const std::string name(type);
+    GemmProblem p = square(4096, name == "f16"    ? DataType::kF16
+                                 : name == "bf16" ? DataType::kBF16
+                                                  : DataType::kF32);
+    p.allow_tf32 = true;
+    const tileblas::GemmKernel* wgmma = nullptr;
+    for (const tileblas::GemmKernel& k : tileblas::gemm_kernels()) {
+      if (std::string(k.name).rfind("gemm_wgmma_" + name + "_", 0) == 0) wgmma = &k;
+    }
+    ASSERT_NE(wgmma, nullptr) << name;
+    std::string why;
+    const tileblas::GemmKernel* on_hopper = tileblas::pick_gemm_kernel(p, hopper, "", &why);
+    ASSERT_NE(on_hopper, nullptr);
+    const std::string expect_hopper = wgmma->supports(p, hopper) ? "gemm_wgmma_" : "gemm_mma_";
+    EXPECT_EQ(std::string(on_hopper->name).rfind(expect_hopper + name + "_", 0), 0u)
+        << on_hopper->name;
+    const tileblas::GemmKernel* on_ampere = tileblas::pick_gemm_kernel(p, ampere, "", &why);
+    ASSERT_NE(on_ampere, nullptr);
+    EXPECT_EQ(std::string(on_ampere->name).rfind("gemm_mma_" + name + "_", 0), 0u)
+        << on_ampere->name;
+  }
+}
+
 // The preference table's choices for the shapes measured in docs/NOTES-sgemm.md.
 TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
   const DeviceCaps caps = tbtest::hopper_caps();
@@ -185,8 +308,10 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
       {256, 256, 256, "sgemm_regblock_64x64x16_align16"},
       {512, 512, 512, "sgemm_splitk_128x64x16_align16"},
       {1024, 1024, 1024, "sgemm_regblock_128x64x16_align16"},
-      {2048, 2048, 2048, "sgemm_regblock_256x128x16_align16"},
+      {2048, 2048, 2048, "sgemm_regblock_128x128x16_align16"},
       {4096, 4096, 4096, "sgemm_packed_128x128x16"},
+      {4097, 4097, 4097, "sgemm_packed_128x128x16"},  // peels the thin last tile row / column
+      {8192, 8192, 8192, "sgemm_packed_128x128x16"},
       {8192, 8192, 128, "sgemm_regblock_128x128x16_align16"},
       {128, 128, 65536, "sgemm_splitk_128x64x16_align16"},
       {16384, 64, 16384, "sgemm_splitk_128x64x16_align16"},
@@ -203,6 +328,17 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
     ASSERT_NE(k, nullptr);
     EXPECT_STREQ(k->name, e.kernel) << e.m << "x" << e.n << "x" << e.k << ": " << why;
   }
+}
+
+// Aligned NT data: the packed row's main loop without edges beats the direct 128x128 row (run 6,
+// 4096^3: 0.90 vs 0.88), so large NT problems are packed like the other layouts.
+TEST(RouterTest, PacksLargeAlignedNtSgemm) {
+  GemmProblem p = square(4096);
+  p.trans_b = tileblas::Op::kTrans;
+  std::string why;
+  const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, tbtest::hopper_caps(), "", &why);
+  ASSERT_NE(k, nullptr);
+  EXPECT_STREQ(k->name, "sgemm_packed_128x128x16") << why;
 }
 
 TEST(RouterTest, OrderNOperationsOnHostDataStayOnTheCpu) {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "device.h"
-#include "kernel_table.h"
 #include "device_support.h"
+#include "kernel_table.h"
 #include "test_support.h"
 
 namespace {
@@ -226,6 +226,68 @@ TEST_P(SgemmKernel, EveryTransposeOnEdgeShapes) {
         c.ta = ta, c.tb = tb, c.m = d, c.n = 257 - d + 7, c.k = 65 + d % 7;
         c.alpha = 0.7f, c.beta = d % 2 ? 0.0f : -2.0f;
         cases.push_back(c);
+      }
+    }
+  }
+  run_cases(cases, Oracle::kFloat64);
+}
+
+// m or n a few past a multiple of 128 (the packed row computes remainders of 1..8 as strips; 9 is
+// a tile row), alone, together, and next to a dimension below one tile; k below the strip blocks'
+// 8-way split and not a multiple of it.
+TEST_P(SgemmKernel, ThinRemaindersOfTiles) {
+  TB_REQUIRE_GPU();
+  const int64_t shapes[][3] = {{129, 136, 65},  {264, 131, 200}, {136, 257, 3},    {137, 129, 33},
+                               {129, 64, 100},  {50, 392, 77},   {385, 385, 1000}, {4097, 200, 64},
+                               {200, 4097, 19}, {1, 129, 7}};
+  std::vector<Case> cases;
+  int i = 0;
+  for (const auto& s : shapes) {
+    Case c = random_case(kAnyVolume, 4097);
+    c.m = s[0], c.n = s[1], c.k = s[2];
+    c.ta = i % 2 ? Op::kTrans : Op::kNoTrans, c.tb = i / 2 % 2 ? Op::kTrans : Op::kNoTrans;
+    c.alpha = 0.7f, c.beta = i % 3 ? -2.0f : 0.0f;
+    cases.push_back(c);
+    ++i;
+  }
+  run_cases(cases, Oracle::kFloat64);
+}
+
+// k one below, at and past a multiple of the 16-wide k-step, with m and n inside one tile, at a
+// whole tile and one past it (the packed row pads its workspaces with zeros to whole tiles and
+// k-steps, and its main loop reads the padding).
+TEST_P(SgemmKernel, KAroundTheKStep) {
+  TB_REQUIRE_GPU();
+  std::vector<Case> cases;
+  int i = 0;
+  for (int64_t k : {1, 15, 16, 17, 31, 33}) {
+    for (int64_t mn : {5, 128, 129}) {
+      Case c = random_case(kAnyVolume, 4097);
+      c.m = mn, c.n = 133 - mn % 7, c.k = k;
+      c.ta = i % 2 ? Op::kTrans : Op::kNoTrans, c.tb = i / 2 % 2 ? Op::kTrans : Op::kNoTrans;
+      c.alpha = -0.5f, c.beta = i % 3 ? 1.5f : 0.0f;
+      cases.push_back(c);
+      ++i;
+    }
+  }
+  run_cases(cases, Oracle::kFloat64);
+}
+
+// Interior tiles (wholly inside m and n, copied without bounds on their full k-steps) next to
+// edge tiles, in every layout, with whole k-steps only and with a partial last one.
+TEST_P(SgemmKernel, InteriorAndEdgeTiles) {
+  TB_REQUIRE_GPU();
+  const int64_t shapes[][3] = {{512, 256, 64}, {513, 257, 47}, {640, 384, 200}, {300, 130, 33}};
+  std::vector<Case> cases;
+  int i = 0;
+  for (Op ta : {Op::kNoTrans, Op::kTrans}) {
+    for (Op tb : {Op::kNoTrans, Op::kTrans}) {
+      for (const auto& s : shapes) {
+        Case c = random_case(kAnyVolume, 4097);
+        c.ta = ta, c.tb = tb, c.m = s[0], c.n = s[1], c.k = s[2];
+        c.alpha = -0.5f, c.beta = i % 2 ? 1.5f : 0.0f;
+        cases.push_back(c);
+        ++i;
       }
     }
   }

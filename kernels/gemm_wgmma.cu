@@ -1,0 +1,658 @@
+// gemm_wgmma: wgmma (sm_90a) tensor-core GEMM fed by the copy engine (TMA). The contract
+// (formula, storage, tiling, edges, alignment) is at the top of gemm_wgmma.h.
+#include "gemm_wgmma.h"
+
+#include <cuda.h>
+#include <cudaTypedefs.h>
+#include <cuda_runtime.h>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
+namespace tileblas::gemm_wgmma {
+
+namespace {
+
+// CMake defines TILEBLAS_GEMM_WGMMA_SM90A when it builds this file for sm_90a, the only target
+// whose kernel below has a body (wgmma exists on sm_90a alone).
+#ifdef TILEBLAS_GEMM_WGMMA_SM90A
+constexpr bool kBuiltForSm90a = true;
+#else
+constexpr bool kBuiltForSm90a = false;
+#endif
+
+constexpr int kRowBytes = 128;                     // a k-tile row: the 128-byte swizzle width
+constexpr int kAtomRows = 8;                       // rows of one swizzle atom
+constexpr int kAtomBytes = kAtomRows * kRowBytes;  // atoms start on 1024-byte boundaries
+constexpr int kWgmmaM = 64;                        // rows of C per warpgroup (wgmma's m)
+constexpr int kWgmmaN = 256;                       // columns of C per wgmma (the wrappers' n)
+constexpr int kWarpgroupThreads = 128;
+constexpr int kAccumulators = kWgmmaM * kWgmmaN / kWarpgroupThreads;  // fp32 registers a thread
+
+// How an operand tile lies in global and shared memory: k-contiguous (A transposed, B not) or
+// m/n-contiguous (A not transposed, B transposed). wgmma calls these K-major and MN-major.
+enum class Layout { kKMajor, kMNMajor };
+
+__host__ __device__ constexpr int transpose_immediate(Layout l) {
+  return l == Layout::kMNMajor ? 1 : 0;
+}
+
+// ---- Element types ------------------------------------------------------------------------------
+// Each says how many bytes an element takes, the k-extent of one wgmma, the tensor-map type the
+// copy engine loads it as, whether wgmma reads it MN-major, and issues one m64n256 wgmma with A
+// and B from shared memory: d = A * B + (accumulate ? d : 0).
+
+struct TypeF16 {
+  using Storage = uint16_t;
+  static constexpr DataType kDataType = DataType::kF16;
+  static constexpr int kMmaK = 16;
+  static constexpr CUtensorMapDataType kMapType = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  static constexpr bool kReadsMNMajor = true;
+  template <Layout kA, Layout kB>
+  __device__ static void mma(float (&d)[kAccumulators], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+        "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "
+        "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "
+        "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, "
+        "%70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, "
+        "%87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, "
+        "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "
+        "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+        "%128, %129, p, 1, 1, %131, %132;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+          "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+          "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+          "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+          "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+          "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
+          "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]),
+          "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]),
+          "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]),
+          "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]),
+          "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),
+          "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),
+          "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),
+          "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        : "l"(a), "l"(b), "r"(accumulate), "n"(transpose_immediate(kA)),
+          "n"(transpose_immediate(kB))
+        : "memory");
+  }
+};
+
+struct TypeBF16 {
+  using Storage = uint16_t;
+  static constexpr DataType kDataType = DataType::kBF16;
+  static constexpr int kMmaK = 16;
+  static constexpr CUtensorMapDataType kMapType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
+  static constexpr bool kReadsMNMajor = true;
+  template <Layout kA, Layout kB>
+  __device__ static void mma(float (&d)[kAccumulators], uint64_t a, uint64_t b, int accumulate) {
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+        "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "
+        "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "
+        "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, "
+        "%70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, "
+        "%87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, "
+        "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "
+        "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+        "%128, %129, p, 1, 1, %131, %132;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+          "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+          "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+          "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+          "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+          "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
+          "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]),
+          "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]),
+          "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]),
+          "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]),
+          "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),
+          "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),
+          "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),
+          "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        : "l"(a), "l"(b), "r"(accumulate), "n"(transpose_immediate(kA)),
+          "n"(transpose_immediate(kB))
+        : "memory");
+  }
+};
+
+struct TypeTF32 {
+  using Storage = uint32_t;
+  static constexpr DataType kDataType = DataType::kF32;
+  static constexpr int kMmaK = 8;
+  // The copy engine rounds fp32 to TF32 (to nearest, ties to even; checked on an H200) as it
+  // loads: the tensor cores alone would truncate, doubling the input error.
+  static constexpr CUtensorMapDataType kMapType = CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
+  // TF32 wgmma has no transpose immediates: launch() makes both operands k-contiguous first.
+  static constexpr bool kReadsMNMajor = false;
+  template <Layout kA, Layout kB>
+  __device__ static void mma(float (&d)[kAccumulators], uint64_t a, uint64_t b, int accumulate) {
+    static_assert(kA == Layout::kKMajor && kB == Layout::kKMajor, "TF32 wgmma reads K-major only");
+    asm volatile(
+        "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
+        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 "
+        "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, "
+        "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "
+        "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "
+        "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, "
+        "%70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, "
+        "%87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, "
+        "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "
+        "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
+        "%128, %129, p, 1, 1;\n}\n"
+        : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]),
+          "+f"(d[7]), "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]),
+          "+f"(d[14]), "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]),
+          "+f"(d[21]), "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]),
+          "+f"(d[28]), "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]),
+          "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]),
+          "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]),
+          "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]),
+          "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]),
+          "+f"(d[63]), "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]),
+          "+f"(d[70]), "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]),
+          "+f"(d[77]), "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]),
+          "+f"(d[84]), "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]),
+          "+f"(d[91]), "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]),
+          "+f"(d[98]), "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]),
+          "+f"(d[104]), "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]),
+          "+f"(d[110]), "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]),
+          "+f"(d[116]), "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]),
+          "+f"(d[122]), "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+        : "l"(a), "l"(b), "r"(accumulate)
+        : "memory");
+  }
+};
+
+// ---- PTX wrappers -------------------------------------------------------------------------------
+
+__device__ uint32_t smem_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+
+__device__ void mbarrier_init(uint32_t bar, uint32_t count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");
+}
+// Makes the initialized mbarriers visible to the copy engine (the async proxy).
+__device__ void fence_mbarrier_init() {
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+}
+// Arrives on `bar` (its one expected arrival) and announces `bytes` of copies completing on it.
+__device__ void mbarrier_arrive_expect_tx(uint32_t bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+               : "memory");
+}
+// Waits until the phase of `bar` with the given parity has completed.
+__device__ void mbarrier_wait(uint32_t bar, uint32_t parity) {
+  asm volatile(
+      "{\n.reg .pred done;\n"
+      "wait:\n"
+      "mbarrier.try_wait.parity.shared::cta.b64 done, [%0], %1;\n"
+      "@!done bra wait;\n"
+      "}\n" ::"r"(bar),
+      "r"(parity)
+      : "memory");
+}
+// One box of a 2-D tensor map (coordinates: contiguous dimension first) into shared memory,
+// completing on `bar`; elements outside the tensor are zero-filled.
+__device__ void tma_load_2d(uint32_t dst, const CUtensorMap* map, int x, int y, uint32_t bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, "
+      "%3}], [%4];" ::"r"(dst),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
+      : "memory");
+}
+
+__device__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+__device__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int kPending>
+__device__ void wgmma_wait() {
+  asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(kPending) : "memory");
+}
+// Pins the accumulators in their registers across the asynchronous wgmmas: without it the
+// compiler may copy them between a wgmma and its wait, and ptxas then serializes the wgmmas.
+__device__ void fence_accumulators(float (&d)[kAccumulators]) {
+#pragma unroll
+  for (int i = 0; i < kAccumulators; ++i) asm volatile("" : "+f"(d[i])::"memory");
+}
+
+// A shared-memory matrix descriptor: start address, leading and stride byte offsets (all encoded
+// >> 4), base offset 0 (atoms are 1024-byte aligned), 128-byte swizzle (mode 1, bits 62-63).
+__device__ uint64_t descriptor(uint32_t address, uint32_t leading_bytes, uint32_t stride_bytes) {
+  return uint64_t((address & 0x3FFFF) >> 4) | (uint64_t(leading_bytes >> 4) << 16) |
+         (uint64_t(stride_bytes >> 4) << 32) | (uint64_t(1) << 62);
+}
+
+// ---- Shared-memory tile layouts -----------------------------------------------------------------
+// The tensor maps use the 128-byte swizzle, which writes wgmma's canonical 128-byte-swizzled
+// layouts: rows of 128 bytes, 8-row atoms of 1024 bytes, 16-byte chunk c of row r at c ^ (r % 8).
+//
+// K-major tile (kRows m or n rows, one 128-byte row of k each): one box of kBlockK x kRows. Stride
+// byte offset 1024 (8 rows to the next 8); the leading byte offset is unused with swizzling. A
+// k-step (32 bytes) starts 32 bytes further into the unswizzled row: the hardware applies the
+// swizzle to the address it computes.
+//
+// MN-major tile (16-bit only): columns of 64 m or n elements (128 bytes), each kBlockK k-rows long
+// and loaded as one box. Leading byte offset: one column to the next (kBlockK * 128 bytes); stride
+// byte offset 1024 (8 k-rows to the next 8). A k-step of 16 k-rows is two atoms, 2048 bytes.
+
+// ---- The kernel ---------------------------------------------------------------------------------
+
+template <class T, int kStages_>
+struct Config {
+  static constexpr int kWarpgroups = 2;
+  static constexpr int kThreads = kWarpgroupThreads * kWarpgroups;
+  static constexpr int kBlockM = kWgmmaM * kWarpgroups;
+  static constexpr int kBlockN = kWgmmaN;
+  static constexpr int kBytes = int(sizeof(typename T::Storage));
+  static constexpr int kBlockK = kRowBytes / kBytes;
+  static constexpr int kStages = kStages_;
+  // k-tiles loading while one is multiplied and the wgmma group before it drains.
+  static constexpr int kLoadAhead = kStages - 2;
+  static constexpr int kATileBytes = kBlockM * kRowBytes;
+  static constexpr int kBTileBytes = kBlockN * kRowBytes;
+  static constexpr int kStageBytes = kATileBytes + kBTileBytes;
+  static constexpr int kMNColumnElems = kRowBytes / kBytes;   // m/n elements of an MN-major column
+  static constexpr int kMNColumnBytes = kBlockK * kRowBytes;  // one MN-major column of a k-tile
+  static constexpr int kBarrierBytes = 8 * kStages;           // one mbarrier per stage
+  // Plus one atom: the dynamic shared memory base is rounded up to a 1024-byte boundary.
+  static constexpr int kSmemBytes = kStages * kStageBytes + kBarrierBytes + kAtomBytes;
+  static constexpr int kRasterGroup = 8;  // tile rows per rasterization group (L2 reuse of B)
+
+  static_assert(kBlockK % T::kMmaK == 0, "a k-tile is a whole number of wgmma k-steps");
+  static_assert(T::kMmaK * kBytes == 32, "a wgmma k-step spans two 16-byte chunks of a row");
+  static_assert(!T::kReadsMNMajor || kBlockK % (2 * kAtomRows) == 0,
+                "an MN-major k-step is 16 k-rows: two whole atoms");
+  static_assert(kWgmmaM % kMNColumnElems == 0,
+                "an MN-major warpgroup slice of A starts on a 64-element column");
+  static_assert(kBlockM <= 256 && kBlockN <= 256, "a K-major tile is one box (at most 256 rows)");
+  static_assert(kATileBytes % kAtomBytes == 0 && kBTileBytes % kAtomBytes == 0,
+                "tiles are whole atoms, so every tile starts 1024-byte aligned");
+  static_assert(kLoadAhead >= 1, "at least one k-tile loads while another is multiplied");
+  static_assert(kSmemBytes <= 227 * 1024, "fits Hopper's 227 KiB of shared memory per block");
+};
+
+struct Args {
+  int m, n, k;
+  float alpha, beta;
+  const void* a;
+  int64_t lda;
+  const void* b;
+  int64_t ldb;
+  void* c;
+  int64_t ldc;
+  DataType c_type;
+};
+
+__device__ float load_c(const void* c, int64_t at, DataType type) {
+  if (type == DataType::kF32) return static_cast<const float*>(c)[at];
+  if (type == DataType::kF16) return __half2float(static_cast<const __half*>(c)[at]);
+  return __bfloat162float(static_cast<const __nv_bfloat16*>(c)[at]);
+}
+__device__ void store_c(void* c, int64_t at, DataType type, float v) {
+  if (type == DataType::kF32) {
+    static_cast<float*>(c)[at] = v;
+  } else if (type == DataType::kF16) {
+    static_cast<__half*>(c)[at] = __float2half_rn(v);
+  } else {
+    static_cast<__nv_bfloat16*>(c)[at] = __float2bfloat16_rn(v);
+  }
+}
+
+// Epilogue: C = alpha * acc + beta * C for this warpgroup's 64 x 256 tile at (m0, n0); with no
+// k-tiles acc was never written and counts as zero. Accumulator i of this thread holds C(row, col)
+// below (wgmma's m64nN D layout: warp w of the warpgroup has rows 16w..16w+15, laid out per 8
+// columns as mma.sync's m16n8 tiles).
+__device__ void store_tile(const float (&acc)[kAccumulators], const Args& args, int m0, int n0,
+                           bool have_acc) {
+  const int lane = int(threadIdx.x) % 32;
+  const int warp = int(threadIdx.x) / 32 % 4;
+  const int row0 = m0 + warp * 16 + lane / 4;
+  const int col0 = n0 + (lane % 4) * 2;
+#pragma unroll
+  for (int i = 0; i < kAccumulators; ++i) {
+    const int row = row0 + ((i >> 1) & 1) * 8;
+    const int col = col0 + (i >> 2) * 8 + (i & 1);
+    if (row < args.m && col < args.n) {
+      const int64_t at = row + int64_t(col) * args.ldc;
+      float v = have_acc ? args.alpha * acc[i] : 0.0f;
+      if (args.beta != 0.0f) v = fmaf(args.beta, load_c(args.c, at, args.c_type), v);
+      store_c(args.c, at, args.c_type, v);
+    }
+  }
+}
+
+// Issues the copies of one operand tile (kRows m or n rows of k-tile k0) into shared memory at
+// `tile`, completing on `bar`: one box for a K-major tile, one per 64-element column of an
+// MN-major one.
+template <class Cfg, Layout kLayout, int kRows>
+__device__ void load_tile(uint32_t tile, const CUtensorMap* map, int mn0, int k0, uint32_t bar) {
+  if constexpr (kLayout == Layout::kKMajor) {
+    tma_load_2d(tile, map, k0, mn0, bar);
+  } else {
+#pragma unroll
+    for (int col = 0; col < kRows / Cfg::kMNColumnElems; ++col)
+      tma_load_2d(tile + col * Cfg::kMNColumnBytes, map, mn0 + col * Cfg::kMNColumnElems, k0, bar);
+  }
+}
+
+// Thread 0 issues the copies of a k-tile kLoadAhead ahead into a ring of kStages stages, each
+// with an mbarrier that completes when its bytes have landed; both warpgroups wait on it, issue
+// their wgmmas, and keep one wgmma group in flight. The barrier at the top of each k-step tells
+// thread 0 that every warpgroup is done with the stage it refills.
+template <class T, class Cfg, Layout kALayout, Layout kBLayout>
+__global__ void __launch_bounds__(Cfg::kThreads, 1)
+    gemm_wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
+                      const __grid_constant__ CUtensorMap map_b, Args args) {
+  // Only the sm_90a pass has wgmma; other targets compile an empty kernel that supports() never
+  // lets run.
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL)
+  extern __shared__ unsigned char smem[];
+  constexpr int kBlockM = Cfg::kBlockM, kBlockN = Cfg::kBlockN, kBlockK = Cfg::kBlockK;
+  constexpr int kStages = Cfg::kStages;
+
+  // Grouped rasterization: consecutive blocks walk kRasterGroup tile rows before moving to the
+  // next tile column, so the A and B tiles they share stay in L2.
+  const int tiles_m = (args.m + kBlockM - 1) / kBlockM;
+  const int tiles_n = (args.n + kBlockN - 1) / kBlockN;
+  const int per_group = Cfg::kRasterGroup * tiles_n;
+  const int first_tile_m = int(blockIdx.x) / per_group * Cfg::kRasterGroup;
+  const int group_rows = min(tiles_m - first_tile_m, Cfg::kRasterGroup);
+  const int in_group = int(blockIdx.x) % per_group;
+  const int m0 = (first_tile_m + in_group % group_rows) * kBlockM;
+  const int n0 = (in_group / group_rows) * kBlockN;
+
+  const int warpgroup = int(threadIdx.x) / kWarpgroupThreads;
+  const uint32_t smem0 = (smem_address(smem) + kAtomBytes - 1) & ~uint32_t(kAtomBytes - 1);
+  auto stage = [&](int kt) { return smem0 + uint32_t((kt % kStages) * Cfg::kStageBytes); };
+  const uint32_t barriers = smem0 + uint32_t(kStages * Cfg::kStageBytes);
+  auto full = [&](int kt) { return barriers + uint32_t(kt % kStages) * 8; };
+  // alpha == 0 (or k == 0): no k-tiles, A and B are never read.
+  const int k_tiles = args.alpha == 0.0f ? 0 : (args.k + kBlockK - 1) / kBlockK;
+
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < kStages; ++s) mbarrier_init(barriers + uint32_t(s) * 8, 1);
+    fence_mbarrier_init();
+  }
+  __syncthreads();
+  auto load_stage = [&](int kt) {
+    mbarrier_arrive_expect_tx(full(kt), Cfg::kStageBytes);
+    load_tile<Cfg, kALayout, kBlockM>(stage(kt), &map_a, m0, kt * kBlockK, full(kt));
+    load_tile<Cfg, kBLayout, kBlockN>(stage(kt) + Cfg::kATileBytes, &map_b, n0, kt * kBlockK,
+                                      full(kt));
+  };
+  if (threadIdx.x == 0) {
+    for (int s = 0; s < Cfg::kLoadAhead && s < k_tiles; ++s) load_stage(s);
+  }
+
+  // This warpgroup's A slice and B relative to a stage, at k-step 0; a k-step moves both start
+  // addresses by a constant.
+  const uint32_t a_offset =
+      kALayout == Layout::kKMajor
+          ? uint32_t(warpgroup * kWgmmaM * kRowBytes)
+          : uint32_t(warpgroup * kWgmmaM / Cfg::kMNColumnElems) * Cfg::kMNColumnBytes;
+  constexpr uint32_t kAStep = kALayout == Layout::kKMajor ? 32 : 2 * kAtomBytes;
+  constexpr uint32_t kBStep = kBLayout == Layout::kKMajor ? 32 : 2 * kAtomBytes;
+  constexpr uint32_t kALeading = kALayout == Layout::kKMajor ? 16 : Cfg::kMNColumnBytes;
+  constexpr uint32_t kBLeading = kBLayout == Layout::kKMajor ? 16 : Cfg::kMNColumnBytes;
+
+  // The first wgmma overwrites the accumulators, so no instruction but wgmmas defines them (an
+  // initialization would make ptxas serialize the wgmmas); with no k-tiles they are never read.
+  float acc[kAccumulators];
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    // Every warpgroup's wgmmas of k-tile kt - 2 have completed (each waited for all but its
+    // latest group): that stage can be refilled.
+    __syncthreads();
+    if (threadIdx.x == 0 && kt + Cfg::kLoadAhead < k_tiles) load_stage(kt + Cfg::kLoadAhead);
+    mbarrier_wait(full(kt), uint32_t(kt / kStages) & 1);
+
+    const uint32_t sa = stage(kt) + a_offset;
+    const uint32_t sb = stage(kt) + Cfg::kATileBytes;
+    fence_accumulators(acc);
+    wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < kBlockK / T::kMmaK; ++kk) {
+      T::template mma<kALayout, kBLayout>(acc, descriptor(sa + kk * kAStep, kALeading, kAtomBytes),
+                                          descriptor(sb + kk * kBStep, kBLeading, kAtomBytes),
+                                          kt > 0 || kk > 0);
+    }
+    wgmma_commit();
+    wgmma_wait<1>();
+    fence_accumulators(acc);
+  }
+  wgmma_wait<0>();
+  fence_accumulators(acc);
+  store_tile(acc, args, m0 + warpgroup * kWgmmaM, n0, k_tiles > 0);
+#endif
+}
+
+// out(c, r) = in(r, c) for an in of rows x cols (column-major, ld_in); out has leading dimension
+// ld_out. 32 x 32 tiles through shared memory padded by one column (no bank conflicts).
+__global__ void transpose_kernel(const float* in, int64_t ld_in, int rows, int cols, float* out,
+                                 int64_t ld_out) {
+  __shared__ float tile[32][33];
+  const int r0 = int(blockIdx.x) * 32;
+  const int tx = int(threadIdx.x), ty = int(threadIdx.y);
+  for (int c0 = int(blockIdx.y) * 32; c0 < cols; c0 += int(gridDim.y) * 32) {
+    for (int j = ty; j < 32; j += int(blockDim.y)) {
+      if (r0 + tx < rows && c0 + j < cols) tile[j][tx] = in[r0 + tx + int64_t(c0 + j) * ld_in];
+    }
+    __syncthreads();
+    for (int j = ty; j < 32; j += int(blockDim.y)) {
+      if (r0 + j < rows && c0 + tx < cols) out[c0 + tx + int64_t(r0 + j) * ld_out] = tile[tx][j];
+    }
+    __syncthreads();
+  }
+}
+
+// ---- Host side ----------------------------------------------------------------------------------
+
+using EncodeTiled = PFN_cuTensorMapEncodeTiled_v12000;
+
+// cuTensorMapEncodeTiled from the driver, through the runtime (the library does not link libcuda).
+EncodeTiled encode_tiled() {
+  static const EncodeTiled fn = [] {
+    void* f = nullptr;
+    cudaDriverEntryPointQueryResult found{};
+    if (cudaGetDriverEntryPointByVersion("cuTensorMapEncodeTiled", &f, 12000, cudaEnableDefault,
+                                         &found) != cudaSuccess ||
+        found != cudaDriverEntryPointSuccess)
+      return EncodeTiled(nullptr);
+    return reinterpret_cast<EncodeTiled>(f);
+  }();
+  return fn;
+}
+
+// The tensor map of one stored operand (column-major, leading dimension ld) read as kLayout tiles
+// of kRows m or n rows: K-major boxes are kBlockK x kRows, MN-major ones one 64-element column by
+// kBlockK. Elements outside mn x k read as zero.
+template <class T, class Cfg, Layout kLayout, int kRows>
+cudaError_t encode_operand(CUtensorMap* map, const void* base, int64_t mn, int64_t k, int64_t ld) {
+  const EncodeTiled encode = encode_tiled();
+  if (encode == nullptr) return cudaErrorNotSupported;
+  const bool k_major = kLayout == Layout::kKMajor;
+  const cuuint64_t dims[2] = {cuuint64_t(k_major ? k : mn), cuuint64_t(k_major ? mn : k)};
+  const cuuint64_t strides[1] = {cuuint64_t(ld) * Cfg::kBytes};
+  const cuuint32_t box[2] = {cuuint32_t(k_major ? Cfg::kBlockK : Cfg::kMNColumnElems),
+                             cuuint32_t(k_major ? kRows : Cfg::kBlockK)};
+  const cuuint32_t element_strides[2] = {1, 1};
+  const CUresult r =
+      encode(map, T::kMapType, 2, const_cast<void*>(base), dims, strides, box, element_strides,
+             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+             CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+template <class T, class Cfg, Layout kALayout, Layout kBLayout>
+cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
+  CUtensorMap map_a{}, map_b{};
+  if (args.k > 0 && args.alpha != 0.0f) {  // else A and B are not read (and may be null)
+    cudaError_t err =
+        encode_operand<T, Cfg, kALayout, Cfg::kBlockM>(&map_a, args.a, args.m, args.k, args.lda);
+    if (err == cudaSuccess)
+      err =
+          encode_operand<T, Cfg, kBLayout, Cfg::kBlockN>(&map_b, args.b, args.n, args.k, args.ldb);
+    if (err != cudaSuccess) return err;
+  }
+  auto kernel = gemm_wgmma_kernel<T, Cfg, kALayout, kBLayout>;
+  cudaError_t err =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
+  if (err != cudaSuccess) return err;
+  const int64_t tiles = ((args.m + Cfg::kBlockM - 1) / Cfg::kBlockM) *
+                        int64_t((args.n + Cfg::kBlockN - 1) / Cfg::kBlockN);
+  kernel<<<unsigned(tiles), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(map_a, map_b, args);
+  return cudaGetLastError();
+}
+
+// The TF32 transpose workspace comes from the device's default memory pool; the pool keeps this
+// much after a synchronisation instead of returning it to the driver, so back-to-back calls do
+// not each pay for a cudaMalloc.
+constexpr uint64_t kPoolKeepBytes = uint64_t(256) << 20;
+
+cudaError_t keep_pool_memory() {
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  cudaMemPool_t pool;
+  if (err == cudaSuccess) err = cudaDeviceGetDefaultMemPool(&pool, device);
+  uint64_t keep = 0;
+  if (err == cudaSuccess)
+    err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  if (err == cudaSuccess && keep < kPoolKeepBytes) {
+    keep = kPoolKeepBytes;
+    err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  }
+  return err;
+}
+
+// Writes the rows x cols fp32 matrix `in` transposed into `out` (leading dimension ld_out).
+cudaError_t transpose(const float* in, int64_t ld_in, int64_t rows, int64_t cols, float* out,
+                      int64_t ld_out, cudaStream_t stream) {
+  const dim3 grid(unsigned((rows + 31) / 32), unsigned(std::min<int64_t>((cols + 31) / 32, 65535)));
+  transpose_kernel<<<grid, dim3(32, 8), 0, stream>>>(in, ld_in, int(rows), int(cols), out, ld_out);
+  return cudaGetLastError();
+}
+
+template <class T, class Cfg>
+cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
+  Args args{int(p.m), int(p.n), int(p.k), p.alpha, p.beta, p.a,
+            p.lda,    p.b,      p.ldb,    p.c,     p.ldc,  p.c_type};
+  constexpr Layout kK = Layout::kKMajor, kMN = Layout::kMNMajor;
+  // A as stored is m-contiguous unless transposed; B is k-contiguous unless transposed.
+  const bool a_k = p.trans_a == Op::kTrans;
+  const bool b_k = p.trans_b == Op::kNoTrans;
+  if constexpr (T::kReadsMNMajor) {
+    if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK>(args, stream);
+    if (a_k) return launch_layouts<T, Cfg, kK, kMN>(args, stream);
+    if (b_k) return launch_layouts<T, Cfg, kMN, kK>(args, stream);
+    return launch_layouts<T, Cfg, kMN, kMN>(args, stream);
+  } else {
+    // wgmma reads TF32 K-major only: an m/n-contiguous operand is transposed first into a
+    // workspace with k-contiguous rows (leading dimension k rounded up to 4: 16-byte rows).
+    // k == 0 or alpha == 0: A and B are not read, so their layout does not matter.
+    if ((a_k && b_k) || p.k == 0 || p.alpha == 0.0f)
+      return launch_layouts<T, Cfg, kK, kK>(args, stream);
+    const int64_t ld_k = (p.k + 3) / 4 * 4;
+    const int64_t a_elems = a_k ? 0 : p.m * ld_k;
+    const int64_t b_elems = b_k ? 0 : p.n * ld_k;
+    cudaError_t err = keep_pool_memory();
+    if (err != cudaSuccess) return err;
+    float* workspace = nullptr;
+    err = cudaMallocAsync(reinterpret_cast<void**>(&workspace),
+                          size_t(a_elems + b_elems) * sizeof(float), stream);
+    if (err != cudaSuccess) return err;
+    if (!a_k) {
+      err = transpose(static_cast<const float*>(p.a), p.lda, p.m, p.k, workspace, ld_k, stream);
+      args.a = workspace, args.lda = ld_k;
+    }
+    if (!b_k && err == cudaSuccess) {
+      err = transpose(static_cast<const float*>(p.b), p.ldb, p.n, p.k, workspace + a_elems, ld_k,
+                      stream);
+      args.b = workspace + a_elems, args.ldb = ld_k;
+    }
+    if (err == cudaSuccess) err = launch_layouts<T, Cfg, kK, kK>(args, stream);
+    const cudaError_t free_err = cudaFreeAsync(workspace, stream);
+    return err != cudaSuccess ? err : free_err;
+  }
+}
+
+bool aligned_to(const void* p, size_t bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }
+
+template <class T, class Cfg>
+bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
+  if (p.ab_type != T::kDataType) return false;
+  if constexpr (T::kDataType == DataType::kF32) {
+    if (!p.allow_tf32 || p.c_type != DataType::kF32) return false;
+  } else {
+    if (p.c_type != DataType::kF32 && p.c_type != p.ab_type) return false;
+  }
+  // An sm_90a image runs on compute capability 9.0 exactly.
+  if (!kBuiltForSm90a || caps.sm_version != 90 ||
+      caps.smem_per_block_optin < size_t(Cfg::kSmemBytes))
+    return false;
+  // Indices inside the kernel and tensor-map coordinates are int (offsets int64): keep m, n, k
+  // and the tile count in range.
+  constexpr int64_t kMaxExtent = INT32_MAX - 1024;
+  if (p.m < 1 || p.n < 1 || p.k < 0 || p.m > kMaxExtent || p.n > kMaxExtent || p.k > kMaxExtent)
+    return false;
+  if ((p.m + Cfg::kBlockM - 1) / Cfg::kBlockM * ((p.n + Cfg::kBlockN - 1) / Cfg::kBlockN) >
+      INT32_MAX)
+    return false;
+  if (p.lda < std::max<int64_t>(1, p.a_rows()) || p.ldb < std::max<int64_t>(1, p.b_rows()) ||
+      p.ldc < std::max<int64_t>(1, p.m))
+    return false;
+  // The copy engine needs 16-byte aligned base addresses and row strides.
+  constexpr int64_t kAlignElems = 16 / Cfg::kBytes;
+  if (!aligned_to(p.a, 16) || !aligned_to(p.b, 16) || !aligned_to(p.c, size_of(p.c_type)))
+    return false;
+  return p.lda % kAlignElems == 0 && p.ldb % kAlignElems == 0;
+}
+
+// 128 x 256 tiles, 4 stages of 48 KiB: one block per SM, 128 accumulators a thread.
+using ConfigF16 = Config<TypeF16, 4>;
+using ConfigBF16 = Config<TypeBF16, 4>;
+using ConfigTF32 = Config<TypeTF32, 4>;
+
+}  // namespace
+
+bool built_for_sm90a() { return kBuiltForSm90a; }
+
+bool supports_f16_128x256x64(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeF16, ConfigF16>(p, caps);
+}
+cudaError_t launch_f16_128x256x64(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeF16, ConfigF16>(p, stream);
+}
+bool supports_bf16_128x256x64(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeBF16, ConfigBF16>(p, caps);
+}
+cudaError_t launch_bf16_128x256x64(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeBF16, ConfigBF16>(p, stream);
+}
+bool supports_tf32_128x256x32(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeTF32, ConfigTF32>(p, caps);
+}
+cudaError_t launch_tf32_128x256x32(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeTF32, ConfigTF32>(p, stream);
+}
+
+}  // namespace tileblas::gemm_wgmma

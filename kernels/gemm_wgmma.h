@@ -1,0 +1,51 @@
+// gemm_wgmma: Hopper tensor-core GEMM through wgmma.mma_async (sm_90a), fp32 accumulation.
+//
+// Computes  C = alpha * op(A) * op(B) + beta * C  (column-major, GemmProblem's conventions) with
+//   f16  rows: A, B IEEE fp16; C fp32 (gemm_f16f16f32), fp16 (hgemm) or bf16; wgmma .f16
+//   bf16 rows: A, B bfloat16;  C fp32 (sbgemm, gemm_bf16bf16f32) or bf16;     wgmma .bf16
+//   tf32 rows: A, B fp32 rounded to TF32 (to nearest, ties to even) by the copy engine as it
+//              loads them (tensor-map type TFLOAT32); C fp32; wgmma .tf32; only when the
+//              problem opts in (GemmProblem::allow_tf32).
+// All products are accumulated in fp32; the epilogue computes alpha * acc + beta * C in fp32 and
+// rounds once to C's type.
+//
+// Tiling: a block of two warpgroups (256 threads) computes a 128 x 256 tile of C, each warpgroup
+// 64 x 256 with one wgmma.m64n256 per k-step (k16; k8 for TF32), both operands read from shared
+// memory through matrix descriptors, accumulators in registers. Block k-tile: 128 bytes per row
+// (64 16-bit elements, 32 fp32). One thread issues the copy engine (TMA, cp.async.bulk.tensor
+// with 128-byte-swizzle tensor maps) two k-tiles ahead into a 4-stage ring, each stage completing
+// on an mbarrier; one wgmma group stays in flight while the next is issued. 16-bit operands are
+// read as they lie in memory: k-contiguous ones K-major, m/n-contiguous ones MN-major (wgmma's
+// transpose immediates). TF32 wgmma reads K-major operands only: launch() first transposes an
+// m/n-contiguous fp32 operand (A not transposed, B transposed) into a k-contiguous workspace from
+// the device's default memory pool (cudaMallocAsync, freed stream-ordered). Blocks are rasterized
+// in groups of 8 tile rows (L2 reuse).
+//
+// Edges: any m, n >= 1 and k >= 0. The copy engine zero-fills rows, columns and k outside the
+// matrix; stores are predicated per element.
+// k == 0 or alpha == 0: A and B are not read, C = beta * C.  beta == 0: C is not read.
+//
+// Alignment: A and B 16-byte aligned, lda and ldb multiples of 16 bytes (8 elements of 16 bits,
+// 4 of fp32), as the copy engine needs. C needs only element alignment. Needs an sm_90 device,
+// this file built for sm_90a (CMake does so when 90 is in TILEBLAS_CUDA_ARCHS; otherwise
+// supports() is always false), a driver with cuTensorMapEncodeTiled, and 194 KiB of dynamic
+// shared memory per block.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "problem.h"
+
+namespace tileblas::gemm_wgmma {
+
+// True when this file was built for sm_90a (otherwise every supports() below is false).
+bool built_for_sm90a();
+
+bool supports_f16_128x256x64(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_128x256x64(const GemmProblem& p, cudaStream_t stream);
+bool supports_bf16_128x256x64(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_128x256x64(const GemmProblem& p, cudaStream_t stream);
+bool supports_tf32_128x256x32(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_tf32_128x256x32(const GemmProblem& p, cudaStream_t stream);
+
+}  // namespace tileblas::gemm_wgmma

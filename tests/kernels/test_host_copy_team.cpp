@@ -1,0 +1,85 @@
+// The staging pipeline's host copy team (src/memory.h HostCopyTeam), without a GPU: 2D copies of
+// every shape it cuts differently (one long line cut across its width, many lines cut into line
+// ranges, blocks below one part), padding outside the block untouched, back-to-back copies with
+// and without pauses long enough for the helpers to sleep, and two callers at once.
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "memory.h"
+#include "test_support.h"
+
+namespace {
+
+using tileblas::HostCopyTeam;
+
+struct Shape {
+  size_t width, height, src_pad, dst_pad;
+};
+
+// Copies a block of random bytes with `team`; true when every byte of the destination is right,
+// its padding untouched.
+bool copy_is_right(HostCopyTeam& team, const Shape& s, uint64_t seed) {
+  const size_t src_pitch = s.width + s.src_pad, dst_pitch = s.width + s.dst_pad;
+  std::vector<unsigned char> src(src_pitch * s.height), dst(dst_pitch * s.height, 0xA5);
+  std::mt19937_64 gen(seed);
+  for (size_t i = 0; i < src.size(); i += 8) {
+    const uint64_t r = gen();
+    std::memcpy(&src[i], &r, std::min<size_t>(8, src.size() - i));
+  }
+  team.copy_2d(dst.data(), dst_pitch, src.data(), src_pitch, s.width, s.height);
+  for (size_t i = 0; i < s.height; ++i) {
+    if (std::memcmp(&dst[i * dst_pitch], &src[i * src_pitch], s.width) != 0) return false;
+    for (size_t b = s.width; b < dst_pitch; ++b) {
+      if (dst[i * dst_pitch + b] != 0xA5) return false;
+    }
+  }
+  return true;
+}
+
+const Shape kShapes[] = {
+    {size_t(3) << 20, 1, 0, 0},  // one line longer than a part: cut across its width
+    {1000, 4096, 24, 0},         // many short lines: line ranges
+    {8192, 512, 0, 64},          // a slot-sized block
+    {100, 7, 3, 5},              // below one part: copied by the caller alone
+    {(size_t(1) << 20) + 3, 5, 1, 2},
+};
+
+TEST(HostCopyTeamTest, CopiesEveryShape) {
+  for (int helpers : {0, 1, 3}) {
+    HostCopyTeam* team = new HostCopyTeam(helpers);  // never destroyed, as in the library
+    for (const Shape& s : kShapes) {
+      EXPECT_TRUE(copy_is_right(*team, s, tbtest::rng()()))
+          << helpers << " helpers, " << s.width << "x" << s.height;
+    }
+  }
+}
+
+TEST(HostCopyTeamTest, BackToBackAndAfterSleeping) {
+  HostCopyTeam* team = new HostCopyTeam(3);
+  for (int i = 0; i < 60; ++i) {
+    ASSERT_TRUE(copy_is_right(*team, kShapes[i % 3], tbtest::rng()())) << "copy " << i;
+    // Now and then a pause longer than the helpers spin: they sleep and must be woken.
+    if (i % 10 == 0) std::this_thread::sleep_for(std::chrono::milliseconds(3));
+  }
+}
+
+TEST(HostCopyTeamTest, TwoCallersAtOnce) {
+  HostCopyTeam* team = new HostCopyTeam(2);
+  const uint64_t seed = tbtest::rng()();
+  int wrong[2] = {0, 0};
+  auto caller = [&](int id) {
+    for (int i = 0; i < 20; ++i) {
+      wrong[id] += copy_is_right(*team, kShapes[(i + id) % 3], seed + 2 * i + id) ? 0 : 1;
+    }
+  };
+  std::thread other(caller, 1);
+  caller(0);
+  other.join();
+  EXPECT_EQ(wrong[0] + wrong[1], 0);
+}
+
+}  // namespace
