@@ -1,5 +1,6 @@
 // gemm_mma: mma.sync tensor-core GEMM. The contract (formula, storage, tiling, edges, alignment)
 // is at the top of gemm_mma.h.
+#include "gemm_device_common.cuh"
 #include "gemm_mma.h"
 
 #include <cuda_runtime.h>
@@ -15,6 +16,10 @@
 namespace tileblas::gemm_mma {
 
 namespace {
+
+using gemm_device::Args;
+using gemm_device::load_c;
+using gemm_device::store_c;
 
 // ---- Element types ------------------------------------------------------------------------------
 // Each says how many bytes an element takes, the k-extent of one MMA, whether ldmatrix.trans can
@@ -393,33 +398,6 @@ template <class T, Layout kBLayout>
 __device__ int warp_col(int j, int c) {
   if constexpr (kPermuted<T, kBLayout>) return 8 * c + j;
   return 8 * j + c;
-}
-
-struct Args {
-  int m, n, k;
-  float alpha, beta;
-  const void* a;
-  int64_t lda;
-  const void* b;
-  int64_t ldb;
-  void* c;
-  int64_t ldc;
-  DataType c_type;
-};
-
-__device__ float load_c(const void* c, int64_t at, DataType type) {
-  if (type == DataType::kF32) return static_cast<const float*>(c)[at];
-  if (type == DataType::kF16) return __half2float(static_cast<const __half*>(c)[at]);
-  return __bfloat162float(static_cast<const __nv_bfloat16*>(c)[at]);
-}
-__device__ void store_c(void* c, int64_t at, DataType type, float v) {
-  if (type == DataType::kF32) {
-    static_cast<float*>(c)[at] = v;
-  } else if (type == DataType::kF16) {
-    static_cast<__half*>(c)[at] = __float2half_rn(v);
-  } else {
-    static_cast<__nv_bfloat16*>(c)[at] = __float2bfloat16_rn(v);
-  }
 }
 
 // Main loop: the fragments of the next MMA k-step are loaded into the registers of the current
