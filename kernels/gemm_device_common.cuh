@@ -1,10 +1,13 @@
-// Shared by the tensor-core GEMM families (gemm_mma, gemm_wgmma): the kernel arguments and the
-// epilogue's access to C in its storage type (fp32, fp16 or bf16; fp32 arithmetic, rounded once).
+// Shared by the tensor-core GEMM families (gemm_mma, gemm_wgmma): the kernel arguments, the
+// epilogue's access to C in its storage type (fp32, fp16 or bf16; fp32 arithmetic, rounded once),
+// and the checks of supports() that do not depend on the family.
 #pragma once
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <algorithm>
+#include <climits>
 #include <cstdint>
 
 #include "problem.h"
@@ -36,6 +39,27 @@ __device__ inline void store_c(void* c, int64_t at, DataType type, float v) {
   } else {
     static_cast<__nv_bfloat16*>(c)[at] = __float2bfloat16_rn(v);
   }
+}
+
+inline bool aligned_to(const void* p, size_t bytes) {
+  return reinterpret_cast<uintptr_t>(p) % bytes == 0;
+}
+
+// C's type matches the inputs' (fp32 C for any input; TF32 only when the problem opts in), the
+// extents and the count of block_m x block_n tiles fit the kernels' int indices (offsets are
+// int64), and the leading dimensions are at least the minimum.
+inline bool problem_fits(const GemmProblem& p, int64_t block_m, int64_t block_n) {
+  if (p.ab_type == DataType::kF32) {
+    if (!p.allow_tf32 || p.c_type != DataType::kF32) return false;
+  } else if (p.c_type != DataType::kF32 && p.c_type != p.ab_type) {
+    return false;
+  }
+  constexpr int64_t kMaxExtent = INT32_MAX - 1024;
+  if (p.m < 1 || p.n < 1 || p.k < 0 || p.m > kMaxExtent || p.n > kMaxExtent || p.k > kMaxExtent)
+    return false;
+  if ((p.m + block_m - 1) / block_m * ((p.n + block_n - 1) / block_n) > INT32_MAX) return false;
+  return p.lda >= std::max<int64_t>(1, p.a_rows()) && p.ldb >= std::max<int64_t>(1, p.b_rows()) &&
+         p.ldc >= std::max<int64_t>(1, p.m);
 }
 
 }  // namespace tileblas::gemm_device

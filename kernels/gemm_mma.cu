@@ -17,8 +17,10 @@ namespace tileblas::gemm_mma {
 
 namespace {
 
+using gemm_device::aligned_to;
 using gemm_device::Args;
 using gemm_device::load_c;
+using gemm_device::problem_fits;
 using gemm_device::store_c;
 
 // ---- Element types ------------------------------------------------------------------------------
@@ -600,27 +602,11 @@ cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
   return launch_layouts<T, Cfg, kMN, kMN, kVectorLoads>(args, stream);
 }
 
-bool aligned_to(const void* p, size_t bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }
-
 template <class T, class Cfg, bool kVectorLoads>
 bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
   if (p.ab_type != T::kDataType) return false;
-  if constexpr (T::kDataType == DataType::kF32) {
-    if (!p.allow_tf32 || p.c_type != DataType::kF32) return false;
-  } else {
-    if (p.c_type != DataType::kF32 && p.c_type != p.ab_type) return false;
-  }
+  if (!problem_fits(p, Cfg::kBlockM, Cfg::kBlockN)) return false;
   if (caps.sm_version < 80 || caps.smem_per_block_optin < size_t(Cfg::kSmemBytes)) return false;
-  // Indices inside the kernel are int (offsets int64): keep m, n, k and the tile count in range.
-  constexpr int64_t kMaxExtent = INT32_MAX - 1024;
-  if (p.m < 1 || p.n < 1 || p.k < 0 || p.m > kMaxExtent || p.n > kMaxExtent || p.k > kMaxExtent)
-    return false;
-  if ((p.m + Cfg::kBlockM - 1) / Cfg::kBlockM * ((p.n + Cfg::kBlockN - 1) / Cfg::kBlockN) >
-      INT32_MAX)
-    return false;
-  if (p.lda < std::max<int64_t>(1, p.a_rows()) || p.ldb < std::max<int64_t>(1, p.b_rows()) ||
-      p.ldc < std::max<int64_t>(1, p.m))
-    return false;
   const size_t elem = sizeof(typename T::Storage);
   if (!aligned_to(p.a, elem) || !aligned_to(p.b, elem) || !aligned_to(p.c, size_of(p.c_type)))
     return false;

@@ -18,8 +18,10 @@ namespace tileblas::gemm_wgmma {
 
 namespace {
 
+using gemm_device::aligned_to;
 using gemm_device::Args;
 using gemm_device::load_c;
+using gemm_device::problem_fits;
 using gemm_device::store_c;
 
 // CMake defines TILEBLAS_GEMM_WGMMA_SM90A when it builds this file for sm_90a, the only target
@@ -527,30 +529,13 @@ cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
   }
 }
 
-bool aligned_to(const void* p, size_t bytes) { return reinterpret_cast<uintptr_t>(p) % bytes == 0; }
-
 template <class T, class Cfg>
 bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
   if (p.ab_type != T::kDataType) return false;
-  if constexpr (T::kDataType == DataType::kF32) {
-    if (!p.allow_tf32 || p.c_type != DataType::kF32) return false;
-  } else {
-    if (p.c_type != DataType::kF32 && p.c_type != p.ab_type) return false;
-  }
+  if (!problem_fits(p, Cfg::kBlockM, Cfg::kBlockN)) return false;
   // An sm_90a image runs on compute capability 9.0 exactly.
   if (!kBuiltForSm90a || caps.sm_version != 90 ||
       caps.smem_per_block_optin < size_t(Cfg::kSmemBytes))
-    return false;
-  // Indices inside the kernel and tensor-map coordinates are int (offsets int64): keep m, n, k
-  // and the tile count in range.
-  constexpr int64_t kMaxExtent = INT32_MAX - 1024;
-  if (p.m < 1 || p.n < 1 || p.k < 0 || p.m > kMaxExtent || p.n > kMaxExtent || p.k > kMaxExtent)
-    return false;
-  if ((p.m + Cfg::kBlockM - 1) / Cfg::kBlockM * ((p.n + Cfg::kBlockN - 1) / Cfg::kBlockN) >
-      INT32_MAX)
-    return false;
-  if (p.lda < std::max<int64_t>(1, p.a_rows()) || p.ldb < std::max<int64_t>(1, p.b_rows()) ||
-      p.ldc < std::max<int64_t>(1, p.m))
     return false;
   // The copy engine needs 16-byte aligned base addresses and row strides.
   constexpr int64_t kAlignElems = 16 / Cfg::kBytes;
