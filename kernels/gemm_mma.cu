@@ -415,16 +415,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_mma_ker
   constexpr int kStages = Cfg::kStages;
   constexpr int kTilesM = Cfg::kMmaTilesM, kTilesN = Cfg::kMmaTilesN;
 
-  // Grouped rasterization: consecutive blocks walk kRasterGroup tile rows before moving to the
-  // next tile column, so the A and B tiles they share stay in L2.
-  const int tiles_m = (args.m + kBlockM - 1) / kBlockM;
-  const int tiles_n = (args.n + kBlockN - 1) / kBlockN;
-  const int per_group = Cfg::kRasterGroup * tiles_n;
-  const int first_tile_m = int(blockIdx.x) / per_group * Cfg::kRasterGroup;
-  const int group_rows = min(tiles_m - first_tile_m, Cfg::kRasterGroup);
-  const int in_group = int(blockIdx.x) % per_group;
-  const int m0 = (first_tile_m + in_group % group_rows) * kBlockM;
-  const int n0 = (in_group / group_rows) * kBlockN;
+  const int2 origin =
+      gemm_device::grouped_tile_origin(args.m, args.n, kBlockM, kBlockN, Cfg::kRasterGroup);
+  const int m0 = origin.x, n0 = origin.y;
 
   const int lane = int(threadIdx.x) % 32;
   const int warp = int(threadIdx.x) / 32;
