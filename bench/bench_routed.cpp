@@ -10,6 +10,7 @@
 // yardstick rep by rep (so thread wake-up, turbo and cache state hit both alike); medians.
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <utility>
@@ -237,15 +238,25 @@ void overhead_parts(benchmark::State& state) {
   state.counters["h2d_staged_gbps"] = rates.h2d_staged_bps * 1e-9;
   state.counters["d2h_staged_gbps"] = rates.d2h_staged_bps * 1e-9;
   state.counters["staged_latency_us"] = rates.staged_latency_s * 1e6;
+  std::string points = "[bench] cpu BLAS measured (n: us):";
+  for (int i = 0; i < rates.cpu_points; ++i) {
+    const int n = int(std::cbrt(rates.cpu_point_flops[i] / 2) + 0.5);
+    points += " " + std::to_string(n) + ": " + std::to_string(rates.cpu_point_s[i] * 1e6);
+    state.counters["cpu_us_" + std::to_string(n)] = rates.cpu_point_s[i] * 1e6;
+  }
+  std::fprintf(stderr, "%s\n", points.c_str());
+  state.counters["bounce_gbps"] = rates.bounce_bps * 1e-9;
+  state.counters["bounce_overhead_us"] = rates.bounce_overhead_s * 1e6;
   std::fprintf(
       stderr,
       "%s\n[bench] rates: cpu %.1f GFLOP/s + %.2f us, gpu %.1f GFLOP/s + %.1f us, h2d "
       "%.1f/%.1f/%.1f GB/s, d2h %.1f/%.1f/%.1f GB/s (pinned/pageable/staged), latency "
-      "%.1f us, staged latency %.1f us\n",
+      "%.1f us, staged latency %.1f us, bounced %.1f GB/s + %.1f us\n",
       line.c_str(), rates.cpu_flops * 1e-9, rates.cpu_overhead_s * 1e6, rates.gpu_flops * 1e-9,
       rates.gpu_overhead_s * 1e6, rates.h2d_pinned_bps * 1e-9, rates.h2d_pageable_bps * 1e-9,
       rates.h2d_staged_bps * 1e-9, rates.d2h_pinned_bps * 1e-9, rates.d2h_pageable_bps * 1e-9,
-      rates.d2h_staged_bps * 1e-9, rates.transfer_latency_s * 1e6, rates.staged_latency_s * 1e6);
+      rates.d2h_staged_bps * 1e-9, rates.transfer_latency_s * 1e6, rates.staged_latency_s * 1e6,
+      rates.bounce_bps * 1e-9, rates.bounce_overhead_s * 1e6);
 }
 
 void register_all() {
@@ -259,7 +270,9 @@ void register_all() {
         ->Iterations(1)
         ->Unit(benchmark::kMillisecond);
   }
-  for (int64_t n = 64; n <= 8192; n *= 2) {
+  // Powers of two from 64 (the range), and 48 and 96 on both sides of the step where a
+  // threaded CPU BLAS starts waking its threads.
+  for (int64_t n : {48, 64, 96, 128, 256, 512, 1024, 2048, 4096, 8192}) {
     const std::string name = "routed/sgemm_host/" + shape_name(n, n, n) + "/NN";
     benchmark::RegisterBenchmark(name.c_str(), sgemm_host, n)
         ->UseManualTime()

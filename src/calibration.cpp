@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 #include <mutex>
 #include <vector>
 
@@ -54,18 +55,26 @@ double warm_seconds(double window_s, Fn fn) {
   return best;
 }
 
-// CPU sgemm at n = 64 and n = 512: solve t = overhead + flops / rate.
+// CPU sgemm at square sizes from 16 to 512: the points the CPU prediction interpolates; the rate
+// beyond them from the two largest, and the overhead of the line through 64 at that rate.
 void measure_cpu(Rates& r) {
-  auto time_sgemm = [](int n) {
+  constexpr int kSizes[] = {16, 32, 48, 64, 96, 128, 256, 512};
+  constexpr int kAt64 = 3;
+  static_assert(std::size(kSizes) <= Rates::kMaxCpuPoints && kSizes[kAt64] == 64,
+                "one point per size");
+  for (const int n : kSizes) {
     std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n);
-    return warm_seconds(0.02, [&] {
+    r.cpu_point_flops[r.cpu_points] = 2.0 * n * n * n;
+    r.cpu_point_s[r.cpu_points] = warm_seconds(n <= 128 ? 0.01 : 0.02, [&] {
       cpu_blas::sgemm('N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
     });
-  };
-  const double f_small = 2.0 * 64 * 64 * 64, f_large = 2.0 * 512 * 512 * 512;
-  const double t_small = time_sgemm(64), t_large = time_sgemm(512);
-  r.cpu_flops = std::max((f_large - f_small) / std::max(t_large - t_small, 1e-9), 1e8);
-  r.cpu_overhead_s = std::max(t_small - f_small / r.cpu_flops, 0.0);
+    ++r.cpu_points;
+  }
+  const int last = r.cpu_points - 1;
+  const double* f = r.cpu_point_flops;
+  const double* t = r.cpu_point_s;
+  r.cpu_flops = std::max((f[last] - f[last - 1]) / std::max(t[last] - t[last - 1], 1e-9), 1e8);
+  r.cpu_overhead_s = std::max(t[kAt64] - f[kAt64] / r.cpu_flops, 0.0);
 }
 
 // Pageable data through the staging pipeline, as a matrix of 1 MiB columns, at 1 MiB and at
@@ -150,21 +159,41 @@ const GemmKernel* routed_kernel(const GemmProblem& p, Device& device) {
   return pick_gemm_kernel(p, device.caps(), config().force_kernel, &why);
 }
 
-// The fixed cost of a GEMM on host data: an 8x8x8 problem staged through the executor exactly as
-// a routed call would be (allocations, two uploads, launch, download, wait).
-double measure_staged_overhead(const GemmProblem& like, Device& device) {
-  const int64_t n = 8;
-  std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n);
-  GemmProblem f32 = like;
-  f32.ab_type = f32.c_type = DataType::kF32;
-  const GemmProblem p = square_nn(f32, n, a.data(), b.data(), c.data());
-  const GemmKernel* k = routed_kernel(p, device);
-  if (!k) return 0;
+// Median seconds of an m x n x k GEMM on host data, its operands moved as `copies` says, run
+// through the executor exactly as a routed call would be; 0 if it fails.
+double time_host_gemm(const GemmProblem& like, Device& device, HostCopies copies, int64_t m,
+                      int64_t n, int64_t k, float beta) {
+  std::vector<float> a(size_t(m) * k, 0.5f), b(size_t(k) * n, 0.25f), c(size_t(m) * n, 1.0f);
+  GemmProblem p = like;
+  p.ab_type = p.c_type = DataType::kF32;
+  p.trans_a = p.trans_b = Op::kNoTrans;
+  p.m = m, p.n = n, p.k = k;
+  p.alpha = 1.0f, p.beta = beta;
+  p.a = a.data(), p.b = b.data(), p.c = c.data();
+  p.lda = m, p.ldb = k, p.ldc = m;
+  const GemmKernel* kernel = routed_kernel(p, device);
+  if (!kernel) return 0;
   cudaError_t err = cudaSuccess;
   const double t = median_seconds(10, [&] {
-    if (err == cudaSuccess) err = run_gemm(p, Placement{}, *k, 0, device.caps(), device.stream());
+    if (err == cudaSuccess) {
+      err = run_gemm(p, Placement{}, *kernel, copies, 0, device.caps(), device.stream());
+    }
   });
+  if (err != cudaSuccess) cudaGetLastError();
   return err == cudaSuccess ? t : 0;
+}
+
+// The fixed costs of a GEMM on host data (an 8x8x8 problem, plain and bounced), and the bounce
+// buffer's rate: a 512x512x8 problem with beta = 1 moves C (1 MiB) both ways, and little else.
+void measure_host_gemm(const GemmProblem& like, Device& device, Rates& r) {
+  r.gpu_overhead_s = time_host_gemm(like, device, HostCopies::kPlain, 8, 8, 8, 0.0f);
+  r.bounce_overhead_s = time_host_gemm(like, device, HostCopies::kBounced, 8, 8, 8, 0.0f);
+  const int64_t n = 512, k = 8;
+  const double t = time_host_gemm(like, device, HostCopies::kBounced, n, n, k, 1.0f);
+  const double bytes = double(sizeof(float)) * double(2 * n * k + 2 * n * n);
+  if (r.bounce_overhead_s > 0 && t > r.bounce_overhead_s) {
+    r.bounce_bps = bytes / (t - r.bounce_overhead_s);
+  }
 }
 
 // The kernel the router would pick for an n^3 problem of p's data type, on device scratch filled
@@ -208,7 +237,7 @@ const Rates& measured_rates(const GemmProblem& p, Device& device) {
     // threads would share the cores with them.
     measure_transfers(base, device.stream());
     measure_staged_transfers(base, device.stream());
-    base.gpu_overhead_s = measure_staged_overhead(p, device);
+    measure_host_gemm(p, device, base);
     measure_cpu(base);
     base_measured = true;
   }
@@ -217,17 +246,18 @@ const Rates& measured_rates(const GemmProblem& p, Device& device) {
   if (r.gpu_flops <= 0 || r.h2d_pinned_bps <= 0 || r.gpu_overhead_s <= 0) {
     r.gpu_flops = 1.0;  // a failed measurement routes everything to the CPU
     r.h2d_pinned_bps = r.h2d_pageable_bps = r.d2h_pinned_bps = r.d2h_pageable_bps = 1.0;
-    r.h2d_staged_bps = r.d2h_staged_bps = 0.0;
+    r.h2d_staged_bps = r.d2h_staged_bps = r.bounce_bps = 0.0;
   }
   if (config().verbose) {
     std::fprintf(stderr,
                  "tileblas: measured rates (%s): cpu %.1f GFLOP/s + %.1f us, gpu %.1f GFLOP/s + "
                  "%.1f us, h2d %.1f/%.1f/%.1f GB/s, d2h %.1f/%.1f/%.1f GB/s "
-                 "(pinned/pageable/staged, staged + %.1f us)\n",
+                 "(pinned/pageable/staged, staged + %.1f us), bounced %.1f GB/s + %.1f us\n",
                  name_of(p.ab_type), r.cpu_flops * 1e-9, r.cpu_overhead_s * 1e6, r.gpu_flops * 1e-9,
                  r.gpu_overhead_s * 1e6, r.h2d_pinned_bps * 1e-9, r.h2d_pageable_bps * 1e-9,
                  r.h2d_staged_bps * 1e-9, r.d2h_pinned_bps * 1e-9, r.d2h_pageable_bps * 1e-9,
-                 r.d2h_staged_bps * 1e-9, r.staged_latency_s * 1e6);
+                 r.d2h_staged_bps * 1e-9, r.staged_latency_s * 1e6, r.bounce_bps * 1e-9,
+                 r.bounce_overhead_s * 1e6);
   }
   const Rates* stored = new Rates(r);  // never freed: calls read it until the process exits
   slots[key].store(stored, std::memory_order_release);

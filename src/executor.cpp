@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -28,6 +29,14 @@ struct Staged {
   int64_t ld = 0;
 };
 
+// The leading dimension of a host operand's device copy. The kernel was chosen on the caller's
+// leading dimensions: the copy's columns stay 16-byte aligned, so a row that needs 16-byte-aligned
+// columns stays valid on it.
+int64_t copy_ld(int64_t rows, size_t elem) {
+  const int64_t per_16_bytes = elem < 16 ? int64_t(16 / elem) : 1;
+  return (std::max<int64_t>(rows, 1) + per_16_bytes - 1) / per_16_bytes * per_16_bytes;
+}
+
 cudaError_t stage_in(const void* host, int64_t ld, int64_t rows, int64_t cols, size_t elem,
                      bool on_device, bool copy, cudaStream_t stream, Staged* out) {
   if (on_device) {
@@ -35,11 +44,7 @@ cudaError_t stage_in(const void* host, int64_t ld, int64_t rows, int64_t cols, s
     out->ld = ld;
     return cudaSuccess;
   }
-  // The kernel was chosen on the caller's leading dimensions: keep the copy's columns 16-byte
-  // aligned so a row that needs 16-byte-aligned columns stays valid on it.
-  const int64_t per_16_bytes = elem < 16 ? int64_t(16 / elem) : 1;
-  const int64_t ld_dev =
-      (std::max<int64_t>(rows, 1) + per_16_bytes - 1) / per_16_bytes * per_16_bytes;
+  const int64_t ld_dev = copy_ld(rows, elem);
   out->buffer = std::make_unique<DeviceBuffer>(size_t(ld_dev) * size_t(cols) * elem, stream);
   TB_TRY(out->buffer->status());
   out->ptr = out->buffer->get();
@@ -315,6 +320,136 @@ cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& w
   return cudaStreamSynchronize(st.in);
 }
 
+// ---- Small calls: one pinned bounce buffer ----------------------------------------------------
+
+// Where a call's host operands lie in the bounce buffer (byte offsets; device-accessible operands
+// take no room): each at a 256-byte boundary with copy_ld() columns, C last, so that one copy
+// moves every input (C's too when beta != 0) and one moves C back.
+struct BounceLayout {
+  size_t a = 0, b = 0, c = 0;
+  int64_t lda = 0, ldb = 0, ldc = 0;
+  size_t inputs_end = 0, end = 0;
+};
+
+BounceLayout bounce_layout(const GemmProblem& p, const Placement& where) {
+  const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
+  BounceLayout l;
+  size_t end = 0;
+  auto place = [&](bool host, int64_t rows, int64_t cols, size_t elem, size_t* at, int64_t* ld) {
+    if (!host) return;
+    *at = (end + 255) / 256 * 256;
+    *ld = copy_ld(rows, elem);
+    end = *at + size_t(*ld) * size_t(std::max<int64_t>(cols, 0)) * elem;
+  };
+  place(!device_accessible(where.a), p.a_rows(), p.a_cols(), ab, &l.a, &l.lda);
+  place(!device_accessible(where.b), p.b_rows(), p.b_cols(), ab, &l.b, &l.ldb);
+  l.inputs_end = end;
+  place(!device_accessible(where.c), p.m, p.n, ce, &l.c, &l.ldc);
+  if (!device_accessible(where.c) && p.beta != 0.0f) l.inputs_end = end;
+  l.end = end;
+  return l;
+}
+
+// Columns of `width` bytes between two column-major matrices on the host.
+void copy_columns(char* dst, size_t dst_pitch, const char* src, size_t src_pitch, size_t width,
+                  int64_t cols) {
+  if (dst_pitch == width && src_pitch == width) {
+    std::memcpy(dst, src, width * size_t(cols));
+    return;
+  }
+  for (int64_t j = 0; j < cols; ++j) std::memcpy(dst + j * dst_pitch, src + j * src_pitch, width);
+}
+
+// A pinned host buffer and a device buffer of kBounceBytes each, made on first use and kept.
+class Bouncer {
+ public:
+  // nullptr when they cannot be made (such calls then use plain copies).
+  static Bouncer* get() {
+    static Bouncer* const bouncer = make();
+    return bouncer;
+  }
+
+  std::mutex mu;  // held by a bounced call for its whole length
+  char* host() const { return static_cast<char*>(host_->get()); }
+  char* device() const { return device_; }
+
+ private:
+  Bouncer() = default;
+  ~Bouncer() {  // only a Bouncer that could not be completed is destroyed
+    if (device_) cudaFree(device_);
+  }
+
+  static Bouncer* make() {
+    Bouncer* b = new Bouncer;
+    b->host_ = std::make_unique<PinnedBuffer>(kBounceBytes);
+    cudaError_t err = b->host_->status();
+    if (err == cudaSuccess) err = cudaMalloc(reinterpret_cast<void**>(&b->device_), kBounceBytes);
+    if (err != cudaSuccess) {
+      cudaGetLastError();
+      b->device_ = nullptr;
+      warn_once("bounce", std::string("the pinned bounce buffer could not be made (") +
+                              cudaGetErrorString(err) +
+                              "); small host-data GEMMs use plain copies");
+      delete b;
+      return nullptr;
+    }
+    return b;
+  }
+
+  std::unique_ptr<PinnedBuffer> host_;
+  char* device_ = nullptr;
+};
+
+// Waits for the stream when a bounced call ends, however it ends: the next call reuses the buffers.
+struct StreamDrained {
+  cudaStream_t stream;
+  ~StreamDrained() { cudaStreamSynchronize(stream); }
+};
+
+// The caller's thread packs the host operands into the pinned buffer; one copy takes them to the
+// device, the kernel runs there, one copy brings C back, and the thread unpacks it into place.
+cudaError_t run_gemm_bounced(Bouncer& bo, const GemmProblem& p, const Placement& where,
+                             const GemmKernel& kernel, cudaStream_t stream) {
+  std::lock_guard<std::mutex> lock(bo.mu);
+  const StreamDrained drained{stream};  // before the lock is released
+  const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
+  const BounceLayout l = bounce_layout(p, where);
+  char* const host = bo.host();
+  char* const dev = bo.device();
+  GemmProblem d = p;
+  auto pack = [&](const void* src, int64_t ld, int64_t rows, int64_t cols, size_t elem, size_t at,
+                  int64_t ld_copy) {
+    copy_columns(host + at, size_t(ld_copy) * elem, static_cast<const char*>(src),
+                 size_t(ld) * elem, size_t(rows) * elem, cols);
+  };
+  if (!device_accessible(where.a)) {
+    pack(p.a, p.lda, p.a_rows(), p.a_cols(), ab, l.a, l.lda);
+    d.a = dev + l.a, d.lda = l.lda;
+  }
+  if (!device_accessible(where.b)) {
+    pack(p.b, p.ldb, p.b_rows(), p.b_cols(), ab, l.b, l.ldb);
+    d.b = dev + l.b, d.ldb = l.ldb;
+  }
+  const bool c_host = !device_accessible(where.c);
+  if (c_host) {
+    if (p.beta != 0.0f) pack(p.c, p.ldc, p.m, p.n, ce, l.c, l.ldc);
+    d.c = dev + l.c, d.ldc = l.ldc;
+  }
+  if (l.inputs_end > 0) {
+    TB_TRY(cudaMemcpyAsync(dev, host, l.inputs_end, cudaMemcpyHostToDevice, stream));
+  }
+  TB_TRY(kernel.launch(d, stream));
+  if (c_host) {
+    TB_TRY(cudaMemcpyAsync(host + l.c, dev + l.c, l.end - l.c, cudaMemcpyDeviceToHost, stream));
+  }
+  TB_TRY(cudaStreamSynchronize(stream));
+  if (c_host) {
+    copy_columns(static_cast<char*>(p.c), size_t(p.ldc) * ce, host + l.c, size_t(l.ldc) * ce,
+                 size_t(p.m) * ce, p.n);
+  }
+  return cudaSuccess;
+}
+
 cudaError_t run_gemm_direct(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
                             cudaStream_t stream) {
   const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
@@ -346,13 +481,22 @@ cudaError_t copy_matrix(void* dst, int64_t ld_dst, const void* src, int64_t ld_s
                            size_t(rows) * elem, size_t(cols), cudaMemcpyDefault, stream);
 }
 
+bool bounce_fits(const GemmProblem& p, const Placement& where) {
+  return bounce_layout(p, where).end <= kBounceBytes;
+}
+
 cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
-                     int64_t panel_cols, const DeviceCaps& caps, cudaStream_t stream) {
-  const bool any_host =
-      !device_accessible(where.a) || !device_accessible(where.b) || !device_accessible(where.c);
-  if (panel_cols > 0 && any_host) {
+                     HostCopies copies, int64_t panel_cols, const DeviceCaps& caps,
+                     cudaStream_t stream) {
+  if (!where.any_host()) return run_gemm_direct(p, where, kernel, stream);
+  if (copies == HostCopies::kStaged && panel_cols > 0) {
     if (Stager* stager = Stager::get()) {
       return run_gemm_staged(*stager, p, where, kernel, panel_cols, caps, stream);
+    }
+  }
+  if (copies == HostCopies::kBounced && bounce_fits(p, where)) {
+    if (Bouncer* bouncer = Bouncer::get()) {
+      return run_gemm_bounced(*bouncer, p, where, kernel, stream);
     }
   }
   return run_gemm_direct(p, where, kernel, stream);

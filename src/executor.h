@@ -3,7 +3,8 @@
 // and the result copied back. Returns the first CUDA error; host outputs are untouched on error
 // (a staged GEMM may have written some of C's columns).
 //
-// Large GEMMs on host data are staged (route.panel_cols > 0): C and op(B) are cut into column
+// Small GEMMs on host data are bounced: packed into a pinned buffer by the calling thread and moved
+// with one copy each way. Large GEMMs on host data are staged: C and op(B) are cut into column
 // panels; panel j+1's operands are copied in while panel j computes and panel j-1's result is
 // copied out, on two copy streams beside the compute stream. Pageable data goes through pinned
 // slots, filled and emptied by a team of host threads (a single thread's memcpy, which is what a
@@ -19,10 +20,20 @@
 
 namespace tileblas {
 
-// `kernel` runs the whole problem; with panel_cols < n each panel runs on the kernel the router
-// picks for it (on `caps`).
+// `kernel` runs the whole problem; host operands move as `copies` says (kStaged: with panel_cols
+// < n each panel runs on the kernel the router picks for it, on `caps`). kStaged and kBounced fall
+// back to plain copies where their buffers cannot be made, kBounced also where the operands do not
+// fit (bounce_fits).
 cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
-                     int64_t panel_cols, const DeviceCaps& caps, cudaStream_t stream);
+                     HostCopies copies, int64_t panel_cols, const DeviceCaps& caps,
+                     cudaStream_t stream);
+
+// Small GEMMs on host data go through one pinned buffer and one device buffer of this size
+// (HostCopies::kBounced): the calling thread packs the host operands into it, and one copy each
+// way replaces a copy per operand and the allocations.
+constexpr size_t kBounceBytes = size_t(4) << 20;
+// Whether p's host operands fit the bounce buffer (columns padded to 16 bytes, aligned starts).
+bool bounce_fits(const GemmProblem& p, const Placement& where);
 
 // One staged copy of a rows x cols column-major host matrix (pageable or pinned) to or from
 // device memory, as the pipeline copies an operand, waited for. The calibration times these.

@@ -142,8 +142,8 @@ void gemm(const GemmProblem& call, const char* routine) {
   GemmRoute route = route_gemm(p, where, config(), device ? &device->caps() : nullptr,
                                Device::unavailable_reason(), rates);
   if (route.side == TILEBLAS_ROUTE_GPU) {
-    const cudaError_t err =
-        run_gemm(p, where, *route.kernel, route.panel_cols, device->caps(), device->stream());
+    const cudaError_t err = run_gemm(p, where, *route.kernel, route.copies, route.panel_cols,
+                                     device->caps(), device->stream());
     if (err == cudaSuccess) {
       record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, std::move(route.reason));
       return;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "executor.h"
 #include "log.h"
 
 namespace tileblas {
@@ -147,8 +148,15 @@ const GemmKernel* pick_gemm_kernel(const GemmProblem& p, const DeviceCaps& caps,
 }
 
 double predict_cpu_seconds(const GemmProblem& p, const Rates& r) {
-  // fp16/bf16 inputs are widened to fp32 first: one more pass over A, B (and C) in host memory.
-  return r.cpu_overhead_s + p.flops() / r.cpu_flops;
+  const double f = p.flops();
+  if (r.cpu_points < 2) return r.cpu_overhead_s + f / r.cpu_flops;
+  const double* x = r.cpu_point_flops;
+  const double* t = r.cpu_point_s;
+  if (f <= x[0]) return t[0];  // below the smallest size measured: at most its time
+  for (int i = 1; i < r.cpu_points; ++i) {
+    if (f <= x[i]) return t[i - 1] + (t[i] - t[i - 1]) * (f - x[i - 1]) / (x[i] - x[i - 1]);
+  }
+  return t[r.cpu_points - 1] + (f - x[r.cpu_points - 1]) / r.cpu_flops;
 }
 
 namespace {
@@ -170,8 +178,17 @@ double host_bytes(const GemmProblem& p, const Placement& where) {
   return bytes;
 }
 
-int64_t panel_cols_by_size(const GemmProblem& p, const Placement& where, const DeviceCaps& caps) {
-  return host_bytes(p, where) >= kStagedMinBytes ? gemm_panel_cols(p, where, caps) : 0;
+// Without measured rates: bounced where the host operands fit the buffer, staged from
+// kStagedMinBytes, plain copies between.
+void copies_by_size(const GemmProblem& p, const Placement& where, const DeviceCaps& caps,
+                    GemmRoute* r) {
+  const double bytes = host_bytes(p, where);
+  if (bytes > 0 && bounce_fits(p, where)) {
+    r->copies = HostCopies::kBounced;
+  } else if (bytes >= kStagedMinBytes) {
+    r->copies = HostCopies::kStaged;
+    r->panel_cols = gemm_panel_cols(p, where, caps);
+  }
 }
 
 }  // namespace
@@ -233,6 +250,10 @@ double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const R
   return r.gpu_overhead_s + first + panels * std::max(x, y) + std::min(x, y);
 }
 
+double predict_bounced_seconds(const GemmProblem& p, const Placement& where, const Rates& r) {
+  return r.bounce_overhead_s + host_bytes(p, where) / r.bounce_bps + p.flops() / r.gpu_flops;
+}
+
 bool gemm_needs_rates(const Placement& where, const Config& cfg) {
   return cfg.mode == Mode::kAuto && where.all_host();
 }
@@ -248,29 +269,42 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
   // Host data is costed before a kernel is picked: a call that stays on the CPU pays for no
   // kernel choice (this runs on every call, and small calls are the CPU's).
   Reason side_why;
-  int64_t panel_cols = 0;
   if (where.any_device_accessible()) {
     side_why = "data on the device";
-    panel_cols = panel_cols_by_size(p, where, *caps);
+    copies_by_size(p, where, *caps, &r);
   } else if (cfg.mode == Mode::kGpu) {
     side_why = "TILEBLAS_MODE=gpu";
-    panel_cols = panel_cols_by_size(p, where, *caps);
+    copies_by_size(p, where, *caps, &r);
   } else if (!rates) {
     r.reason = "host data, no measured rates";
     return r;
   } else {
+    // The fastest way to move the host operands, against the CPU BLAS.
     const double t_cpu = predict_cpu_seconds(p, *rates);
     double t_gpu = predict_gpu_seconds(p, where, *rates);
+    if (rates->bounce_bps > 0 && bounce_fits(p, where)) {
+      const double t_bounced = predict_bounced_seconds(p, where, *rates);
+      if (t_bounced < t_gpu) {
+        t_gpu = t_bounced;
+        r.copies = HostCopies::kBounced;
+      }
+    }
     if (rates->h2d_staged_bps > 0 && rates->d2h_staged_bps > 0) {
       const int64_t cols = gemm_panel_cols(p, where, *caps);
       const double t_staged = predict_gpu_seconds(p, where, *rates, cols);
       if (t_staged < t_gpu) {
         t_gpu = t_staged;
-        panel_cols = cols;
+        r.copies = HostCopies::kStaged;
+        r.panel_cols = cols;
       }
     }
-    side_why = Reason::predicted(panel_cols ? "host data, staged" : "host data", t_cpu, t_gpu);
+    const char* label = r.copies == HostCopies::kStaged    ? "host data, staged"
+                        : r.copies == HostCopies::kBounced ? "host data, bounced"
+                                                           : "host data";
+    side_why = Reason::predicted(label, t_cpu, t_gpu);
     if (!(t_gpu * kGpuAdvantage < t_cpu)) {
+      r.copies = HostCopies::kPlain;
+      r.panel_cols = 0;
       r.reason = std::move(side_why);
       return r;
     }
@@ -278,13 +312,14 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
   std::string kernel_why;
   const GemmKernel* k = pick_gemm_kernel(p, *caps, cfg.force_kernel, &kernel_why);
   if (!k) {
+    r.copies = HostCopies::kPlain;
+    r.panel_cols = 0;
     r.reason = "no kernel supports this problem";
     return r;
   }
   r.side = TILEBLAS_ROUTE_GPU;
   r.kernel = k;
   r.reason = std::move(side_why.with_detail(std::move(kernel_why)));
-  r.panel_cols = panel_cols;
   return r;
 }
 

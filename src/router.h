@@ -18,6 +18,14 @@ namespace tileblas {
 struct Rates {
   double cpu_flops = 0;       // CPU BLAS sgemm rate at a mid size, FLOP/s
   double cpu_overhead_s = 0;  // fixed cost of one CPU BLAS call
+  // CPU BLAS sgemm seconds measured at a few sizes (FLOPs ascending). Where there are two or more,
+  // the CPU prediction interpolates between them (a threaded BLAS runs small problems on one
+  // thread and wakes all of its threads from some size on: no single overhead + rate line fits
+  // both sides of that step) and extends the largest at cpu_flops; else it is that line.
+  static constexpr int kMaxCpuPoints = 8;
+  int cpu_points = 0;
+  double cpu_point_flops[kMaxCpuPoints] = {};
+  double cpu_point_s[kMaxCpuPoints] = {};
   double h2d_pinned_bps = 0;  // bytes/s host -> device from pinned memory
   double h2d_pageable_bps = 0;
   double d2h_pinned_bps = 0;
@@ -31,6 +39,11 @@ struct Rates {
   double h2d_staged_bps = 0;
   double d2h_staged_bps = 0;
   double staged_latency_s = 0;
+  // Small host calls through the executor's bounce buffer (packed by the calling thread into
+  // pinned memory, one copy each way): the fixed cost of a tiny GEMM so, and the bytes/s of host
+  // operands moved (packing and copy together, either way). 0: not measured.
+  double bounce_overhead_s = 0;
+  double bounce_bps = 0;
 };
 
 struct Placement {
@@ -39,6 +52,9 @@ struct Placement {
     return device_accessible(a) || device_accessible(b) || device_accessible(c);
   }
   bool all_host() const { return !any_device_accessible(); }
+  bool any_host() const {
+    return !device_accessible(a) || !device_accessible(b) || !device_accessible(c);
+  }
 };
 
 // `Why` is Reason (src/log.h) where the route is taken on every call of a hot path (GEMM): it
@@ -56,10 +72,18 @@ struct Route {
 const GemmKernel* pick_gemm_kernel(const GemmProblem& p, const DeviceCaps& caps,
                                    const std::string& force, std::string* why);
 
-// A GEMM's route. GPU routes with host operands also say how those are copied: panel_cols == 0,
-// with plain cudaMemcpy2DAsync (small calls); otherwise through the executor's staging pipeline,
-// C and op(B) in column panels panel_cols wide (>= n: one panel), copies overlapping compute.
+// How a GPU route moves its host operands (device and managed ones are used in place).
+enum class HostCopies {
+  kPlain,    // cudaMemcpy2DAsync from and to the caller's memory, operand by operand
+  kBounced,  // small calls: packed by the calling thread into one pinned buffer, one copy each way
+  kStaged,   // large calls: the staging pipeline, C and op(B) in column panels, copies overlapping
+             // compute
+};
+
+// A GEMM's route. GPU routes with host operands also say how those are copied, and for kStaged
+// the panels' width (panel_cols, >= n: one panel).
 struct GemmRoute : Route<GemmKernel, Reason> {
+  HostCopies copies = HostCopies::kPlain;
   int64_t panel_cols = 0;
 };
 
@@ -73,6 +97,8 @@ int64_t gemm_panel_cols(const GemmProblem& p, const Placement& where, const Devi
 double predict_cpu_seconds(const GemmProblem& p, const Rates& r);
 double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const Rates& r,
                            int64_t panel_cols = 0);
+// The same through the bounce buffer (for calls whose host operands fit it: bounce_fits()).
+double predict_bounced_seconds(const GemmProblem& p, const Placement& where, const Rates& r);
 
 // Side and kernel for a GEMM. `caps` is nullptr when no device is usable (`no_device_why` says
 // why). `rates` may be nullptr when they are not needed (device data, forced modes); the caller

@@ -10,7 +10,9 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "test_support.h"
@@ -313,6 +315,105 @@ TEST(SgemmApiGpu, StagedHostData) {
   cudaFreeHost(a);
   cudaFreeHost(b);
   cudaFreeHost(cm);
+}
+
+// Small host data through the bounce buffer (with TILEBLAS_MODE=gpu, host operands of at most
+// 4 MiB; in auto mode where the cost model predicts it faster than the CPU BLAS): every transpose,
+// both layouts, beta == 0 and beta != 0, padded leading dimensions, shapes from 1 to the buffer's
+// size, pinned host memory, and host operands beside a device one (A on the device: B and C
+// bounced).
+TEST(SgemmApiGpu, BouncedHostData) {
+  TB_REQUIRE_GPU();
+  tileblas_config cfg;
+  tileblas_get_config(&cfg);
+  const bool forced_gpu = std::string(cfg.mode) == "gpu";
+  const int shapes[][3] = {{1, 1, 1}, {3, 7, 2}, {64, 64, 64}, {129, 65, 257}, {600, 500, 300}};
+  for (const auto& s : shapes) {
+    for (int t = 0; t < 4; ++t) {
+      const Case c{tbtest::pick(std::vector<int>{kColMajor, kRowMajor}),
+                   bool(t & 1),
+                   bool(t & 2),
+                   s[0],
+                   s[1],
+                   s[2],
+                   tbtest::pick(kScalars),
+                   t % 2 ? 0.0f : 0.7f,
+                   int(tbtest::rng()() % 3),
+                   false};
+      run_case(c);
+      if (HasFatalFailure()) return;
+      if (forced_gpu)
+        EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU) << tileblas_last_reason();
+    }
+  }
+  const Case c{kColMajor, true, false, 100, 90, 80, 0.7f, 1.0f, 1, true};
+  const size_t big = size_t(c.m + c.k + 8) * size_t(c.n + c.k + 8);
+  float *a = nullptr, *b = nullptr, *cm = nullptr;
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&a), big * 4), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&b), big * 4), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&cm), big * 4), cudaSuccess);
+  run_case(c, a, b, cm);
+  if (forced_gpu) EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU) << tileblas_last_reason();
+  cudaFreeHost(a);
+  cudaFreeHost(b);
+  cudaFreeHost(cm);
+  DeviceMem a_dev(big, false);
+  ASSERT_TRUE(a_dev.p);
+  std::vector<float> b_host(big), c_host(big);
+  run_case(c, a_dev.p, b_host.data(), c_host.data());
+  EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU) << tileblas_last_reason();
+}
+
+// Many threads at once, on host and device data of several sizes: every call right (the device
+// context, the per-thread streams, the bounce buffer and the staging pipeline are shared).
+TEST(SgemmApiGpu, ConcurrentCallers) {
+  TB_REQUIRE_GPU();
+  constexpr int kThreads = 8, kCallsPerThread = 6;
+  std::vector<std::string> failures(kThreads);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < kThreads; ++t) {
+    threads.emplace_back([t, &failures] {
+      std::mt19937_64 rng(1000 + t);
+      for (int i = 0; i < kCallsPerThread && failures[t].empty(); ++i) {
+        const int m = 1 + int(rng() % 300), n = 1 + int(rng() % 300), k = 1 + int(rng() % 300);
+        const bool on_device = (t + i) % 3 == 0;
+        std::vector<float> a(size_t(m) * k), b(size_t(k) * n), c(size_t(m) * n, 0.5f);
+        for (float& x : a) x = float(int(rng() % 17) - 8);
+        for (float& x : b) x = float(int(rng() % 17) - 8);
+        // Integers: every order of summation gives the exact reference.
+        std::vector<double> want(size_t(m) * n);
+        for (int j = 0; j < n; ++j) {
+          for (int r = 0; r < m; ++r) {
+            double s = 0;
+            for (int l = 0; l < k; ++l) s += double(a[r + size_t(l) * m]) * b[l + size_t(j) * k];
+            want[r + size_t(j) * m] = 2.0 * s + 0.5;
+          }
+        }
+        const float alpha = 2.0f, beta = 1.0f;
+        float *pa = a.data(), *pb = b.data(), *pc = c.data();
+        DeviceMem da(on_device ? a.size() : 0, false), db(on_device ? b.size() : 0, false),
+            dc(on_device ? c.size() : 0, false);
+        if (on_device) {
+          cudaMemcpy(da.p, a.data(), a.size() * 4, cudaMemcpyDefault);
+          cudaMemcpy(db.p, b.data(), b.size() * 4, cudaMemcpyDefault);
+          cudaMemcpy(dc.p, c.data(), c.size() * 4, cudaMemcpyDefault);
+          pa = da.p, pb = db.p, pc = dc.p;
+        }
+        sgemm_("N", "N", &m, &n, &k, &alpha, pa, &m, pb, &k, &beta, pc, &m, 1, 1);
+        if (on_device) cudaMemcpy(c.data(), dc.p, c.size() * 4, cudaMemcpyDefault);
+        for (size_t e = 0; e < c.size() && failures[t].empty(); ++e) {
+          if (double(c[e]) != want[e]) {
+            failures[t] = "thread " + std::to_string(t) + " call " + std::to_string(i) + " (" +
+                          std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k) +
+                          (on_device ? ", device" : ", host") + "): C[" + std::to_string(e) +
+                          "] = " + std::to_string(c[e]) + ", want " + std::to_string(want[e]);
+          }
+        }
+      }
+    });
+  }
+  for (std::thread& th : threads) th.join();
+  for (const std::string& f : failures) EXPECT_TRUE(f.empty()) << f;
 }
 
 }  // namespace

@@ -1,10 +1,12 @@
 // Router decisions and configuration parsing, without a GPU: synthetic device capabilities and
 // rates stand in for the measured ones.
 #include <algorithm>
+#include <cmath>
 #include <string>
 
 #include "device_support.h"
 #include "env.h"
+#include "executor.h"
 #include "kernel_table.h"
 #include "router.h"
 #include "test_support.h"
@@ -192,6 +194,85 @@ TEST(RouterTest, StagingIsChosenWhereItIsPredictedFaster) {
   gpu.mode = Mode::kGpu;
   EXPECT_EQ(tileblas::route_gemm(square(256), host, gpu, &caps, "", nullptr).panel_cols, 0);
   EXPECT_GT(tileblas::route_gemm(square(1024), host, gpu, &caps, "", nullptr).panel_cols, 0);
+}
+
+// A threaded CPU BLAS as measured on the H200 host: one thread up to 64^3 (17 GFLOP/s), then all
+// of its threads, woken at ~25 us a call.
+Rates with_cpu_points(Rates r) {
+  const double n[] = {16, 64, 128, 512}, seconds[] = {0.5e-6, 31e-6, 53e-6, 1.2e-3};
+  for (int i = 0; i < 4; ++i) {
+    r.cpu_point_flops[i] = 2 * n[i] * n[i] * n[i];
+    r.cpu_point_s[i] = seconds[i];
+  }
+  r.cpu_points = 4;
+  r.cpu_flops = 250e9;
+  return r;
+}
+
+// The CPU prediction runs through the measured points, interpolates between them, takes the
+// smallest one's time below it and extends the largest at cpu_flops beyond it.
+TEST(RouterTest, CpuPredictionFollowsTheMeasuredPoints) {
+  const Rates r = with_cpu_points(typical_rates());
+  for (int i = 0; i < r.cpu_points; ++i) {
+    const int64_t n = int64_t(std::cbrt(r.cpu_point_flops[i] / 2) + 0.5);
+    EXPECT_NEAR(tileblas::predict_cpu_seconds(square(n), r), r.cpu_point_s[i], 1e-12) << n;
+  }
+  EXPECT_DOUBLE_EQ(tileblas::predict_cpu_seconds(square(4), r), r.cpu_point_s[0]);
+  GemmProblem between = square(64);
+  between.k = 96;
+  const double f = between.flops(), f0 = 2.0 * 64 * 64 * 64, f1 = 2.0 * 128 * 128 * 128;
+  EXPECT_NEAR(tileblas::predict_cpu_seconds(between, r),
+              31e-6 + (53e-6 - 31e-6) * (f - f0) / (f1 - f0), 1e-12);
+  const GemmProblem big = square(1024);
+  EXPECT_NEAR(tileblas::predict_cpu_seconds(big, r),
+              1.2e-3 + (big.flops() - 2.0 * 512 * 512 * 512) / r.cpu_flops, 1e-12);
+  Rates line = typical_rates();
+  EXPECT_DOUBLE_EQ(tileblas::predict_cpu_seconds(big, line),
+                   line.cpu_overhead_s + big.flops() / line.cpu_flops);
+}
+
+// With the bounce buffer measured (a fixed cost far below plain copies'), small host problems
+// are bounced where that beats the CPU BLAS; problems whose host operands do not fit the buffer
+// are not; the tiniest stay on the CPU. Without rates (TILEBLAS_MODE=gpu, or data on the device)
+// host operands that fit are bounced.
+TEST(RouterTest, SmallHostProblemsAreBounced) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const Placement host;
+  Rates rates = with_cpu_points(typical_rates());
+  EXPECT_EQ(tileblas::route_gemm(square(128), host, Config{}, &caps, "", &rates).side,
+            TILEBLAS_ROUTE_CPU);  // not measured: plain copies cost more than the CPU
+  rates.bounce_overhead_s = 10e-6;
+  rates.bounce_bps = 40e9;
+  const auto mid = tileblas::route_gemm(square(128), host, Config{}, &caps, "", &rates);
+  EXPECT_EQ(mid.side, TILEBLAS_ROUTE_GPU) << mid.reason.str();
+  EXPECT_EQ(mid.copies, tileblas::HostCopies::kBounced);
+  EXPECT_EQ(mid.reason.str().find("host data, bounced: predicted cpu "), 0u) << mid.reason.str();
+  EXPECT_LT(tileblas::predict_bounced_seconds(square(128), host, rates),
+            tileblas::predict_gpu_seconds(square(128), host, rates));
+  const auto tiny = tileblas::route_gemm(square(8), host, Config{}, &caps, "", &rates);
+  EXPECT_EQ(tiny.side, TILEBLAS_ROUTE_CPU) << tiny.reason.str();
+  EXPECT_EQ(tiny.copies, tileblas::HostCopies::kPlain);
+  // 3 x 4 MiB of host operands: too large for the buffer.
+  EXPECT_FALSE(tileblas::bounce_fits(square(1024), host));
+  EXPECT_TRUE(tileblas::bounce_fits(square(512), host));
+  const auto large = tileblas::route_gemm(square(1024), host, Config{}, &caps, "", &rates);
+  EXPECT_NE(large.copies, tileblas::HostCopies::kBounced);
+  // The buffer holds host operands only: a device A leaves room for larger B and C.
+  const Placement a_on_device{MemKind::kDevice, MemKind::kHostPageable, MemKind::kHostPageable};
+  GemmProblem wide = square(1000);
+  wide.k = 8;
+  EXPECT_TRUE(tileblas::bounce_fits(wide, a_on_device));
+  EXPECT_EQ(tileblas::route_gemm(wide, a_on_device, Config{}, &caps, "", nullptr).copies,
+            tileblas::HostCopies::kBounced);
+  const Placement on_device{MemKind::kDevice, MemKind::kDevice, MemKind::kDevice};
+  EXPECT_EQ(tileblas::route_gemm(square(64), on_device, Config{}, &caps, "", nullptr).copies,
+            tileblas::HostCopies::kPlain);  // nothing to move
+  Config gpu;
+  gpu.mode = Mode::kGpu;
+  EXPECT_EQ(tileblas::route_gemm(square(256), host, gpu, &caps, "", nullptr).copies,
+            tileblas::HostCopies::kBounced);
+  EXPECT_EQ(tileblas::route_gemm(square(1024), host, gpu, &caps, "", nullptr).copies,
+            tileblas::HostCopies::kStaged);
 }
 
 // One panel is the plain sequence (copies, then compute); more panels overlap them, down to the
