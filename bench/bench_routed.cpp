@@ -21,6 +21,7 @@
 #include "cpu_blas.h"
 #include "device.h"
 #include "env.h"
+#include "executor.h"
 #include "log.h"
 #include "memory.h"
 #include "ops.h"
@@ -246,17 +247,85 @@ void overhead_parts(benchmark::State& state) {
   }
   std::fprintf(stderr, "%s\n", points.c_str());
   state.counters["bounce_gbps"] = rates.bounce_bps * 1e-9;
+  state.counters["bounce_gflops"] = rates.bounce_flops * 1e-9;
   state.counters["bounce_overhead_us"] = rates.bounce_overhead_s * 1e6;
   std::fprintf(
       stderr,
       "%s\n[bench] rates: cpu %.1f GFLOP/s + %.2f us, gpu %.1f GFLOP/s + %.1f us, h2d "
       "%.1f/%.1f/%.1f GB/s, d2h %.1f/%.1f/%.1f GB/s (pinned/pageable/staged), latency "
-      "%.1f us, staged latency %.1f us, bounced %.1f GB/s + %.1f us\n",
+      "%.1f us, staged latency %.1f us, bounced %.1f GB/s, %.1f GFLOP/s + %.1f us\n",
       line.c_str(), rates.cpu_flops * 1e-9, rates.cpu_overhead_s * 1e6, rates.gpu_flops * 1e-9,
       rates.gpu_overhead_s * 1e6, rates.h2d_pinned_bps * 1e-9, rates.h2d_pageable_bps * 1e-9,
       rates.h2d_staged_bps * 1e-9, rates.d2h_pinned_bps * 1e-9, rates.d2h_pageable_bps * 1e-9,
       rates.d2h_staged_bps * 1e-9, rates.transfer_latency_s * 1e6, rates.staged_latency_s * 1e6,
-      rates.bounce_bps * 1e-9, rates.bounce_overhead_s * 1e6);
+      rates.bounce_bps * 1e-9, rates.bounce_flops * 1e-9, rates.bounce_overhead_s * 1e6);
+}
+
+// Where the time of a small GEMM on host data goes: the same n^3 problem (the kernel the router
+// picks) on device data, kernel + wait; on pinned host memory read and written by the kernel
+// across the bus, kernel + wait; one 4-byte pinned copy + wait (what each copy-engine transfer
+// would add); and the whole bounced call on pageable data (pack, kernel on the pinned copy,
+// unpack). Counters in microseconds, medians.
+void small_host_paths(benchmark::State& state, int64_t n) {
+  tileblas::Device* device = tileblas::Device::get();
+  if (!device) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  cudaStream_t stream = device->stream();
+  const size_t count = size_t(n) * n;
+  std::vector<float> a = random_host(count, 21), b = random_host(count, 22), c(count);
+  float* pinned = nullptr;
+  tbbench::check(cudaMallocHost(reinterpret_cast<void**>(&pinned), 3 * count * sizeof(float)),
+                 "cudaMallocHost");
+  std::copy(a.begin(), a.end(), pinned);
+  std::copy(b.begin(), b.end(), pinned + count);
+  tbbench::DeviceBuffer<float> da(count, 23), db(count, 24), dc(count, 25);
+  const tileblas::GemmProblem on_device = problem(n, n, n, da.get(), db.get(), dc.get());
+  const tileblas::GemmProblem zero_copy =
+      problem(n, n, n, pinned, pinned + count, pinned + 2 * count);
+  const tileblas::GemmProblem host = problem(n, n, n, a.data(), b.data(), c.data());
+  std::string why;
+  const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(on_device, device->caps(), "", &why);
+  const int reps = 2001;
+  std::vector<std::pair<const char*, double>> parts;
+  for (auto _ : state) {
+    parts = {
+        {"device_kernel_us", median_seconds(reps,
+                                            [&] {
+                                              k->launch(on_device, stream);
+                                              cudaStreamSynchronize(stream);
+                                            })},
+        {"zero_copy_kernel_us", median_seconds(reps,
+                                               [&] {
+                                                 k->launch(zero_copy, stream);
+                                                 cudaStreamSynchronize(stream);
+                                               })},
+        {"copy_4_bytes_us", median_seconds(reps,
+                                           [&] {
+                                             cudaMemcpyAsync(da.get(), pinned, 4,
+                                                             cudaMemcpyHostToDevice, stream);
+                                             cudaStreamSynchronize(stream);
+                                           })},
+        {"bounced_call_us", median_seconds(reps,
+                                           [&] {
+                                             tileblas::run_gemm(host, tileblas::Placement{}, *k,
+                                                                tileblas::HostCopies::kBounced, 0,
+                                                                device->caps(), stream);
+                                           })},
+    };
+    state.SetIterationTime(parts.back().second);
+  }
+  std::string line =
+      "[bench] routed/small_host_paths " + shape_name(n, n, n) + " (" + k->name + "):";
+  for (auto& [name, seconds] : parts) {
+    state.counters[name] = seconds * 1e6;
+    char buf[80];
+    std::snprintf(buf, sizeof buf, " %s %.2f", name, seconds * 1e6);
+    line += buf;
+  }
+  std::fprintf(stderr, "%s\n", line.c_str());
+  cudaFreeHost(pinned);
 }
 
 void register_all() {
@@ -282,6 +351,13 @@ void register_all() {
   for (int64_t n : {8, 16, 32}) {
     const std::string name = "routed/overhead/" + shape_name(n, n, n) + "/NN";
     benchmark::RegisterBenchmark(name.c_str(), overhead, n)
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Unit(benchmark::kMicrosecond);
+  }
+  for (int64_t n : {8, 64, 128}) {
+    const std::string name = "routed/small_host_paths/" + shape_name(n, n, n);
+    benchmark::RegisterBenchmark(name.c_str(), small_host_paths, n)
         ->UseManualTime()
         ->Iterations(1)
         ->Unit(benchmark::kMicrosecond);

@@ -183,17 +183,22 @@ double time_host_gemm(const GemmProblem& like, Device& device, HostCopies copies
   return err == cudaSuccess ? t : 0;
 }
 
-// The fixed costs of a GEMM on host data (an 8x8x8 problem, plain and bounced), and the bounce
-// buffer's rate: a 512x512x8 problem with beta = 1 moves C (1 MiB) both ways, and little else.
+// The fixed costs of a GEMM on host data (an 8x8x8 problem, plain and bounced); the bounce
+// buffer's packing rate from a 256x256x8 problem with beta = 1 (C, 256 KiB, packed and unpacked;
+// little to compute), and the kernel's rate reading across the bus from a 128^3 problem.
 void measure_host_gemm(const GemmProblem& like, Device& device, Rates& r) {
   r.gpu_overhead_s = time_host_gemm(like, device, HostCopies::kPlain, 8, 8, 8, 0.0f);
-  r.bounce_overhead_s = time_host_gemm(like, device, HostCopies::kBounced, 8, 8, 8, 0.0f);
-  const int64_t n = 512, k = 8;
-  const double t = time_host_gemm(like, device, HostCopies::kBounced, n, n, k, 1.0f);
-  const double bytes = double(sizeof(float)) * double(2 * n * k + 2 * n * n);
-  if (r.bounce_overhead_s > 0 && t > r.bounce_overhead_s) {
-    r.bounce_bps = bytes / (t - r.bounce_overhead_s);
-  }
+  const double t0 = time_host_gemm(like, device, HostCopies::kBounced, 8, 8, 8, 0.0f);
+  const double t_bytes = time_host_gemm(like, device, HostCopies::kBounced, 256, 256, 8, 1.0f);
+  const double t_flops = time_host_gemm(like, device, HostCopies::kBounced, 128, 128, 128, 0.0f);
+  const double bytes = double(sizeof(float)) * (2 * 256 * 8 + 2 * 256 * 256);
+  const double bytes_128 = double(sizeof(float)) * 3 * 128 * 128, flops_128 = 2.0 * 128 * 128 * 128;
+  if (t0 <= 0 || t_bytes <= t0 || t_flops <= t0) return;  // not measured: no bounced routes
+  r.bounce_overhead_s = t0;
+  r.bounce_bps = bytes / (t_bytes - t0);
+  // At least the copies' share of the 128^3 call is compute (never a negative or infinite rate).
+  r.bounce_flops =
+      flops_128 / std::max(t_flops - t0 - bytes_128 / r.bounce_bps, 0.25 * (t_flops - t0));
 }
 
 // The kernel the router would pick for an n^3 problem of p's data type, on device scratch filled
@@ -246,18 +251,19 @@ const Rates& measured_rates(const GemmProblem& p, Device& device) {
   if (r.gpu_flops <= 0 || r.h2d_pinned_bps <= 0 || r.gpu_overhead_s <= 0) {
     r.gpu_flops = 1.0;  // a failed measurement routes everything to the CPU
     r.h2d_pinned_bps = r.h2d_pageable_bps = r.d2h_pinned_bps = r.d2h_pageable_bps = 1.0;
-    r.h2d_staged_bps = r.d2h_staged_bps = r.bounce_bps = 0.0;
+    r.h2d_staged_bps = r.d2h_staged_bps = r.bounce_bps = r.bounce_flops = 0.0;
   }
   if (config().verbose) {
-    std::fprintf(stderr,
-                 "tileblas: measured rates (%s): cpu %.1f GFLOP/s + %.1f us, gpu %.1f GFLOP/s + "
-                 "%.1f us, h2d %.1f/%.1f/%.1f GB/s, d2h %.1f/%.1f/%.1f GB/s "
-                 "(pinned/pageable/staged, staged + %.1f us), bounced %.1f GB/s + %.1f us\n",
-                 name_of(p.ab_type), r.cpu_flops * 1e-9, r.cpu_overhead_s * 1e6, r.gpu_flops * 1e-9,
-                 r.gpu_overhead_s * 1e6, r.h2d_pinned_bps * 1e-9, r.h2d_pageable_bps * 1e-9,
-                 r.h2d_staged_bps * 1e-9, r.d2h_pinned_bps * 1e-9, r.d2h_pageable_bps * 1e-9,
-                 r.d2h_staged_bps * 1e-9, r.staged_latency_s * 1e6, r.bounce_bps * 1e-9,
-                 r.bounce_overhead_s * 1e6);
+    std::fprintf(
+        stderr,
+        "tileblas: measured rates (%s): cpu %.1f GFLOP/s + %.1f us, gpu %.1f GFLOP/s + "
+        "%.1f us, h2d %.1f/%.1f/%.1f GB/s, d2h %.1f/%.1f/%.1f GB/s "
+        "(pinned/pageable/staged, staged + %.1f us), bounced %.1f GB/s, %.1f GFLOP/s + %.1f us\n",
+        name_of(p.ab_type), r.cpu_flops * 1e-9, r.cpu_overhead_s * 1e6, r.gpu_flops * 1e-9,
+        r.gpu_overhead_s * 1e6, r.h2d_pinned_bps * 1e-9, r.h2d_pageable_bps * 1e-9,
+        r.h2d_staged_bps * 1e-9, r.d2h_pinned_bps * 1e-9, r.d2h_pageable_bps * 1e-9,
+        r.d2h_staged_bps * 1e-9, r.staged_latency_s * 1e6, r.bounce_bps * 1e-9,
+        r.bounce_flops * 1e-9, r.bounce_overhead_s * 1e6);
   }
   const Rates* stored = new Rates(r);  // never freed: calls read it until the process exits
   slots[key].store(stored, std::memory_order_release);

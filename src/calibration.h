@@ -1,9 +1,9 @@
 // Measures the rates the cost model needs (src/router.h Rates), once per process and per data
-// type, the first time a host-data GEMM has to be routed: a CPU BLAS sgemm at two sizes, pinned and
-// pageable copies each way, pageable copies through the executor's staging pipeline at two sizes,
-// a tiny GEMM on host data with plain and with bounced copies (the fixed cost of a host-data call
-// each way), a bounced GEMM that moves 1 MiB each way (the bounce buffer's rate), and the kernel
-// the router would pick at 1024^3.
+// type, the first time a host-data GEMM has to be routed: a CPU BLAS sgemm at eight sizes, pinned
+// and pageable copies each way, pageable copies through the executor's staging pipeline at two
+// sizes, a tiny GEMM on host data with plain and with bounced copies (the fixed cost of a host-data
+// call each way), two more bounced GEMMs (the bounce buffer's packing rate, and the kernel's rate
+// reading across the bus), and the kernel the router would pick at 1024^3.
 #pragma once
 
 #include "problem.h"

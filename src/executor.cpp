@@ -323,30 +323,25 @@ cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& w
 // ---- Small calls: one pinned bounce buffer ----------------------------------------------------
 
 // Where a call's host operands lie in the bounce buffer (byte offsets; device-accessible operands
-// take no room): each at a 256-byte boundary with copy_ld() columns, C last, so that one copy
-// moves every input (C's too when beta != 0) and one moves C back.
+// take no room): each at a 256-byte boundary, with copy_ld() columns.
 struct BounceLayout {
   size_t a = 0, b = 0, c = 0;
   int64_t lda = 0, ldb = 0, ldc = 0;
-  size_t inputs_end = 0, end = 0;
+  size_t end = 0;
 };
 
 BounceLayout bounce_layout(const GemmProblem& p, const Placement& where) {
   const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
   BounceLayout l;
-  size_t end = 0;
   auto place = [&](bool host, int64_t rows, int64_t cols, size_t elem, size_t* at, int64_t* ld) {
     if (!host) return;
-    *at = (end + 255) / 256 * 256;
+    *at = (l.end + 255) / 256 * 256;
     *ld = copy_ld(rows, elem);
-    end = *at + size_t(*ld) * size_t(std::max<int64_t>(cols, 0)) * elem;
+    l.end = *at + size_t(*ld) * size_t(std::max<int64_t>(cols, 0)) * elem;
   };
   place(!device_accessible(where.a), p.a_rows(), p.a_cols(), ab, &l.a, &l.lda);
   place(!device_accessible(where.b), p.b_rows(), p.b_cols(), ab, &l.b, &l.ldb);
-  l.inputs_end = end;
   place(!device_accessible(where.c), p.m, p.n, ce, &l.c, &l.ldc);
-  if (!device_accessible(where.c) && p.beta != 0.0f) l.inputs_end = end;
-  l.end = end;
   return l;
 }
 
@@ -360,91 +355,66 @@ void copy_columns(char* dst, size_t dst_pitch, const char* src, size_t src_pitch
   for (int64_t j = 0; j < cols; ++j) std::memcpy(dst + j * dst_pitch, src + j * src_pitch, width);
 }
 
-// A pinned host buffer and a device buffer of kBounceBytes each, made on first use and kept.
-class Bouncer {
- public:
-  // nullptr when they cannot be made (such calls then use plain copies).
+// A pinned host buffer of kBounceBytes, made on first use and kept (nullptr when it cannot be
+// made: such calls then use plain copies), and the mutex a bounced call holds for its length.
+struct Bouncer {
   static Bouncer* get() {
-    static Bouncer* const bouncer = make();
-    return bouncer;
-  }
-
-  std::mutex mu;  // held by a bounced call for its whole length
-  char* host() const { return static_cast<char*>(host_->get()); }
-  char* device() const { return device_; }
-
- private:
-  Bouncer() = default;
-  ~Bouncer() {  // only a Bouncer that could not be completed is destroyed
-    if (device_) cudaFree(device_);
-  }
-
-  static Bouncer* make() {
-    Bouncer* b = new Bouncer;
-    b->host_ = std::make_unique<PinnedBuffer>(kBounceBytes);
-    cudaError_t err = b->host_->status();
-    if (err == cudaSuccess) err = cudaMalloc(reinterpret_cast<void**>(&b->device_), kBounceBytes);
-    if (err != cudaSuccess) {
+    static Bouncer* const bouncer = [] {
+      auto* b = new Bouncer;
+      if (b->buffer.status() == cudaSuccess) return b;
       cudaGetLastError();
-      b->device_ = nullptr;
       warn_once("bounce", std::string("the pinned bounce buffer could not be made (") +
-                              cudaGetErrorString(err) +
+                              cudaGetErrorString(b->buffer.status()) +
                               "); small host-data GEMMs use plain copies");
       delete b;
-      return nullptr;
-    }
-    return b;
+      return static_cast<Bouncer*>(nullptr);
+    }();
+    return bouncer;
   }
-
-  std::unique_ptr<PinnedBuffer> host_;
-  char* device_ = nullptr;
+  PinnedBuffer buffer{kBounceBytes};
+  std::mutex mu;
 };
 
-// Waits for the stream when a bounced call ends, however it ends: the next call reuses the buffers.
+// Waits for the stream when a bounced call ends, however it ends: the next call reuses the buffer.
 struct StreamDrained {
   cudaStream_t stream;
   ~StreamDrained() { cudaStreamSynchronize(stream); }
 };
 
-// The caller's thread packs the host operands into the pinned buffer; one copy takes them to the
-// device, the kernel runs there, one copy brings C back, and the thread unpacks it into place.
+// The calling thread packs the host operands into the pinned buffer; the kernel reads them and
+// writes C there in place, across the bus (pinned memory is mapped into the device's address
+// space); the thread unpacks C. A small call so costs one launch and one wait: the copy engines'
+// transfers, one before and one after the kernel, each cost about as much as the launch.
 cudaError_t run_gemm_bounced(Bouncer& bo, const GemmProblem& p, const Placement& where,
                              const GemmKernel& kernel, cudaStream_t stream) {
   std::lock_guard<std::mutex> lock(bo.mu);
   const StreamDrained drained{stream};  // before the lock is released
   const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
   const BounceLayout l = bounce_layout(p, where);
-  char* const host = bo.host();
-  char* const dev = bo.device();
+  char* const buffer = static_cast<char*>(bo.buffer.get());
   GemmProblem d = p;
   auto pack = [&](const void* src, int64_t ld, int64_t rows, int64_t cols, size_t elem, size_t at,
                   int64_t ld_copy) {
-    copy_columns(host + at, size_t(ld_copy) * elem, static_cast<const char*>(src),
+    copy_columns(buffer + at, size_t(ld_copy) * elem, static_cast<const char*>(src),
                  size_t(ld) * elem, size_t(rows) * elem, cols);
   };
   if (!device_accessible(where.a)) {
     pack(p.a, p.lda, p.a_rows(), p.a_cols(), ab, l.a, l.lda);
-    d.a = dev + l.a, d.lda = l.lda;
+    d.a = buffer + l.a, d.lda = l.lda;
   }
   if (!device_accessible(where.b)) {
     pack(p.b, p.ldb, p.b_rows(), p.b_cols(), ab, l.b, l.ldb);
-    d.b = dev + l.b, d.ldb = l.ldb;
+    d.b = buffer + l.b, d.ldb = l.ldb;
   }
   const bool c_host = !device_accessible(where.c);
   if (c_host) {
     if (p.beta != 0.0f) pack(p.c, p.ldc, p.m, p.n, ce, l.c, l.ldc);
-    d.c = dev + l.c, d.ldc = l.ldc;
-  }
-  if (l.inputs_end > 0) {
-    TB_TRY(cudaMemcpyAsync(dev, host, l.inputs_end, cudaMemcpyHostToDevice, stream));
+    d.c = buffer + l.c, d.ldc = l.ldc;
   }
   TB_TRY(kernel.launch(d, stream));
-  if (c_host) {
-    TB_TRY(cudaMemcpyAsync(host + l.c, dev + l.c, l.end - l.c, cudaMemcpyDeviceToHost, stream));
-  }
   TB_TRY(cudaStreamSynchronize(stream));
   if (c_host) {
-    copy_columns(static_cast<char*>(p.c), size_t(p.ldc) * ce, host + l.c, size_t(l.ldc) * ce,
+    copy_columns(static_cast<char*>(p.c), size_t(p.ldc) * ce, buffer + l.c, size_t(l.ldc) * ce,
                  size_t(p.m) * ce, p.n);
   }
   return cudaSuccess;
@@ -482,7 +452,10 @@ cudaError_t copy_matrix(void* dst, int64_t ld_dst, const void* src, int64_t ld_s
 }
 
 bool bounce_fits(const GemmProblem& p, const Placement& where) {
-  return bounce_layout(p, where).end <= kBounceBytes;
+  // fp32 without TF32 only: those rows read operands with cp.async, which works on mapped host
+  // memory; the tensor-core rows on Hopper load through TMA descriptors, not used on host memory.
+  const bool fp32 = p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 && !p.allow_tf32;
+  return fp32 && bounce_layout(p, where).end <= kBounceBytes;
 }
 
 cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,

@@ -3,13 +3,13 @@
 // and the result copied back. Returns the first CUDA error; host outputs are untouched on error
 // (a staged GEMM may have written some of C's columns).
 //
-// Small GEMMs on host data are bounced: packed into a pinned buffer by the calling thread and moved
-// with one copy each way. Large GEMMs on host data are staged: C and op(B) are cut into column
-// panels; panel j+1's operands are copied in while panel j computes and panel j-1's result is
-// copied out, on two copy streams beside the compute stream. Pageable data goes through pinned
-// slots, filled and emptied by a team of host threads (a single thread's memcpy, which is what a
-// plain cudaMemcpy of pageable memory amounts to, is the bottleneck otherwise); pinned data is
-// copied directly. One staged call runs at a time; the slots, streams and threads are made on
+// Small GEMMs on host data are bounced: packed into a pinned buffer by the calling thread, which
+// the kernel reads and writes in place. Large GEMMs on host data are staged: C and op(B) are cut
+// into column panels; panel j+1's operands are copied in while panel j computes and panel j-1's
+// result is copied out, on two copy streams beside the compute stream. Pageable data goes through
+// pinned slots, filled and emptied by a team of host threads (a single thread's memcpy, which is
+// what a plain cudaMemcpy of pageable memory amounts to, is the bottleneck otherwise); pinned data
+// is copied directly. One staged call runs at a time; the slots, streams and threads are made on
 // first use and kept.
 #pragma once
 
@@ -28,11 +28,14 @@ cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKer
                      HostCopies copies, int64_t panel_cols, const DeviceCaps& caps,
                      cudaStream_t stream);
 
-// Small GEMMs on host data go through one pinned buffer and one device buffer of this size
-// (HostCopies::kBounced): the calling thread packs the host operands into it, and one copy each
-// way replaces a copy per operand and the allocations.
-constexpr size_t kBounceBytes = size_t(4) << 20;
-// Whether p's host operands fit the bounce buffer (columns padded to 16 bytes, aligned starts).
+// Small GEMMs on host data go through one pinned buffer of this size (HostCopies::kBounced): the
+// calling thread packs the host operands into it, the kernel reads them and writes C there across
+// the bus, and the thread unpacks C: one launch and one wait, without copies by the copy engines
+// or allocations. Larger operands are read over the bus once per tile row or column that needs
+// them, so the buffer is sized for problems up to a few hundred in each dimension.
+constexpr size_t kBounceBytes = size_t(1) << 20;
+// Whether p may be bounced: an fp32 problem (no TF32) whose host operands fit the buffer (columns
+// padded to 16 bytes, aligned starts).
 bool bounce_fits(const GemmProblem& p, const Placement& where);
 
 // One staged copy of a rows x cols column-major host matrix (pageable or pinned) to or from

@@ -251,7 +251,7 @@ double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const R
 }
 
 double predict_bounced_seconds(const GemmProblem& p, const Placement& where, const Rates& r) {
-  return r.bounce_overhead_s + host_bytes(p, where) / r.bounce_bps + p.flops() / r.gpu_flops;
+  return r.bounce_overhead_s + host_bytes(p, where) / r.bounce_bps + p.flops() / r.bounce_flops;
 }
 
 bool gemm_needs_rates(const Placement& where, const Config& cfg) {
@@ -282,7 +282,7 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
     // The fastest way to move the host operands, against the CPU BLAS.
     const double t_cpu = predict_cpu_seconds(p, *rates);
     double t_gpu = predict_gpu_seconds(p, where, *rates);
-    if (rates->bounce_bps > 0 && bounce_fits(p, where)) {
+    if (rates->bounce_bps > 0 && rates->bounce_flops > 0 && bounce_fits(p, where)) {
       const double t_bounced = predict_bounced_seconds(p, where, *rates);
       if (t_bounced < t_gpu) {
         t_gpu = t_bounced;

@@ -40,10 +40,12 @@ struct Rates {
   double d2h_staged_bps = 0;
   double staged_latency_s = 0;
   // Small host calls through the executor's bounce buffer (packed by the calling thread into
-  // pinned memory, one copy each way): the fixed cost of a tiny GEMM so, and the bytes/s of host
-  // operands moved (packing and copy together, either way). 0: not measured.
+  // pinned memory that the kernel reads and writes across the bus): the fixed cost of a tiny GEMM
+  // so, the bytes/s of host operands packed and unpacked, and the kernel's FLOP/s reading across
+  // the bus. 0: not measured.
   double bounce_overhead_s = 0;
   double bounce_bps = 0;
+  double bounce_flops = 0;
 };
 
 struct Placement {
@@ -75,7 +77,8 @@ const GemmKernel* pick_gemm_kernel(const GemmProblem& p, const DeviceCaps& caps,
 // How a GPU route moves its host operands (device and managed ones are used in place).
 enum class HostCopies {
   kPlain,    // cudaMemcpy2DAsync from and to the caller's memory, operand by operand
-  kBounced,  // small calls: packed by the calling thread into one pinned buffer, one copy each way
+  kBounced,  // small calls: packed by the calling thread into one pinned buffer that the kernel
+             // reads and writes in place
   kStaged,   // large calls: the staging pipeline, C and op(B) in column panels, copies overlapping
              // compute
 };

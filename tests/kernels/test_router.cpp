@@ -231,7 +231,7 @@ TEST(RouterTest, CpuPredictionFollowsTheMeasuredPoints) {
                    line.cpu_overhead_s + big.flops() / line.cpu_flops);
 }
 
-// With the bounce buffer measured (a fixed cost far below plain copies'), small host problems
+// With the bounce buffer measured (a fixed cost below plain copies'), small host problems
 // are bounced where that beats the CPU BLAS; problems whose host operands do not fit the buffer
 // are not; the tiniest stay on the CPU. Without rates (TILEBLAS_MODE=gpu, or data on the device)
 // host operands that fit are bounced.
@@ -241,8 +241,9 @@ TEST(RouterTest, SmallHostProblemsAreBounced) {
   Rates rates = with_cpu_points(typical_rates());
   EXPECT_EQ(tileblas::route_gemm(square(128), host, Config{}, &caps, "", &rates).side,
             TILEBLAS_ROUTE_CPU);  // not measured: plain copies cost more than the CPU
-  rates.bounce_overhead_s = 10e-6;
-  rates.bounce_bps = 40e9;
+  rates.bounce_overhead_s = 14e-6;
+  rates.bounce_bps = 20e9;
+  rates.bounce_flops = 1e12;
   const auto mid = tileblas::route_gemm(square(128), host, Config{}, &caps, "", &rates);
   EXPECT_EQ(mid.side, TILEBLAS_ROUTE_GPU) << mid.reason.str();
   EXPECT_EQ(mid.copies, tileblas::HostCopies::kBounced);
@@ -252,17 +253,16 @@ TEST(RouterTest, SmallHostProblemsAreBounced) {
   const auto tiny = tileblas::route_gemm(square(8), host, Config{}, &caps, "", &rates);
   EXPECT_EQ(tiny.side, TILEBLAS_ROUTE_CPU) << tiny.reason.str();
   EXPECT_EQ(tiny.copies, tileblas::HostCopies::kPlain);
-  // 3 x 4 MiB of host operands: too large for the buffer.
-  EXPECT_FALSE(tileblas::bounce_fits(square(1024), host));
-  EXPECT_TRUE(tileblas::bounce_fits(square(512), host));
-  const auto large = tileblas::route_gemm(square(1024), host, Config{}, &caps, "", &rates);
+  // 3 x 1 MiB of host operands: too large for the 1 MiB buffer; 3 x 256 KiB fit.
+  EXPECT_FALSE(tileblas::bounce_fits(square(512), host));
+  EXPECT_TRUE(tileblas::bounce_fits(square(256), host));
+  const auto large = tileblas::route_gemm(square(512), host, Config{}, &caps, "", &rates);
   EXPECT_NE(large.copies, tileblas::HostCopies::kBounced);
-  // The buffer holds host operands only: a device A leaves room for larger B and C.
+  // The buffer holds host operands only: 3 x 352 KiB do not fit, two of them do.
   const Placement a_on_device{MemKind::kDevice, MemKind::kHostPageable, MemKind::kHostPageable};
-  GemmProblem wide = square(1000);
-  wide.k = 8;
-  EXPECT_TRUE(tileblas::bounce_fits(wide, a_on_device));
-  EXPECT_EQ(tileblas::route_gemm(wide, a_on_device, Config{}, &caps, "", nullptr).copies,
+  EXPECT_FALSE(tileblas::bounce_fits(square(300), host));
+  EXPECT_TRUE(tileblas::bounce_fits(square(300), a_on_device));
+  EXPECT_EQ(tileblas::route_gemm(square(300), a_on_device, Config{}, &caps, "", nullptr).copies,
             tileblas::HostCopies::kBounced);
   const Placement on_device{MemKind::kDevice, MemKind::kDevice, MemKind::kDevice};
   EXPECT_EQ(tileblas::route_gemm(square(64), on_device, Config{}, &caps, "", nullptr).copies,
