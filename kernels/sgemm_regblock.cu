@@ -55,16 +55,21 @@ struct Tile {
 // the _align16 row (0.5-2 % faster there), 4x16 per thread on m-major 8x4 lanes for the _align4
 // and packed rows (8x8 lost 10 % with 4-byte copies and stores at 8192x8192x128; in the packed
 // row the layouts tie, and this instance is the fastest). 64x64 warps (8x16 per thread, paired
-// lanes, 1 block per SM) for the 256x128 tile of large problems; 64x32 for 128x64; and 8 warps of
-// 32x32 for the split-K slices (more warps per block when the slices are few).
+// lanes, 1 block per SM) for the 256x128 tile of large problems; 64x32 for 128x64 (8x8 per thread,
+// 3 blocks per SM), which split-K also runs: on paired lanes in its _align16 row (run 8: 8 warps of
+// 32x32, 4x8 per thread, were bound by shared-memory reads, 3 float4 per 32 FMAs).
 using Tile128x128x16T8x8 = Tile<128, 128, 16, 32, 64, 4, 2, 4, LaneOrder::kPaired>;
 using Tile128x128x16T4x16 = Tile<128, 128, 16, 32, 64, 4, 2>;
 using Tile256x128x16 = Tile<256, 128, 16, 64, 64, 3, 1, 8, LaneOrder::kPaired>;
 using Tile128x64x16 = Tile<128, 64, 16, 64, 32, 4, 3>;
 using Tile64x64x16 = Tile<64, 64, 16, 32, 32, 4, 4>;
-using TileSplitK128x64x16 = Tile<128, 64, 16, 32, 32, 4, 2>;
+using Tile128x64x16Paired = Tile<128, 64, 16, 64, 32, 4, 3, 8, LaneOrder::kPaired>;
 constexpr int kRasterGroup = 8;       // block-rows per rasterization group
 constexpr int kMinTilesPerSlice = 8;  // split-K: fewer k-steps per slice cannot hide the prologue
+// Split-K reduce: partial loads in flight per thread. Few output elements over many slices
+// (128x128x65536: 16,384 threads, ~200 slices) make the reduce latency-bound; 32 instead of 8
+// gained 1 % there in run 8 (the same sums in the same order).
+constexpr int kReduceUnroll = 32;
 // Split-K and packing workspaces come from the device's default memory pool; after a
 // synchronisation the pool keeps at least kPoolKeepBytes, and as much as the largest workspace
 // asked for up to kPoolKeepMaxBytes, instead of returning it to the driver, so back-to-back calls
@@ -383,7 +388,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
                          PanelCopy<T::kBlockN, T::kBlockK, T::kStrideB, T::kThreads, Align16>>;
   ACopy a_copy(p.a, p.lda, p.trans_a, row0, p.m, kt_begin * T::kBlockK, tid);
   BCopy b_copy(p.b, p.ldb, !p.trans_b, col0, p.n, kt_begin * T::kBlockK, tid);
-  // Copies are issued in k order, so one running count of the k values left serves both.
+  // Copies are issued in k order, so one running count of the k values left serves both. It counts
+  // to the end of k, not of the slice, so a split-K slice's k-steps are all whole except the last
+  // k-step of the last slice where k is not a multiple of kBlockK (InteriorCopies relies on this).
   int64_t k_left_next = p.k - kt_begin * T::kBlockK;
   [[maybe_unused]] const bool interior = row0 + T::kBlockM <= p.m && col0 + T::kBlockN <= p.n;
   auto copy_stage = [&](int stage) {
@@ -499,7 +506,7 @@ __global__ void sgemm_splitk_reduce_kernel(int64_t m, int64_t n, int slices, con
     const int64_t row = e % m, col = e / m;
     const float* src = partial + row + col * m_pad;
     float sum = 0.0f;
-#pragma unroll 8
+#pragma unroll kReduceUnroll
     for (int s = 0; s < slices; ++s) sum += src[int64_t(s) * m_pad * n];
     float* dst = c + row + col * ldc;
     *dst = beta == 0.0f ? alpha * sum : alpha * sum + beta * *dst;
@@ -622,7 +629,7 @@ cudaError_t launch_tile(const GemmProblem& p, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-template <class T, bool Align16>
+template <class T, bool Align16, bool InteriorCopies = false>
 cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   const int tiles_m = int((p.m + T::kBlockM - 1) / T::kBlockM);
   const int tiles_n = int((p.n + T::kBlockN - 1) / T::kBlockN);
@@ -633,14 +640,15 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
     err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   if (err != cudaSuccess) return err;
 
-  // Slices: enough blocks for about two per SM, at least kMinTilesPerSlice k-steps each, then as
-  // few slices as that many k-steps per slice needs (no empty slice).
+  // Slices: enough blocks for the tile's blocks per SM (kMinBlocksPerSm) on every SM, at least
+  // kMinTilesPerSlice k-steps each, then as few slices as that many k-steps per slice needs (no
+  // empty slice).
   int64_t slices = 0;
   int64_t per_slice = 0;
   if (p.alpha != 0.0f && k_tiles > 0) {
     const int64_t tiles = int64_t(tiles_m) * tiles_n;
-    slices =
-        std::clamp<int64_t>(2 * sms / tiles, 1, std::max<int64_t>(1, k_tiles / kMinTilesPerSlice));
+    slices = std::clamp<int64_t>(int64_t(T::kMinBlocksPerSm) * sms / tiles, 1,
+                                 std::max<int64_t>(1, k_tiles / kMinTilesPerSlice));
     slices = std::min<int64_t>(slices, 65535);
     per_slice = (k_tiles + slices - 1) / slices;
     slices = (k_tiles + per_slice - 1) / per_slice;
@@ -657,7 +665,7 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
     a.k_tiles_per_slice = int(per_slice);
     a.partial = partial;
     a.m_pad = m_pad;
-    auto kernel = sgemm_regblock_kernel<T, Align16>;
+    auto kernel = sgemm_regblock_kernel<T, Align16, Align16, false, InteriorCopies>;
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                int(T::kSmemBytes));
     if (err == cudaSuccess) {
@@ -798,16 +806,16 @@ cudaError_t launch_64x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
 }
 
 bool supports_splitk_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<TileSplitK128x64x16>(p, caps) && is_aligned16(p);
+  return supports_tile<Tile128x64x16Paired>(p, caps) && is_aligned16(p);
 }
 cudaError_t launch_splitk_128x64x16_align16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_splitk<TileSplitK128x64x16, true>(p, stream);
+  return launch_splitk<Tile128x64x16Paired, true, true>(p, stream);
 }
 bool supports_splitk_128x64x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<TileSplitK128x64x16>(p, caps);
+  return supports_tile<Tile128x64x16>(p, caps);
 }
 cudaError_t launch_splitk_128x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
-  return launch_splitk<TileSplitK128x64x16, false>(p, stream);
+  return launch_splitk<Tile128x64x16, false>(p, stream);
 }
 
 }  // namespace tileblas::sgemm_regblock

@@ -26,15 +26,17 @@
 // shared memory.
 //
 // Edges: copies beyond m, n or k are zero-filled (cp.async src-size 0); stores are predicated.
-// The 128x128 _align16 row copies the full k-steps of tiles wholly inside m and n without bounds
-// checks; only its edge tiles and a partial last k-step take the zero-filling copies.
+// The 128x128 _align16 and split-K _align16 rows copy the full k-steps of tiles wholly inside m
+// and n without bounds checks; only their edge tiles and a partial last k-step (which only the
+// last slice of k can hold) take the zero-filling copies.
 // The packed row's workspaces are zero-padded to whole tiles in m and n and whole k-steps in k, so
 // its main loop has no edges: copies without bounds, only C's stores predicated. It computes a
 // thin last tile row or column (m or n at most 8 past a multiple of 128) with strip blocks that
 // read each packed operand value once per k (see the .cu file).
 //
 // Split-K (sgemm_splitk_*): the k-steps are divided into a number of slices fixed by the shape and
-// the device (enough blocks for about two per SM, at least kMinTilesPerSlice k-steps each); each
+// the device (enough blocks to fill every SM with as many blocks as the tile's register and shared
+// memory budget lets run together, at least kMinTilesPerSlice k-steps each); each
 // slice's block writes its unscaled partial tile to a workspace (cudaMallocAsync on the stream),
 // and a reduction kernel sums the slices in slice order and applies alpha and beta: deterministic,
 // no atomics. Workspaces (split-K partials, packed operands) come from the device's default memory
@@ -84,7 +86,9 @@ cudaError_t launch_64x64x16_align4(const GemmProblem& p, cudaStream_t stream);
 bool supports_packed_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_packed_128x128x16(const GemmProblem& p, cudaStream_t stream);
 
-// Split-K over a 128x64 tile, 256 threads (8 warps of 32x32): large k and few output tiles.
+// Split-K over the 128x64 tile (4 warps of 64x32, 8x8 per thread, 3 blocks per SM): large k and
+// few output tiles. _align16: paired lanes (A's and B's float4 reads 2 shared-memory cycles each),
+// interior tiles copied without bounds checks; _align4: m-major 8x4 lanes, checked copies.
 bool supports_splitk_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_splitk_128x64x16_align16(const GemmProblem& p, cudaStream_t stream);
 bool supports_splitk_128x64x16_align4(const GemmProblem& p, const DeviceCaps& caps);

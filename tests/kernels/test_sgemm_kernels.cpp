@@ -274,10 +274,13 @@ TEST_P(SgemmKernel, KAroundTheKStep) {
 }
 
 // Interior tiles (wholly inside m and n, copied without bounds on their full k-steps) next to
-// edge tiles, in every layout, with whole k-steps only and with a partial last one.
+// edge tiles, in every layout, with whole k-steps only and with a partial last one; 256x128x1000:
+// interior tiles only, k split into several slices by the split-K rows, the last slice ending in
+// a partial k-step.
 TEST_P(SgemmKernel, InteriorAndEdgeTiles) {
   TB_REQUIRE_GPU();
-  const int64_t shapes[][3] = {{512, 256, 64}, {513, 257, 47}, {640, 384, 200}, {300, 130, 33}};
+  const int64_t shapes[][3] = {
+      {512, 256, 64}, {513, 257, 47}, {640, 384, 200}, {300, 130, 33}, {256, 128, 1000}};
   std::vector<Case> cases;
   int i = 0;
   for (Op ta : {Op::kNoTrans, Op::kTrans}) {
