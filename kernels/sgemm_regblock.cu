@@ -347,7 +347,8 @@ __device__ __forceinline__ void sgemm_strip_block(const Args& p, int strip, floa
 // no bounds in the copies, only C's stores are predicated; lda and ldb are the panel strides),
 // and the blocks after the interior's tiles compute the thin strips (sgemm_strip_block);
 // InteriorCopies: tiles wholly inside m and n copy their full k-steps without bounds
-// (PanelCopy::copy_inside), only edge tiles and a partial last k-step take the checked copies.
+// (PanelCopy::copy_inside), only edge tiles and a partial last k-step take the checked copies;
+// the path is picked per k-step by one int compare against kt_inside, counted once per block.
 template <class T, bool Align16, bool StoreC16 = Align16, bool Packed = false,
           bool InteriorCopies = false>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regblock_kernel(Args p) {
@@ -388,21 +389,32 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
                          PanelCopy<T::kBlockN, T::kBlockK, T::kStrideB, T::kThreads, Align16>>;
   ACopy a_copy(p.a, p.lda, p.trans_a, row0, p.m, kt_begin * T::kBlockK, tid);
   BCopy b_copy(p.b, p.ldb, !p.trans_b, col0, p.n, kt_begin * T::kBlockK, tid);
-  // Copies are issued in k order, so one running count of the k values left serves both. It counts
-  // to the end of k, not of the slice, so a split-K slice's k-steps are all whole except the last
-  // k-step of the last slice where k is not a multiple of kBlockK (InteriorCopies relies on this).
-  int64_t k_left_next = p.k - kt_begin * T::kBlockK;
+  // Without InteriorCopies: copies are issued in k order, so one running count of the k values
+  // left serves both.
+  [[maybe_unused]] int64_t k_left_next = p.k - kt_begin * T::kBlockK;
+  // InteriorCopies: the slice's first kt_inside k-steps are whole and, in a tile wholly inside m
+  // and n, copied without bounds. (Split-K slices start at whole k-steps, so only the last slice's
+  // last k-step can be partial.) One int compare per k-step picks the path, and the checked path
+  // derives its k values left from the step: no 64-bit running count and interior flag live in
+  // the k-loop (+3 % at 2048^3 and 4096^3 over that form, run 8b in docs/NOTES-sgemm.md).
   [[maybe_unused]] const bool interior = row0 + T::kBlockM <= p.m && col0 + T::kBlockN <= p.n;
-  auto copy_stage = [&](int stage) {
+  [[maybe_unused]] const int kt_inside =
+      interior ? int(std::min<int64_t>(kt_count, (p.k - kt_begin * T::kBlockK) / T::kBlockK)) : 0;
+  // Copies the slice's k-step `step` into ring buffer `stage`.
+  auto copy_stage = [&](int stage, int step) {
     if constexpr (InteriorCopies) {
-      if (interior && k_left_next >= T::kBlockK) {
+      if (step < kt_inside) {
         a_copy.copy_inside(smem_address(a_smem + stage * T::kBlockK * T::kStrideA), p.lda,
                            p.trans_a);
         b_copy.copy_inside(smem_address(b_smem + stage * T::kBlockK * T::kStrideB), p.ldb,
                            !p.trans_b);
-        k_left_next -= T::kBlockK;
         return;
       }
+      const int64_t k_rest = p.k - (kt_begin + step) * T::kBlockK;
+      const int k_left = int(k_rest < T::kBlockK ? k_rest : T::kBlockK);
+      a_copy.copy(a_smem + stage * T::kBlockK * T::kStrideA, p.a, p.lda, p.trans_a, k_left);
+      b_copy.copy(b_smem + stage * T::kBlockK * T::kStrideB, p.b, p.ldb, !p.trans_b, k_left);
+      return;
     }
     const int k_left = int(k_left_next < T::kBlockK ? k_left_next : T::kBlockK);
     a_copy.copy(a_smem + stage * T::kBlockK * T::kStrideA, p.a, p.lda, p.trans_a, k_left);
@@ -421,14 +433,14 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
 
 #pragma unroll
   for (int s = 0; s < T::kStages - 1; ++s) {
-    if (s < kt_count) copy_stage(s);
+    if (s < kt_count) copy_stage(s, s);
     copy_commit();
   }
   for (int t = 0; t < kt_count; ++t) {
     copy_wait<T::kStages - 2>();
     __syncthreads();  // stage t is visible to all, and stage t-1 is no longer read by anyone
     const int next = t + T::kStages - 1;
-    if (next < kt_count) copy_stage(next % T::kStages);
+    if (next < kt_count) copy_stage(next % T::kStages, next);
     copy_commit();
 
     const float* as = a_smem + (t % T::kStages) * T::kBlockK * T::kStrideA + warp_m0;

@@ -32,12 +32,13 @@ bool split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
 // Large in every dimension: packing op(A), op(B) into zero-padded tile panels costs little and
 // gives a main loop without edges, faster than the direct rows in every layout (run 6, 4096^3:
 // NN 0.91 vs 0.85, TN 0.93 vs 0.82, aligned NT 0.90 vs 0.88). At 2048^3 the pack's share makes
-// the direct 128x128 row faster (run 7: 0.855 vs 0.870).
+// the direct 128x128 row faster (run 7: 0.855 vs 0.870; run 8b: 0.854 vs 0.897).
 bool packing_pays(const GemmProblem& p, const DeviceCaps&) {
   return std::min({p.m, p.n, p.k}) >= 4096;
 }
 // Since run 7 (interior tiles copied without bounds) the 128x128 _align16 row is also faster than
-// the 256x128 row on large aligned outputs (2048^3 0.870 vs 0.864, 4096^3 0.874 vs 0.857).
+// the 256x128 row on large aligned outputs (2048^3 0.870 vs 0.864, 4096^3 0.874 vs 0.857); run 8b
+// took it to 0.897 at 2048^3.
 bool fills_sms_128x128(const GemmProblem& p, const DeviceCaps& caps) {
   return tiles(p, 128, 128) >= caps.num_sms;
 }
