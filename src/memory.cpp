@@ -1,10 +1,14 @@
 #include "memory.h"
 
 #include <cuda.h>
+#include <pthread.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 namespace tileblas {
@@ -133,10 +137,59 @@ MemKind classify_with_runtime(const void* p) {
   }
 }
 
+// The start of the program's brk heap (/proc/self/stat field 47, start_brk), or 0 if unknown.
+uintptr_t heap_start() {
+  static const uintptr_t start = [] {
+    std::FILE* f = std::fopen("/proc/self/stat", "r");
+    if (!f) return uintptr_t(0);
+    char buf[4096];
+    const size_t len = std::fread(buf, 1, sizeof buf - 1, f);
+    std::fclose(f);
+    buf[len] = '\0';
+    // Field 2 (the command name, in parentheses) may hold spaces: count fields after its ')'.
+    const char* at = std::strrchr(buf, ')');
+    for (int field = 2; at && field < 47; ++field) at = std::strchr(at + 1, ' ');
+    return at ? uintptr_t(std::strtoull(at + 1, nullptr, 10)) : uintptr_t(0);
+  }();
+  return start;
+}
+
+struct AddressRange {
+  uintptr_t lo = 0, hi = 0;
+};
+
+// The calling thread's stack, if its size is plausible (a main thread with an unlimited stack
+// limit reports one that is not: no range then).
+const AddressRange& this_thread_stack() {
+  constexpr size_t kMaxStackBytes = size_t(256) << 20;
+  thread_local const AddressRange range = [] {
+    AddressRange r;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return r;
+    void* addr = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0 && size <= kMaxStackBytes) {
+      r.lo = reinterpret_cast<uintptr_t>(addr);
+      r.hi = r.lo + size;
+    }
+    pthread_attr_destroy(&attr);
+    return r;
+  }();
+  return range;
+}
+
 }  // namespace
 
+bool in_host_only_range(const void* p) {
+  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+  const uintptr_t heap = heap_start();
+  if (heap != 0 && a >= heap && a < reinterpret_cast<uintptr_t>(sbrk(0))) return true;
+  const AddressRange& stack = this_thread_stack();
+  return a >= stack.lo && a < stack.hi;
+}
+
 MemKind classify(const void* p) {
-  if (!p || !cuda_context_exists()) return MemKind::kHostPageable;
+  if (!p || in_host_only_range(p) || !cuda_context_exists()) return MemKind::kHostPageable;
   if (PointerGetAttributesFn get = driver().pointer_get_attributes) {
     return classify_with_driver(get, p);
   }

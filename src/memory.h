@@ -21,8 +21,17 @@ const char* name_of(MemKind kind);
 // pointer be device or managed memory. Does not create a context.
 bool cuda_context_exists();
 
+// Whether p lies where only host memory can be, whatever is allocated or freed meanwhile: in the
+// program's brk heap (below the current break) or on the calling thread's stack. The CUDA driver
+// maps device, managed and pinned memory elsewhere, so such pointers need no driver query (memory
+// there registered with cudaHostRegister is then taken as pageable, which is correct, if slower
+// to copy).
+bool in_host_only_range(const void* p);
+
 // Classifies a pointer. Only call with a usable device; without any CUDA context every pointer is
-// host pageable and no context is created.
+// host pageable and no context is created. Pointers in_host_only_range() are host pageable without
+// asking the driver; others are asked every call, so a buffer freed and reallocated as another
+// kind is never misclassified.
 MemKind classify(const void* p);
 
 // True for memory a kernel can read in place.

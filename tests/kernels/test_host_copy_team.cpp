@@ -1,13 +1,16 @@
 // The staging pipeline's host copy team (src/memory.h HostCopyTeam), without a GPU: 2D copies of
 // every shape it cuts differently (one long line cut across its width, many lines cut into line
 // ranges, blocks below one part), padding outside the block untouched, back-to-back copies with
-// and without pauses long enough for the helpers to sleep, and two callers at once.
+// and without pauses long enough for the helpers to sleep, and two callers at once. Also the
+// address ranges that classify() takes as host memory without asking the driver.
 #include <algorithm>
 #include <chrono>
 #include <cstring>
 #include <random>
 #include <thread>
 #include <vector>
+
+#include <sys/mman.h>
 
 #include "memory.h"
 #include "test_support.h"
@@ -83,3 +86,27 @@ TEST(HostCopyTeamTest, TwoCallersAtOnce) {
 }
 
 }  // namespace
+
+// Pointers into the brk heap and the calling thread's stack are host memory without a driver
+// query; an anonymous mapping (where the driver could also map device memory) is not taken so.
+TEST(HostOnlyRange, HeapAndStackButNotMappings) {
+  float on_stack[16] = {};
+  EXPECT_TRUE(tileblas::in_host_only_range(on_stack));
+  // A small block from the main thread's arena comes from the brk heap with glibc.
+  std::vector<float> small(64);
+  EXPECT_TRUE(tileblas::in_host_only_range(small.data()));
+  void* mapped = mmap(nullptr, 1 << 20, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mapped, MAP_FAILED);
+  EXPECT_FALSE(tileblas::in_host_only_range(mapped));
+  munmap(mapped, 1 << 20);
+  EXPECT_FALSE(tileblas::in_host_only_range(nullptr));
+  // Another thread's stack is its own range.
+  bool other_sees_own_stack = false, other_sees_main_stack = true;
+  std::thread([&] {
+    int local = 0;
+    other_sees_own_stack = tileblas::in_host_only_range(&local);
+    other_sees_main_stack = tileblas::in_host_only_range(on_stack);
+  }).join();
+  EXPECT_TRUE(other_sees_own_stack);
+  EXPECT_FALSE(other_sees_main_stack);
+}
