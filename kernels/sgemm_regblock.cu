@@ -54,13 +54,11 @@ struct Tile {
 // 32x64 (no spills at 2 blocks per SM) in two lane layouts: 8x8 per thread on paired 4x8 lanes for
 // the _align16 row (0.5-2 % faster there), 4x16 per thread on m-major 8x4 lanes for the _align4
 // and packed rows (8x8 lost 10 % with 4-byte copies and stores at 8192x8192x128; in the packed
-// row the layouts tie, and this instance is the fastest). 64x64 warps (8x16 per thread, paired
-// lanes, 1 block per SM) for the 256x128 tile of large problems; 64x32 for 128x64 (8x8 per thread,
+// row the layouts tie, and this instance is the fastest). 64x32 warps for 128x64 (8x8 per thread,
 // 3 blocks per SM), which split-K also runs: on paired lanes in its _align16 row (run 8: 8 warps of
 // 32x32, 4x8 per thread, were bound by shared-memory reads, 3 float4 per 32 FMAs).
 using Tile128x128x16T8x8 = Tile<128, 128, 16, 32, 64, 4, 2, 4, LaneOrder::kPaired>;
 using Tile128x128x16T4x16 = Tile<128, 128, 16, 32, 64, 4, 2>;
-using Tile256x128x16 = Tile<256, 128, 16, 64, 64, 3, 1, 8, LaneOrder::kPaired>;
 using Tile128x64x16 = Tile<128, 64, 16, 64, 32, 4, 3>;
 using Tile64x64x16 = Tile<64, 64, 16, 32, 32, 4, 4>;
 using Tile128x64x16Paired = Tile<128, 64, 16, 64, 32, 4, 3, 8, LaneOrder::kPaired>;
@@ -769,13 +767,6 @@ bool supports_packed_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
 }
 cudaError_t launch_packed_128x128x16(const GemmProblem& p, cudaStream_t stream) {
   return launch_packed<Tile128x128x16T4x16>(p, stream);
-}
-
-bool supports_256x128x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile256x128x16>(p, caps) && is_aligned16(p);
-}
-cudaError_t launch_256x128x16_align16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_tile<Tile256x128x16, true>(p, stream);
 }
 
 bool supports_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps) {

@@ -50,12 +50,6 @@
 
 namespace tileblas::sgemm_regblock {
 
-// 256x128 block tile, BK 16, 256 threads (8 warps of 64x64), 8x16 per thread on paired 8x4 lanes
-// (A's float4 reads 2 shared-memory cycles instead of 4), 3 stages: large problems (one block per
-// SM; the most arithmetic per shared-memory read).
-bool supports_256x128x16_align16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_256x128x16_align16(const GemmProblem& p, cudaStream_t stream);
-
 // 128x128 block tile, BK 16, 256 threads (8 warps of 32x64): large problems. _align16: 8x8 per
 // thread on 4 (m) x 8 (n) paired lanes (4 float4 reads per 64 FMAs, each 2 cycles), interior tiles
 // copied without bounds checks; _align4: 4x16 per thread on 8x4 lanes.

@@ -37,8 +37,6 @@ const std::vector<GemmKernel>& gemm_kernels() {
       {"gemm_mma_tf32_scalarload_128x128x16", gemm_mma::supports_tf32_scalarload_128x128x16,
        gemm_mma::launch_tf32_scalarload_128x128x16},
       // fp32 SIMT (kernels/sgemm_regblock.cu, kernels/sgemm_tiled.cu)
-      {"sgemm_regblock_256x128x16_align16", sgemm_regblock::supports_256x128x16_align16,
-       sgemm_regblock::launch_256x128x16_align16},
       {"sgemm_regblock_128x128x16_align16", sgemm_regblock::supports_128x128x16_align16,
        sgemm_regblock::launch_128x128x16_align16},
       {"sgemm_regblock_128x128x16_align4", sgemm_regblock::supports_128x128x16_align4,

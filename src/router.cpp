@@ -38,7 +38,7 @@ bool packing_pays(const GemmProblem& p, const DeviceCaps&) {
 }
 // Since run 7 (interior tiles copied without bounds) the 128x128 _align16 row is also faster than
 // the 256x128 row on large aligned outputs (2048^3 0.870 vs 0.864, 4096^3 0.874 vs 0.857); run 8b
-// took it to 0.897 at 2048^3.
+// took it to 0.897 at 2048^3, and the 256x128 row, no longer routed, was removed.
 bool fills_sms_128x128(const GemmProblem& p, const DeviceCaps& caps) {
   return tiles(p, 128, 128) >= caps.num_sms;
 }
