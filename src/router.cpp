@@ -280,10 +280,20 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
     r.reason = "host data, no measured rates";
     return r;
   } else {
-    // The fastest way to move the host operands, against the CPU BLAS.
+    // Most host calls are small: where the CPU BLAS beats even the GPU's fixed cost, nothing else
+    // needs costing.
     const double t_cpu = predict_cpu_seconds(p, *rates);
+    const bool bounce_measured = rates->bounce_bps > 0 && rates->bounce_flops > 0;
+    const double gpu_floor = bounce_measured
+                                 ? std::min(rates->gpu_overhead_s, rates->bounce_overhead_s)
+                                 : rates->gpu_overhead_s;
+    if (!(gpu_floor * kGpuAdvantage < t_cpu)) {
+      r.reason = Reason::predicted("host data, GPU fixed cost", t_cpu, gpu_floor);
+      return r;
+    }
+    // Otherwise the fastest way to move the host operands, against the CPU BLAS.
     double t_gpu = predict_gpu_seconds(p, where, *rates);
-    if (rates->bounce_bps > 0 && rates->bounce_flops > 0 && bounce_fits(p, where)) {
+    if (bounce_measured && bounce_fits(p, where)) {
       const double t_bounced = predict_bounced_seconds(p, where, *rates);
       if (t_bounced < t_gpu) {
         t_gpu = t_bounced;

@@ -123,15 +123,19 @@ TEST(RouterTest, HostDataFollowsTheCostModel) {
 }
 
 // Host data is costed before a kernel is picked: the CPU route carries no kernel; the reason
-// names both predictions, and a GPU route adds the kernel row's why.
+// names both predictions (for a problem the CPU does faster than the GPU's fixed cost, that cost
+// alone), and a GPU route adds the kernel row's why.
 TEST(RouterTest, HostDataReasonsNameThePredictions) {
   const DeviceCaps caps = tbtest::hopper_caps();
   const Rates rates = typical_rates();
   const auto small = tileblas::route_gemm(square(64), Placement{}, Config{}, &caps, "", &rates);
   EXPECT_EQ(small.kernel, nullptr);
   const std::string small_why = small.reason.str();
-  EXPECT_EQ(small_why.find("host data: predicted cpu "), 0u) << small_why;
-  EXPECT_NE(small_why.find(" ms, gpu "), std::string::npos) << small_why;
+  EXPECT_EQ(small_why.find("host data, GPU fixed cost: predicted cpu "), 0u) << small_why;
+  EXPECT_NE(small_why.find(" ms, gpu 0.02 ms"), std::string::npos) << small_why;
+  const auto mid = tileblas::route_gemm(square(512), Placement{}, Config{}, &caps, "", &rates);
+  EXPECT_EQ(mid.side, TILEBLAS_ROUTE_CPU) << mid.reason.str();
+  EXPECT_EQ(mid.reason.str().find("host data: predicted cpu "), 0u) << mid.reason.str();
   const auto large = tileblas::route_gemm(square(4096), Placement{}, Config{}, &caps, "", &rates);
   ASSERT_NE(large.kernel, nullptr);
   std::string kernel_why;
