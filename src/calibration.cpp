@@ -39,20 +39,23 @@ double median_seconds(int reps, Fn fn) {
   return t[t.size() / 2];
 }
 
-// Fastest of repeated calls filling at least `window_s` (and 5 calls): the CPU BLAS as a program
-// calling it in a loop sees it, its threads awake. (A few cold calls measured a 16-core OpenBLAS at
-// an eighth of its rate, which sent small problems to the GPU that the CPU does faster.)
+// Median of repeated calls filling at least `window_s` (and 5 calls), after one: the CPU BLAS as a
+// program calling it in a loop sees it, its threads awake. The median, as for the GPU's costs:
+// a threaded BLAS's fastest call is well below its typical one where it wakes its threads (128^3
+// on the H200 host: 40 against 52-57 us), and the fastest sent such calls to the CPU when a
+// bounced GPU call was faster. A few cold calls at the start cannot move the median.
 template <class Fn>
-double warm_seconds(double window_s, Fn fn) {
+double warm_median_seconds(double window_s, Fn fn) {
   fn();
-  double best = 1e30;
+  std::vector<double> t;
   const auto start = Clock::now();
-  for (int calls = 0; calls < 5 || seconds_since(start) < window_s; ++calls) {
+  while (t.size() < 5 || seconds_since(start) < window_s) {
     const auto t0 = Clock::now();
     fn();
-    best = std::min(best, seconds_since(t0));
+    t.push_back(seconds_since(t0));
   }
-  return best;
+  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+  return t[t.size() / 2];
 }
 
 // CPU sgemm at square sizes from 16 to 512: the points the CPU prediction interpolates; the rate
@@ -65,7 +68,7 @@ void measure_cpu(Rates& r) {
   for (const int n : kSizes) {
     std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n);
     r.cpu_point_flops[r.cpu_points] = 2.0 * n * n * n;
-    r.cpu_point_s[r.cpu_points] = warm_seconds(n <= 128 ? 0.01 : 0.02, [&] {
+    r.cpu_point_s[r.cpu_points] = warm_median_seconds(n <= 128 ? 0.01 : 0.02, [&] {
       cpu_blas::sgemm('N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
     });
     ++r.cpu_points;
