@@ -280,6 +280,19 @@ TEST(SgemmApiGpu, LargeHostData) {
   RecordProperty("reason", tileblas_last_reason());
 }
 
+// One case on operands in pinned host memory of `elems` floats each.
+void run_on_pinned_memory(const Case& c, size_t elems, bool forced_gpu) {
+  float *a = nullptr, *b = nullptr, *cm = nullptr;
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&a), elems * 4), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&b), elems * 4), cudaSuccess);
+  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&cm), elems * 4), cudaSuccess);
+  run_case(c, a, b, cm);
+  if (forced_gpu) EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU) << tileblas_last_reason();
+  cudaFreeHost(a);
+  cudaFreeHost(b);
+  cudaFreeHost(cm);
+}
+
 // Host data through the staging pipeline (with TILEBLAS_MODE=gpu, from 4 MiB of host operands):
 // C in column panels (m = 4096 fills the GPU with 1280-column panels: two panels, the last
 // narrower), operands larger than one 8 MiB pinned slot (several pieces per panel, in whole
@@ -304,17 +317,7 @@ TEST(SgemmApiGpu, StagedHostData) {
     if (forced_gpu) EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU) << tileblas_last_reason();
   }
   // Pinned host memory: the operands are copied straight from it.
-  const Case& c = cases[1];
-  const size_t big = size_t(c.m + 8) * size_t(c.n + 8);
-  float *a = nullptr, *b = nullptr, *cm = nullptr;
-  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&a), big * 4), cudaSuccess);
-  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&b), big * 4), cudaSuccess);
-  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&cm), big * 4), cudaSuccess);
-  run_case(c, a, b, cm);
-  if (forced_gpu) EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU) << tileblas_last_reason();
-  cudaFreeHost(a);
-  cudaFreeHost(b);
-  cudaFreeHost(cm);
+  run_on_pinned_memory(cases[1], size_t(cases[1].m + 8) * size_t(cases[1].n + 8), forced_gpu);
 }
 
 // Small host data through the bounce buffer (with TILEBLAS_MODE=gpu, host operands of at most
@@ -330,16 +333,11 @@ TEST(SgemmApiGpu, BouncedHostData) {
   const int shapes[][3] = {{1, 1, 1}, {3, 7, 2}, {64, 64, 64}, {129, 65, 257}, {250, 200, 300}};
   for (const auto& s : shapes) {
     for (int t = 0; t < 4; ++t) {
-      const Case c{tbtest::pick(std::vector<int>{kColMajor, kRowMajor}),
-                   bool(t & 1),
-                   bool(t & 2),
-                   s[0],
-                   s[1],
-                   s[2],
-                   tbtest::pick(kScalars),
-                   t % 2 ? 0.0f : 0.7f,
-                   int(tbtest::rng()() % 3),
-                   false};
+      Case c{kColMajor, bool(t & 1), bool(t & 2), s[0], s[1], s[2], 1.0f, 0.0f, 0, false};
+      c.layout = tbtest::pick(std::vector<int>{kColMajor, kRowMajor});
+      c.alpha = tbtest::pick(kScalars);
+      c.beta = t % 2 ? 0.0f : 0.7f;
+      c.pad = int(tbtest::rng()() % 3);
       run_case(c);
       if (HasFatalFailure()) return;
       if (forced_gpu)
@@ -348,15 +346,7 @@ TEST(SgemmApiGpu, BouncedHostData) {
   }
   const Case c{kColMajor, true, false, 100, 90, 80, 0.7f, 1.0f, 1, true};
   const size_t big = size_t(c.m + c.k + 8) * size_t(c.n + c.k + 8);
-  float *a = nullptr, *b = nullptr, *cm = nullptr;
-  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&a), big * 4), cudaSuccess);
-  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&b), big * 4), cudaSuccess);
-  ASSERT_EQ(cudaMallocHost(reinterpret_cast<void**>(&cm), big * 4), cudaSuccess);
-  run_case(c, a, b, cm);
-  if (forced_gpu) EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_GPU) << tileblas_last_reason();
-  cudaFreeHost(a);
-  cudaFreeHost(b);
-  cudaFreeHost(cm);
+  run_on_pinned_memory(c, big, forced_gpu);
   DeviceMem a_dev(big, false);
   ASSERT_TRUE(a_dev.p);
   std::vector<float> b_host(big), c_host(big);
