@@ -12,6 +12,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -172,6 +173,68 @@ void overhead(benchmark::State& state, int64_t n) {
   std::fprintf(stderr, "[bench] routed/overhead %-9s ours %.3f us, OpenBLAS %.3f us: +%.3f us\n",
                shape_name(n, n, n).c_str(), t.first * 1e6, t.second * 1e6,
                (t.first - t.second) * 1e6);
+}
+
+// Which step of a routed call that stays on the CPU costs what, at sizes where the CPU BLAS runs
+// tens of microseconds: each variant is "the step(s), then the CPU BLAS", timed interleaved with
+// the CPU BLAS alone, as routed/sgemm_host times the whole call (counters: microseconds added,
+// medians). "none" is the CPU BLAS against itself: the method's own bias.
+void host_steps(benchmark::State& state, int64_t n) {
+  std::vector<float> a = random_host(size_t(n) * n, 31), b = random_host(size_t(n) * n, 32);
+  std::vector<float> c(size_t(n) * n);
+  const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
+  tileblas::gemm(p, "sgemm");  // probes the device and measures the rates
+  tileblas::Device* device = tileblas::Device::get();
+  if (!device) {
+    state.SkipWithError("no CUDA device");
+    return;
+  }
+  const tileblas::Rates& rates = tileblas::measured_rates(p, *device);
+  auto cpu = [&] {
+    tileblas::cpu_blas::sgemm('N', 'N', int(n), int(n), int(n), 1.0f, a.data(), int(n), b.data(),
+                              int(n), 0.0f, c.data(), int(n));
+  };
+  const tileblas::Placement host;
+  std::vector<std::pair<const char*, std::function<void()>>> steps = {
+      {"none_us", [] {}},
+      {"device_get_us", [] { benchmark::DoNotOptimize(tileblas::Device::get()); }},
+      {"classify3_us",
+       [&] {
+         benchmark::DoNotOptimize(tileblas::classify(p.a));
+         benchmark::DoNotOptimize(tileblas::classify(p.b));
+         benchmark::DoNotOptimize(tileblas::classify(p.c));
+       }},
+      {"route_us",
+       [&] {
+         auto r = tileblas::route_gemm(p, host, tileblas::config(), &device->caps(), "", &rates);
+         benchmark::DoNotOptimize(r);
+       }},
+  };
+  std::string line = "[bench] routed/host_steps " + shape_name(n, n, n) + ":";
+  for (auto _ : state) {
+    for (auto& [name, step] : steps) {
+      const auto t = interleaved_medians(
+          401, 20,
+          [&] {
+            step();
+            cpu();
+          },
+          cpu);
+      state.counters[name] = (t.first - t.second) * 1e6;
+      char buf[64];
+      std::snprintf(buf, sizeof buf, " %s %+.3f", name, (t.first - t.second) * 1e6);
+      line += buf;
+    }
+    const auto whole = interleaved_medians(
+        401, 20, [&] { tileblas::gemm(p, "sgemm"); }, cpu);
+    state.counters["whole_call_us"] = (whole.first - whole.second) * 1e6;
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " whole_call_us %+.3f (cpu %.2f)",
+                  (whole.first - whole.second) * 1e6, whole.second * 1e6);
+    line += buf;
+    state.SetIterationTime(whole.first);
+  }
+  std::fprintf(stderr, "%s\n", line.c_str());
 }
 
 // The steps of a routed host call on their own, and the rates the cost model measured.
@@ -351,6 +414,13 @@ void register_all() {
   for (int64_t n : {8, 16, 32}) {
     const std::string name = "routed/overhead/" + shape_name(n, n, n) + "/NN";
     benchmark::RegisterBenchmark(name.c_str(), overhead, n)
+        ->UseManualTime()
+        ->Iterations(1)
+        ->Unit(benchmark::kMicrosecond);
+  }
+  for (int64_t n : {48, 64, 128}) {
+    const std::string name = "routed/host_steps/" + shape_name(n, n, n);
+    benchmark::RegisterBenchmark(name.c_str(), host_steps, n)
         ->UseManualTime()
         ->Iterations(1)
         ->Unit(benchmark::kMicrosecond);
