@@ -175,6 +175,15 @@ void overhead(benchmark::State& state, int64_t n) {
                (t.first - t.second) * 1e6);
 }
 
+// The device after one routed call of p's kind (which probes it and measures the cost model's
+// rates), or nullptr with the benchmark skipped.
+tileblas::Device* probed_device(benchmark::State& state, const tileblas::GemmProblem& p) {
+  tileblas::gemm(p, "sgemm");
+  tileblas::Device* device = tileblas::Device::get();
+  if (!device) state.SkipWithError("no CUDA device");
+  return device;
+}
+
 // Which step of a routed call that stays on the CPU costs what, at sizes where the CPU BLAS runs
 // tens of microseconds: each variant is "the step(s), then the CPU BLAS", timed interleaved with
 // the CPU BLAS alone, as routed/sgemm_host times the whole call (counters: microseconds added,
@@ -183,12 +192,8 @@ void host_steps(benchmark::State& state, int64_t n) {
   std::vector<float> a = random_host(size_t(n) * n, 31), b = random_host(size_t(n) * n, 32);
   std::vector<float> c(size_t(n) * n);
   const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
-  tileblas::gemm(p, "sgemm");  // probes the device and measures the rates
-  tileblas::Device* device = tileblas::Device::get();
-  if (!device) {
-    state.SkipWithError("no CUDA device");
-    return;
-  }
+  tileblas::Device* device = probed_device(state, p);
+  if (!device) return;
   const tileblas::Rates& rates = tileblas::measured_rates(p, *device);
   auto cpu = [&] {
     tileblas::cpu_blas::sgemm('N', 'N', int(n), int(n), int(n), 1.0f, a.data(), int(n), b.data(),
@@ -242,12 +247,8 @@ void overhead_parts(benchmark::State& state) {
   const int64_t n = 16;
   std::vector<float> a = random_host(size_t(n) * n, 11), b = a, c(size_t(n) * n);
   const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
-  tileblas::gemm(p, "sgemm");  // probes the device and measures the rates
-  tileblas::Device* device = tileblas::Device::get();
-  if (!device) {
-    state.SkipWithError("no CUDA device");
-    return;
-  }
+  tileblas::Device* device = probed_device(state, p);
+  if (!device) return;
   const tileblas::Rates& rates = tileblas::measured_rates(p, *device);
   const tileblas::Placement host;
   const int reps = 20001;
@@ -391,51 +392,41 @@ void small_host_paths(benchmark::State& state, int64_t n) {
   cudaFreeHost(pinned);
 }
 
+// Each routed bench times its own repetitions inside one manually timed iteration.
+template <class... Args>
+void one_shot(const std::string& name, benchmark::TimeUnit unit, Args&&... args) {
+  benchmark::RegisterBenchmark(name.c_str(), std::forward<Args>(args)...)
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(unit);
+}
+
 void register_all() {
   const int64_t device_shapes[][3] = {{1024, 1024, 1024}, {2048, 2048, 2048}, {4096, 4096, 4096},
                                       {4097, 4097, 4097}, {8192, 8192, 8192}, {8192, 8192, 128},
                                       {128, 128, 65536},  {16384, 64, 16384}};
   for (const auto& s : device_shapes) {
-    const std::string name = "routed/sgemm_device/" + shape_name(s[0], s[1], s[2]) + "/NN";
-    benchmark::RegisterBenchmark(name.c_str(), sgemm_device, s[0], s[1], s[2])
-        ->UseManualTime()
-        ->Iterations(1)
-        ->Unit(benchmark::kMillisecond);
+    one_shot("routed/sgemm_device/" + shape_name(s[0], s[1], s[2]) + "/NN", benchmark::kMillisecond,
+             sgemm_device, s[0], s[1], s[2]);
   }
   // Powers of two from 64 (the range), and 48 and 96 on both sides of the step where a
   // threaded CPU BLAS starts waking its threads.
   for (int64_t n : {48, 64, 96, 128, 256, 512, 1024, 2048, 4096, 8192}) {
-    const std::string name = "routed/sgemm_host/" + shape_name(n, n, n) + "/NN";
-    benchmark::RegisterBenchmark(name.c_str(), sgemm_host, n)
-        ->UseManualTime()
-        ->Iterations(1)
-        ->Unit(benchmark::kMillisecond);
+    one_shot("routed/sgemm_host/" + shape_name(n, n, n) + "/NN", benchmark::kMillisecond,
+             sgemm_host, n);
   }
   for (int64_t n : {8, 16, 32}) {
-    const std::string name = "routed/overhead/" + shape_name(n, n, n) + "/NN";
-    benchmark::RegisterBenchmark(name.c_str(), overhead, n)
-        ->UseManualTime()
-        ->Iterations(1)
-        ->Unit(benchmark::kMicrosecond);
+    one_shot("routed/overhead/" + shape_name(n, n, n) + "/NN", benchmark::kMicrosecond, overhead,
+             n);
   }
   for (int64_t n : {48, 64, 128}) {
-    const std::string name = "routed/host_steps/" + shape_name(n, n, n);
-    benchmark::RegisterBenchmark(name.c_str(), host_steps, n)
-        ->UseManualTime()
-        ->Iterations(1)
-        ->Unit(benchmark::kMicrosecond);
+    one_shot("routed/host_steps/" + shape_name(n, n, n), benchmark::kMicrosecond, host_steps, n);
   }
   for (int64_t n : {8, 64, 128}) {
-    const std::string name = "routed/small_host_paths/" + shape_name(n, n, n);
-    benchmark::RegisterBenchmark(name.c_str(), small_host_paths, n)
-        ->UseManualTime()
-        ->Iterations(1)
-        ->Unit(benchmark::kMicrosecond);
+    one_shot("routed/small_host_paths/" + shape_name(n, n, n), benchmark::kMicrosecond,
+             small_host_paths, n);
   }
-  benchmark::RegisterBenchmark("routed/overhead_parts", overhead_parts)
-      ->UseManualTime()
-      ->Iterations(1)
-      ->Unit(benchmark::kMicrosecond);
+  one_shot("routed/overhead_parts", benchmark::kMicrosecond, overhead_parts);
 }
 
 const bool registered = (register_all(), true);

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <cstring>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -345,14 +344,11 @@ BounceLayout bounce_layout(const GemmProblem& p, const Placement& where) {
   return l;
 }
 
-// Columns of `width` bytes between two column-major matrices on the host.
-void copy_columns(char* dst, size_t dst_pitch, const char* src, size_t src_pitch, size_t width,
-                  int64_t cols) {
-  if (dst_pitch == width && src_pitch == width) {
-    std::memcpy(dst, src, width * size_t(cols));
-    return;
-  }
-  for (int64_t j = 0; j < cols; ++j) std::memcpy(dst + j * dst_pitch, src + j * src_pitch, width);
+// fp32 without TF32 only: those rows read operands with cp.async, which works on mapped host
+// memory; the tensor-core rows on Hopper load through TMA descriptors, not used on host memory.
+bool bounceable(const GemmProblem& p, const BounceLayout& l) {
+  return p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 && !p.allow_tf32 &&
+         l.end <= kBounceBytes;
 }
 
 // A pinned host buffer of kBounceBytes, made on first use and kept (nullptr when it cannot be
@@ -386,17 +382,16 @@ struct StreamDrained {
 // space); the thread unpacks C. A small call so costs one launch and one wait: the copy engines'
 // transfers, one before and one after the kernel, each cost about as much as the launch.
 cudaError_t run_gemm_bounced(Bouncer& bo, const GemmProblem& p, const Placement& where,
-                             const GemmKernel& kernel, cudaStream_t stream) {
+                             const BounceLayout& l, const GemmKernel& kernel, cudaStream_t stream) {
   std::lock_guard<std::mutex> lock(bo.mu);
   const StreamDrained drained{stream};  // before the lock is released
   const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
-  const BounceLayout l = bounce_layout(p, where);
   char* const buffer = static_cast<char*>(bo.buffer.get());
   GemmProblem d = p;
   auto pack = [&](const void* src, int64_t ld, int64_t rows, int64_t cols, size_t elem, size_t at,
                   int64_t ld_copy) {
-    copy_columns(buffer + at, size_t(ld_copy) * elem, static_cast<const char*>(src),
-                 size_t(ld) * elem, size_t(rows) * elem, cols);
+    copy_lines(buffer + at, size_t(ld_copy) * elem, src, size_t(ld) * elem, size_t(rows) * elem,
+               size_t(cols));
   };
   if (!device_accessible(where.a)) {
     pack(p.a, p.lda, p.a_rows(), p.a_cols(), ab, l.a, l.lda);
@@ -414,8 +409,8 @@ cudaError_t run_gemm_bounced(Bouncer& bo, const GemmProblem& p, const Placement&
   TB_TRY(kernel.launch(d, stream));
   TB_TRY(cudaStreamSynchronize(stream));
   if (c_host) {
-    copy_columns(static_cast<char*>(p.c), size_t(p.ldc) * ce, buffer + l.c, size_t(l.ldc) * ce,
-                 size_t(p.m) * ce, p.n);
+    copy_lines(p.c, size_t(p.ldc) * ce, buffer + l.c, size_t(l.ldc) * ce, size_t(p.m) * ce,
+               size_t(p.n));
   }
   return cudaSuccess;
 }
@@ -452,10 +447,7 @@ cudaError_t copy_matrix(void* dst, int64_t ld_dst, const void* src, int64_t ld_s
 }
 
 bool bounce_fits(const GemmProblem& p, const Placement& where) {
-  // fp32 without TF32 only: those rows read operands with cp.async, which works on mapped host
-  // memory; the tensor-core rows on Hopper load through TMA descriptors, not used on host memory.
-  const bool fp32 = p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 && !p.allow_tf32;
-  return fp32 && bounce_layout(p, where).end <= kBounceBytes;
+  return bounceable(p, bounce_layout(p, where));
 }
 
 cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
@@ -467,9 +459,10 @@ cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKer
       return run_gemm_staged(*stager, p, where, kernel, panel_cols, caps, stream);
     }
   }
-  if (copies == HostCopies::kBounced && bounce_fits(p, where)) {
-    if (Bouncer* bouncer = Bouncer::get()) {
-      return run_gemm_bounced(*bouncer, p, where, kernel, stream);
+  if (copies == HostCopies::kBounced) {
+    const BounceLayout layout = bounce_layout(p, where);
+    if (Bouncer* bouncer = bounceable(p, layout) ? Bouncer::get() : nullptr) {
+      return run_gemm_bounced(*bouncer, p, where, layout, kernel, stream);
     }
   }
   return run_gemm_direct(p, where, kernel, stream);

@@ -196,6 +196,18 @@ MemKind classify(const void* p) {
   return classify_with_runtime(p);
 }
 
+void copy_lines(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width,
+                size_t height) {
+  if (dst_pitch == width && src_pitch == width) {
+    std::memcpy(dst, src, width * height);
+    return;
+  }
+  for (size_t i = 0; i < height; ++i) {
+    std::memcpy(static_cast<char*>(dst) + i * dst_pitch,
+                static_cast<const char*>(src) + i * src_pitch, width);
+  }
+}
+
 PinnedBuffer::PinnedBuffer(size_t bytes) {
   status_ = cudaMallocHost(&ptr_, bytes > 0 ? bytes : 1);
   if (status_ != cudaSuccess) ptr_ = nullptr;
@@ -241,10 +253,9 @@ void HostCopyTeam::work_on(uint64_t generation) {
                  line1 = job.height * (lp + 1) / job.line_parts;
     const size_t byte0 = job.width * wp / job.width_parts,
                  byte1 = job.width * (wp + 1) / job.width_parts;
-    for (size_t i = line0; i < line1; ++i) {
-      std::memcpy(job.dst + i * job.dst_pitch + byte0, job.src + i * job.src_pitch + byte0,
-                  byte1 - byte0);
-    }
+    copy_lines(job.dst + line0 * job.dst_pitch + byte0, job.dst_pitch,
+               job.src + line0 * job.src_pitch + byte0, job.src_pitch, byte1 - byte0,
+               line1 - line0);
     parts_left_.fetch_sub(1, std::memory_order_acq_rel);
     ticket = ticket_.load(std::memory_order_acquire);
   }
@@ -259,10 +270,7 @@ void HostCopyTeam::copy_2d(void* dst, size_t dst_pitch, const void* src, size_t 
   const size_t parts = std::max<size_t>(
       1, std::min<size_t>({size_t(4) * size_t(size()), bytes / kMinPartBytes, 0xffff}));
   if (parts == 1 || helpers_.empty()) {
-    for (size_t i = 0; i < height; ++i) {
-      std::memcpy(static_cast<char*>(dst) + i * dst_pitch,
-                  static_cast<const char*>(src) + i * src_pitch, width);
-    }
+    copy_lines(dst, dst_pitch, src, src_pitch, width, height);
     return;
   }
   std::lock_guard<std::mutex> one_copy(one_copy_);

@@ -37,6 +37,11 @@ MemKind classify(const void* p);
 // True for memory a kernel can read in place.
 inline bool device_accessible(MemKind k) { return k == MemKind::kDevice || k == MemKind::kManaged; }
 
+// `height` lines of `width` bytes, line i at src + i * src_pitch, to dst + i * dst_pitch, copied by
+// the calling thread (one memcpy where both are contiguous). HostCopyTeam splits larger copies.
+void copy_lines(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width,
+                size_t height);
+
 // Page-locked host memory (cudaMallocHost): the only host memory the copy engines read and write
 // asynchronously at full speed.
 class PinnedBuffer {
