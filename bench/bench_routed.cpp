@@ -156,11 +156,14 @@ void sgemm_host(benchmark::State& state, int64_t n) {
   const int reps = n <= 128 ? 200 : n <= 512 ? 50 : n <= 2048 ? 11 : 3;
   const auto t = time_host(state, p, reps, n <= 512 ? 5 : 1);
   const bool on_gpu = state.counters["on_gpu"] != 0;
+  const bool on_team = tileblas::last_call().kernel.find("host team") != std::string::npos;
   tbbench::report(state, p.flops() / t.first * 1e-9, p.flops() / t.second * 1e-9, "GFLOP/s",
                   "OpenBLAS sgemm_",
-                  "routed/sgemm_host " + std::to_string(n) + (on_gpu ? " (gpu)" : " (cpu)"));
-  std::fprintf(stderr, "[bench]   ours %.3f ms, OpenBLAS %.3f ms; route: %s\n", t.first * 1e3,
-               t.second * 1e3, tileblas::last_call().reason.c_str());
+                  "routed/sgemm_host " + std::to_string(n) +
+                      (on_gpu ? " (gpu)" : on_team ? " (host team)" : " (cpu)"));
+  std::fprintf(stderr, "[bench]   ours %.3f ms, OpenBLAS %.3f ms; route: %s (%s)\n", t.first * 1e3,
+               t.second * 1e3, tileblas::last_call().kernel.c_str(),
+               tileblas::last_call().reason.c_str());
 }
 
 void overhead(benchmark::State& state, int64_t n) {
@@ -202,7 +205,7 @@ void host_steps(benchmark::State& state, int64_t n) {
   const tileblas::Placement host;
   std::vector<std::pair<const char*, std::function<void()>>> steps = {
       {"none_us", [] {}},
-      {"device_get_us", [] { benchmark::DoNotOptimize(tileblas::Device::get()); }},
+      {"device_available_us", [] { benchmark::DoNotOptimize(tileblas::Device::available()); }},
       {"classify3_us",
        [&] {
          benchmark::DoNotOptimize(tileblas::classify(p.a));
@@ -309,6 +312,13 @@ void overhead_parts(benchmark::State& state) {
     points += " " + std::to_string(n) + ": " + std::to_string(rates.cpu_point_s[i] * 1e6);
     state.counters["cpu_us_" + std::to_string(n)] = rates.cpu_point_s[i] * 1e6;
   }
+  points += "; host team of " + std::to_string(rates.cpu_team_threads) + " (n: us):";
+  for (int i = 0; i < rates.cpu_points; ++i) {
+    if (rates.cpu_team_point_s[i] <= 0) continue;
+    const int n = int(std::cbrt(rates.cpu_point_flops[i] / 2) + 0.5);
+    points += " " + std::to_string(n) + ": " + std::to_string(rates.cpu_team_point_s[i] * 1e6);
+    state.counters["team_us_" + std::to_string(n)] = rates.cpu_team_point_s[i] * 1e6;
+  }
   std::fprintf(stderr, "%s\n", points.c_str());
   state.counters["bounce_gbps"] = rates.bounce_bps * 1e-9;
   state.counters["bounce_gflops"] = rates.bounce_flops * 1e-9;
@@ -409,9 +419,9 @@ void register_all() {
     one_shot("routed/sgemm_device/" + shape_name(s[0], s[1], s[2]) + "/NN", benchmark::kMillisecond,
              sgemm_device, s[0], s[1], s[2]);
   }
-  // Powers of two from 64 (the range), and 48 and 96 on both sides of the step where a
-  // threaded CPU BLAS starts waking its threads.
-  for (int64_t n : {48, 64, 96, 128, 256, 512, 1024, 2048, 4096, 8192}) {
+  // Powers of two from 64 (the range), 32 and 48 below it (where the host team starts to
+  // pay), and 96 beyond the step where a threaded CPU BLAS starts waking its threads.
+  for (int64_t n : {32, 48, 64, 96, 128, 256, 512, 1024, 2048, 4096, 8192}) {
     one_shot("routed/sgemm_host/" + shape_name(n, n, n) + "/NN", benchmark::kMillisecond,
              sgemm_host, n);
   }

@@ -9,7 +9,8 @@
 #include <mutex>
 #include <vector>
 
-#include "cpu_blas.h"
+#include "cpu_gemm.h"
+#include "cpu_team.h"
 #include "device.h"
 #include "env.h"
 #include "executor.h"
@@ -59,17 +60,38 @@ double warm_median_seconds(double window_s, Fn fn) {
 }
 
 // CPU sgemm at square sizes from 16 to 512: the points the CPU prediction interpolates; the rate
-// beyond them from the two largest, and the overhead of the line through 64 at that rate.
+// beyond them from the two largest, and the overhead of the line through 64 at that rate. Where
+// cpu_team_parts() splits a size, the host team's time too, measured first: a threaded CPU BLAS's
+// threads spin a while after its larger calls and would share the cores with the team's.
 void measure_cpu(Rates& r) {
   constexpr int kSizes[] = {16, 32, 48, 64, 96, 128, 256, 512};
   constexpr int kAt64 = 3;
   static_assert(std::size(kSizes) <= Rates::kMaxCpuPoints && kSizes[kAt64] == 64,
                 "one point per size");
+  auto square = [](int n, std::vector<float>& a, std::vector<float>& b, std::vector<float>& c) {
+    a.assign(size_t(n) * n, 0.5f), b.assign(size_t(n) * n, 0.25f), c.assign(size_t(n) * n, 0);
+    GemmProblem p;
+    p.m = p.n = p.k = p.lda = p.ldb = p.ldc = n;
+    p.a = a.data(), p.b = b.data(), p.c = c.data();
+    return p;
+  };
+  std::vector<float> a, b, c;
+  const CpuTeam* team = CpuTeam::get();
+  r.cpu_team_threads = team ? team->threads() : 0;
+  for (int i = 0; i < int(std::size(kSizes)) && team; ++i) {
+    const GemmProblem p = square(kSizes[i], a, b, c);
+    const int parts = cpu_team_parts(p, r.cpu_team_threads);
+    if (parts < 2) continue;
+    // As a routed call runs it: one CPU BLAS call when the team cannot take it.
+    r.cpu_team_point_s[i] = warm_median_seconds(0.01, [&] {
+      if (!sgemm_on_cpu_team(p, parts)) gemm_on_cpu(p);
+    });
+  }
   for (const int n : kSizes) {
-    std::vector<float> a(size_t(n) * n, 0.5f), b(size_t(n) * n, 0.25f), c(size_t(n) * n);
-    r.cpu_point_flops[r.cpu_points] = 2.0 * n * n * n;
+    const GemmProblem p = square(n, a, b, c);
+    r.cpu_point_flops[r.cpu_points] = p.flops();
     r.cpu_point_s[r.cpu_points] = warm_median_seconds(n <= 128 ? 0.01 : 0.02, [&] {
-      cpu_blas::sgemm('N', 'N', n, n, n, 1.0f, a.data(), n, b.data(), n, 0.0f, c.data(), n);
+      gemm_on_cpu(p);
     });
     ++r.cpu_points;
   }

@@ -106,7 +106,7 @@ void ensure_probed(DeviceState& s) {
 
 }  // namespace
 
-Device* Device::get() {
+Device* Device::available() {
   DeviceState& s = state();
   if (s.forked_child.load()) {
     warn_once("fork", "CUDA cannot be used in a child process after fork(); using the CPU BLAS");
@@ -114,16 +114,24 @@ Device* Device::get() {
   }
   if (s.disabled.load()) return nullptr;
   ensure_probed(s);
-  if (!s.usable) return nullptr;
+  return s.usable ? &s.device : nullptr;
+}
+
+bool Device::make_current() {
   // The program may have made another device current since our last call: check (a thread-local
   // read in the runtime) rather than set every time.
   int current = -1;
-  if (cudaGetDevice(&current) == cudaSuccess && current == s.device.index()) return &s.device;
-  if (cudaSetDevice(s.device.index()) != cudaSuccess) {
+  if (cudaGetDevice(&current) == cudaSuccess && current == index_) return true;
+  if (cudaSetDevice(index_) != cudaSuccess) {
     report_failure("cudaSetDevice", cudaGetLastError());
-    return nullptr;
+    return false;
   }
-  return &s.device;
+  return true;
+}
+
+Device* Device::get() {
+  Device* d = available();
+  return d && d->make_current() ? d : nullptr;
 }
 
 const std::string& Device::unavailable_reason() {

@@ -20,6 +20,12 @@ class Device {
   // Makes the device current on the calling thread (cudaSetDevice only when another is current).
   static Device* get();
 
+  // The same without making it current: a few atomic loads, for calls that may stay on the CPU.
+  // Call make_current() before running anything on the device.
+  static Device* available();
+  // False (after reporting the failure) when the device cannot be made current.
+  bool make_current();
+
   // Why get() returns nullptr ("" when it does not). The string lives as long as the process.
   static const std::string& unavailable_reason();
 

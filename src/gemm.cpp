@@ -4,11 +4,10 @@
 #include <vector>
 
 #include "calibration.h"
-#include "cpu_blas.h"
+#include "cpu_gemm.h"
 #include "device.h"
 #include "env.h"
 #include "executor.h"
-#include "half_convert.h"
 #include "log.h"
 #include "ops.h"
 #include "router.h"
@@ -28,62 +27,6 @@ const char* name_of(DataType t) {
 }
 
 namespace {
-
-float load_as_float(const void* base, size_t index, DataType t) {
-  switch (t) {
-    case DataType::kF16:
-      return half_to_float(static_cast<const uint16_t*>(base)[index]);
-    case DataType::kBF16:
-      return bf16_to_float(static_cast<const uint16_t*>(base)[index]);
-    case DataType::kF32:
-      break;
-  }
-  return static_cast<const float*>(base)[index];
-}
-
-// A rows x cols column-major fp32 copy (ld = rows) of a matrix of any element type.
-std::vector<float> widen(const void* base, int64_t ld, int64_t rows, int64_t cols, DataType t) {
-  std::vector<float> out(size_t(rows) * size_t(cols));
-  for (int64_t j = 0; j < cols; ++j) {
-    for (int64_t i = 0; i < rows; ++i) out[i + j * rows] = load_as_float(base, i + j * ld, t);
-  }
-  return out;
-}
-
-// The CPU path on host pointers: fp32 straight to the CPU BLAS; 16-bit types widened to fp32,
-// multiplied by the CPU sgemm (fp32 accumulation, as on the GPU) and, for an fp16 C, rounded back.
-void gemm_on_cpu(const GemmProblem& p) {
-  const char ta = p.trans_a == Op::kNoTrans ? 'N' : 'T';
-  const char tb = p.trans_b == Op::kNoTrans ? 'N' : 'T';
-  if (p.ab_type == DataType::kF32 && p.c_type == DataType::kF32) {
-    cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), int(p.k), p.alpha, static_cast<const float*>(p.a),
-                    int(p.lda), static_cast<const float*>(p.b), int(p.ldb), p.beta,
-                    static_cast<float*>(p.c), int(p.ldc));
-    return;
-  }
-  std::vector<float> a, b;
-  if (p.k > 0 && p.alpha != 0.0f) {
-    a = widen(p.a, p.lda, p.a_rows(), p.a_cols(), p.ab_type);
-    b = widen(p.b, p.ldb, p.b_rows(), p.b_cols(), p.ab_type);
-  }
-  const int lda = int(std::max<int64_t>(p.a_rows(), 1)),
-            ldb = int(std::max<int64_t>(p.b_rows(), 1));
-  if (a.empty()) a.assign(1, 0.0f), b.assign(1, 0.0f);
-  if (p.c_type == DataType::kF32) {
-    cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), p.alpha != 0.0f ? int(p.k) : 0, p.alpha, a.data(),
-                    lda, b.data(), ldb, p.beta, static_cast<float*>(p.c), int(p.ldc));
-    return;
-  }
-  // fp16 C: compute in fp32 (C not read when beta == 0), round once at the end.
-  std::vector<float> c(size_t(p.m) * size_t(p.n), 0.0f);
-  if (p.beta != 0.0f) c = widen(p.c, p.ldc, p.m, p.n, p.c_type);
-  cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), p.alpha != 0.0f ? int(p.k) : 0, p.alpha, a.data(),
-                  lda, b.data(), ldb, p.beta, c.data(), int(p.m));
-  uint16_t* out = static_cast<uint16_t*>(p.c);
-  for (int64_t j = 0; j < p.n; ++j) {
-    for (int64_t i = 0; i < p.m; ++i) out[i + j * p.ldc] = float_to_half(c[i + j * p.m]);
-  }
-}
 
 // Device operands while the GPU cannot run the call: copy them to the host, compute on the CPU,
 // copy C back. If even the copies fail, say so: never return a wrong C silently.
@@ -127,7 +70,8 @@ void gemm_on_cpu_via_host_copies(const GemmProblem& p, const Placement& where,
 void gemm(const GemmProblem& call, const char* routine) {
   GemmProblem p = call;
   p.allow_tf32 = p.ab_type == DataType::kF32 && config().allow_tf32;
-  Device* device = Device::get();
+  // Not made current yet: most host calls stay on the CPU.
+  Device* device = Device::available();
   Placement where;
   if (device) {
     // Every call: a buffer freed and reallocated as another kind must never be misclassified.
@@ -137,19 +81,26 @@ void gemm(const GemmProblem& call, const char* routine) {
   }
   const Rates* rates = nullptr;
   if (device && gemm_needs_rates(where, config()) && p.k > 0 && p.alpha != 0.0f) {
-    rates = &measured_rates(p, *device);
+    rates = device->make_current() ? &measured_rates(p, *device) : nullptr;
   }
   GemmRoute route = route_gemm(p, where, config(), device ? &device->caps() : nullptr,
                                Device::unavailable_reason(), rates);
   if (route.side == TILEBLAS_ROUTE_GPU) {
-    const cudaError_t err = run_gemm(p, where, *route.kernel, route.copies, route.panel_cols,
-                                     device->caps(), device->stream());
-    if (err == cudaSuccess) {
-      record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, std::move(route.reason));
-      return;
+    cudaError_t err = cudaErrorInvalidDevice;  // make_current() reports its own failure
+    if (device->make_current()) {
+      err = run_gemm(p, where, *route.kernel, route.copies, route.panel_cols, device->caps(),
+                     device->stream());
+      if (err == cudaSuccess) {
+        record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, std::move(route.reason));
+        return;
+      }
+      Device::report_failure(routine, err);
     }
-    Device::report_failure(routine, err);
     route.reason = std::string("GPU failed (") + cudaGetErrorString(err) + "), CPU fallback";
+  } else if (route.cpu_parts >= 2 && sgemm_on_cpu_team(p, route.cpu_parts)) {
+    record_call(routine, p, TILEBLAS_ROUTE_CPU, "cpu_blas sgemm_ on the host team",
+                std::move(route.reason));
+    return;
   }
   if (where.a == MemKind::kDevice || where.b == MemKind::kDevice || where.c == MemKind::kDevice) {
     gemm_on_cpu_via_host_copies(p, where, routine);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <iterator>
 #include <vector>
@@ -56,6 +57,14 @@ bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {
 // Host data goes to the GPU only when predicted this much faster: near the crossover the two
 // predictions are within their error of each other, and there the CPU BLAS is the safe side.
 constexpr double kGpuAdvantage = 1.25;
+// Likewise the host team against one CPU BLAS call.
+constexpr double kTeamAdvantage = 1.1;
+// Host team panels: about this much work each (measured on the H200 host, docs/NOTES-host.md:
+// OpenBLAS's own per-call cost and its allocator's lock make smaller panels lose; 48^3 ran fastest
+// in 2 panels, 64^3 in 4), and at most kCpuTeamMaxPartFlops, the size up to which OpenBLAS stays on
+// one thread (m * n * k <= 64^3): a larger panel would wake its threads from each of ours.
+constexpr double kCpuTeamPartFlops = double(1 << 17);
+constexpr double kCpuTeamMaxPartFlops = 2.0 * 64 * 64 * 64;
 
 // `kernel` is a name prefix: it covers a family's alignment variants (e.g. _align16 before
 // _align4), tried in gemm_kernels() order.
@@ -178,6 +187,28 @@ double predict_cpu_seconds(const GemmProblem& p, const Rates& r) {
   return t[r.cpu_points - 1] + (f - x[r.cpu_points - 1]) / r.cpu_flops;
 }
 
+int cpu_team_parts(const GemmProblem& p, int threads) {
+  if (p.ab_type != DataType::kF32 || p.c_type != DataType::kF32) return 0;
+  const double f = p.flops();
+  const int64_t by_work = int64_t(std::ceil(f / kCpuTeamPartFlops));
+  const int64_t parts = std::min({by_work, int64_t(threads), std::max(p.m, p.n)});
+  if (parts < 2 || f / double(parts) > kCpuTeamMaxPartFlops) return 0;
+  return int(parts);
+}
+
+double predict_cpu_team_seconds(const GemmProblem& p, const Rates& r) {
+  const double f = p.flops();
+  const double* x = r.cpu_point_flops;
+  const double* t = r.cpu_team_point_s;
+  for (int i = 0; i < r.cpu_points; ++i) {
+    if (f > x[i]) continue;
+    if (f == x[i]) return t[i];
+    if (i == 0 || t[i - 1] <= 0 || t[i] <= 0) return 0;
+    return t[i - 1] + (t[i] - t[i - 1]) * (f - x[i - 1]) / (x[i] - x[i - 1]);
+  }
+  return 0;
+}
+
 namespace {
 
 // Host operands of at least this many bytes go through the staging pipeline when no measured rates
@@ -298,15 +329,23 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
     r.reason = "host data, no measured rates";
     return r;
   } else {
-    // Most host calls are small: where the CPU BLAS beats even the GPU's fixed cost, nothing else
-    // needs costing.
-    const double t_cpu = predict_cpu_seconds(p, *rates);
+    // The CPU side: one CPU BLAS call, or the host team running it in panels.
+    double t_cpu = predict_cpu_seconds(p, *rates);
+    const double t_team = predict_cpu_team_seconds(p, *rates);
+    if (t_team > 0 && t_team * kTeamAdvantage < t_cpu) {
+      t_cpu = t_team;
+      r.cpu_parts = cpu_team_parts(p, rates->cpu_team_threads);
+    }
+    // Most host calls are small: where the CPU beats even the GPU's fixed cost, nothing else needs
+    // costing.
     const bool bounce_measured = rates->bounce_bps > 0 && rates->bounce_flops > 0;
     const double gpu_floor = bounce_measured
                                  ? std::min(rates->gpu_overhead_s, rates->bounce_overhead_s)
                                  : rates->gpu_overhead_s;
     if (!(gpu_floor * kGpuAdvantage < t_cpu)) {
-      r.reason = Reason::predicted("host data, GPU fixed cost", t_cpu, gpu_floor);
+      r.reason = Reason::predicted(
+          r.cpu_parts ? "host data, host team; GPU fixed cost" : "host data, GPU fixed cost", t_cpu,
+          gpu_floor);
       return r;
     }
     // Otherwise the fastest way to move the host operands, against the CPU BLAS.
@@ -330,13 +369,14 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
     const char* label = r.copies == HostCopies::kStaged    ? "host data, staged"
                         : r.copies == HostCopies::kBounced ? "host data, bounced"
                                                            : "host data";
-    side_why = Reason::predicted(label, t_cpu, t_gpu);
     if (!(t_gpu * kGpuAdvantage < t_cpu)) {
       r.copies = HostCopies::kPlain;
       r.panel_cols = 0;
-      r.reason = std::move(side_why);
+      r.reason = Reason::predicted(r.cpu_parts ? "host data, host team" : label, t_cpu, t_gpu);
       return r;
     }
+    r.cpu_parts = 0;
+    side_why = Reason::predicted(label, t_cpu, t_gpu);
   }
   std::string kernel_why;
   const GemmKernel* k = pick_gemm_kernel(p, *caps, cfg.force_kernel, &kernel_why);

@@ -26,6 +26,10 @@ struct Rates {
   int cpu_points = 0;
   double cpu_point_flops[kMaxCpuPoints] = {};
   double cpu_point_s[kMaxCpuPoints] = {};
+  // The same sizes' calls split by cpu_team_parts() across the host team of cpu_team_threads
+  // (src/cpu_team.h); 0 where that does not apply or was not measured.
+  int cpu_team_threads = 0;
+  double cpu_team_point_s[kMaxCpuPoints] = {};
   double h2d_pinned_bps = 0;  // bytes/s host -> device from pinned memory
   double h2d_pageable_bps = 0;
   double d2h_pinned_bps = 0;
@@ -85,9 +89,11 @@ enum class HostCopies {
 
 // A GEMM's route. GPU routes with host operands also say how those are copied, and for kStaged
 // the panels' width (panel_cols, >= n: one panel).
+// CPU routes say in how many panels the host team runs the CPU BLAS call (cpu_parts, 0: one call).
 struct GemmRoute : Route<GemmKernel, Reason> {
   HostCopies copies = HostCopies::kPlain;
   int64_t panel_cols = 0;
+  int cpu_parts = 0;
 };
 
 // Width of the column panels for staging `p`'s host operands on a device with `caps`: panels
@@ -95,9 +101,17 @@ struct GemmRoute : Route<GemmKernel, Reason> {
 // multiple of 128 columns; n (one panel) when splitting does not pay.
 int64_t gemm_panel_cols(const GemmProblem& p, const Placement& where, const DeviceCaps& caps);
 
+// Panels for running p's CPU BLAS call on a host team of `threads`: one per kCpuTeamPartFlops of
+// work, at most one per thread and per row or column of C; 0 where that would be fewer than two, or
+// panels beyond what the CPU BLAS runs on one thread, or p is not fp32.
+int cpu_team_parts(const GemmProblem& p, int threads);
+
 // Predicted seconds for the CPU and for the GPU (transfers included) per the cost model; for the
 // GPU, host operands copied plainly (panel_cols == 0) or staged in panels of panel_cols.
 double predict_cpu_seconds(const GemmProblem& p, const Rates& r);
+// The CPU BLAS call split across the host team: interpolated between two measured team points
+// around p's size; 0 (unknown) outside them.
+double predict_cpu_team_seconds(const GemmProblem& p, const Rates& r);
 double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const Rates& r,
                            int64_t panel_cols = 0);
 // The same through the bounce buffer (for calls whose host operands fit it: bounce_fits()).

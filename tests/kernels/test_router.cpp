@@ -235,6 +235,76 @@ TEST(RouterTest, CpuPredictionFollowsTheMeasuredPoints) {
                    line.cpu_overhead_s + big.flops() / line.cpu_flops);
 }
 
+// Host team panels: one per 2^17 FLOPs, at most one per thread and per row or column of C, none
+// below two panels or above 2 * 64^3 FLOPs a panel (where OpenBLAS wakes its own threads), fp32 only.
+TEST(RouterTest, CpuTeamPartsFollowTheWork) {
+  EXPECT_EQ(tileblas::cpu_team_parts(square(32), 16), 0);  // 65536 FLOPs: one panel
+  EXPECT_EQ(tileblas::cpu_team_parts(square(48), 16), 2);
+  EXPECT_EQ(tileblas::cpu_team_parts(square(64), 16), 4);
+  EXPECT_EQ(tileblas::cpu_team_parts(square(96), 16), 14);
+  EXPECT_EQ(tileblas::cpu_team_parts(square(128), 16), 16);
+  EXPECT_EQ(tileblas::cpu_team_parts(square(128), 8), 8);   // 2 * 64^3 FLOPs each: still one thread
+  EXPECT_EQ(tileblas::cpu_team_parts(square(129), 8), 0);   // a little more each
+  EXPECT_EQ(tileblas::cpu_team_parts(square(192), 16), 0);  // panels too large for one thread
+  EXPECT_EQ(tileblas::cpu_team_parts(square(64), 1), 0);
+  EXPECT_EQ(tileblas::cpu_team_parts(square(64, DataType::kF16), 16), 0);
+  GemmProblem thin = square(64);
+  thin.n = 1;
+  thin.m = 4096;  // 2^19 FLOPs over rows
+  EXPECT_EQ(tileblas::cpu_team_parts(thin, 16), 4);
+  thin.m = 3;
+  thin.k = 1 << 16;  // 3 rows, 1 column: at most 3 panels
+  EXPECT_EQ(tileblas::cpu_team_parts(thin, 16), 3);
+}
+
+Rates with_team_points(Rates r) {
+  r = with_cpu_points(r);  // 16, 64, 128, 512
+  r.cpu_team_threads = 16;
+  r.cpu_team_point_s[1] = 12e-6;  // 64^3
+  r.cpu_team_point_s[2] = 40e-6;  // 128^3
+  return r;
+}
+
+// The team's prediction interpolates between two measured team points and is unknown (0)
+// elsewhere; the router takes the team where it is predicted 10% faster than one CPU BLAS call,
+// and still prefers the GPU where that is predicted faster than either.
+TEST(RouterTest, HostTeamWhenPredictedFaster) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const Placement host;
+  Rates rates = with_team_points(typical_rates());
+  EXPECT_DOUBLE_EQ(tileblas::predict_cpu_team_seconds(square(64), rates), 12e-6);
+  GemmProblem between = square(64);
+  between.k = 96;
+  const double f = between.flops(), f0 = 2.0 * 64 * 64 * 64, f1 = 2.0 * 128 * 128 * 128;
+  EXPECT_NEAR(tileblas::predict_cpu_team_seconds(between, rates),
+              12e-6 + (40e-6 - 12e-6) * (f - f0) / (f1 - f0), 1e-12);
+  EXPECT_EQ(tileblas::predict_cpu_team_seconds(square(48), rates), 0.0);   // no point at 16^3
+  EXPECT_EQ(tileblas::predict_cpu_team_seconds(square(256), rates), 0.0);  // none at 512^3
+
+  const auto team = tileblas::route_gemm(square(64), host, Config{}, &caps, "", &rates);
+  EXPECT_EQ(team.side, TILEBLAS_ROUTE_CPU) << team.reason.str();
+  EXPECT_EQ(team.cpu_parts, 4) << team.reason.str();
+  EXPECT_NE(team.reason.str().find("host team"), std::string::npos) << team.reason.str();
+
+  Rates slow_team = rates;  // not 10% faster than the 31 us of one call
+  slow_team.cpu_team_point_s[1] = 29e-6;
+  EXPECT_EQ(tileblas::route_gemm(square(64), host, Config{}, &caps, "", &slow_team).cpu_parts, 0);
+
+  Rates fast_gpu = rates;  // bounced at 5 us: faster than the team's 12 us
+  fast_gpu.bounce_overhead_s = 4e-6;
+  fast_gpu.bounce_bps = 100e9;
+  fast_gpu.bounce_flops = 10e12;
+  const auto gpu = tileblas::route_gemm(square(64), host, Config{}, &caps, "", &fast_gpu);
+  EXPECT_EQ(gpu.side, TILEBLAS_ROUTE_GPU) << gpu.reason.str();
+  EXPECT_EQ(gpu.cpu_parts, 0);
+
+  Config cpu_mode;  // no rates in forced modes: one CPU BLAS call
+  cpu_mode.mode = Mode::kCpu;
+  EXPECT_EQ(tileblas::route_gemm(square(64), host, cpu_mode, nullptr, "TILEBLAS_MODE=cpu", nullptr)
+                .cpu_parts,
+            0);
+}
+
 // With the bounce buffer measured (a fixed cost below plain copies'), small host problems
 // are bounced where that beats the CPU BLAS; problems whose host operands do not fit the buffer
 // are not; the tiniest stay on the CPU. Without rates (TILEBLAS_MODE=gpu, or data on the device)

@@ -1,0 +1,114 @@
+#include "cpu_gemm.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <vector>
+
+#include "cpu_blas.h"
+#include "cpu_team.h"
+#include "half_convert.h"
+
+namespace tileblas {
+
+namespace {
+
+char op_char(Op op) { return op == Op::kNoTrans ? 'N' : 'T'; }
+
+float load_as_float(const void* base, size_t index, DataType t) {
+  switch (t) {
+    case DataType::kF16:
+      return half_to_float(static_cast<const uint16_t*>(base)[index]);
+    case DataType::kBF16:
+      return bf16_to_float(static_cast<const uint16_t*>(base)[index]);
+    case DataType::kF32:
+      break;
+  }
+  return static_cast<const float*>(base)[index];
+}
+
+// A rows x cols column-major fp32 copy (ld = rows) of a matrix of any element type.
+std::vector<float> widen(const void* base, int64_t ld, int64_t rows, int64_t cols, DataType t) {
+  std::vector<float> out(size_t(rows) * size_t(cols));
+  for (int64_t j = 0; j < cols; ++j) {
+    for (int64_t i = 0; i < rows; ++i) out[i + j * rows] = load_as_float(base, i + j * ld, t);
+  }
+  return out;
+}
+
+}  // namespace
+
+void gemm_on_cpu(const GemmProblem& p) {
+  const char ta = op_char(p.trans_a), tb = op_char(p.trans_b);
+  if (p.ab_type == DataType::kF32 && p.c_type == DataType::kF32) {
+    cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), int(p.k), p.alpha, static_cast<const float*>(p.a),
+                    int(p.lda), static_cast<const float*>(p.b), int(p.ldb), p.beta,
+                    static_cast<float*>(p.c), int(p.ldc));
+    return;
+  }
+  std::vector<float> a, b;
+  if (p.k > 0 && p.alpha != 0.0f) {
+    a = widen(p.a, p.lda, p.a_rows(), p.a_cols(), p.ab_type);
+    b = widen(p.b, p.ldb, p.b_rows(), p.b_cols(), p.ab_type);
+  }
+  const int lda = int(std::max<int64_t>(p.a_rows(), 1)),
+            ldb = int(std::max<int64_t>(p.b_rows(), 1));
+  if (a.empty()) a.assign(1, 0.0f), b.assign(1, 0.0f);
+  if (p.c_type == DataType::kF32) {
+    cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), p.alpha != 0.0f ? int(p.k) : 0, p.alpha, a.data(),
+                    lda, b.data(), ldb, p.beta, static_cast<float*>(p.c), int(p.ldc));
+    return;
+  }
+  // fp16 C: compute in fp32 (C not read when beta == 0), round once at the end.
+  std::vector<float> c(size_t(p.m) * size_t(p.n), 0.0f);
+  if (p.beta != 0.0f) c = widen(p.c, p.ldc, p.m, p.n, p.c_type);
+  cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), p.alpha != 0.0f ? int(p.k) : 0, p.alpha, a.data(),
+                  lda, b.data(), ldb, p.beta, c.data(), int(p.m));
+  uint16_t* out = static_cast<uint16_t*>(p.c);
+  for (int64_t j = 0; j < p.n; ++j) {
+    for (int64_t i = 0; i < p.m; ++i) out[i + j * p.ldc] = float_to_half(c[i + j * p.m]);
+  }
+}
+
+namespace {
+
+struct Panels {
+  const GemmProblem* p;
+  int parts;
+  bool by_rows;  // row panels of C (and of op(A)); else column panels (and of op(B))
+};
+
+// Panel `part` of C: its rows or columns [extent * part / parts, extent * (part + 1) / parts).
+void sgemm_panel(const void* ctx, int part) {
+  const Panels& job = *static_cast<const Panels*>(ctx);
+  const GemmProblem& p = *job.p;
+  const int64_t extent = job.by_rows ? p.m : p.n;
+  const int64_t lo = extent * part / job.parts, hi = extent * (part + 1) / job.parts;
+  if (hi == lo) return;
+  const float* a = static_cast<const float*>(p.a);
+  const float* b = static_cast<const float*>(p.b);
+  float* c = static_cast<float*>(p.c);
+  int64_t m = p.m, n = p.n;
+  if (job.by_rows) {  // rows lo..hi of op(A): rows of A, or columns of A^T
+    a += p.trans_a == Op::kNoTrans ? lo : lo * p.lda;
+    c += lo;
+    m = hi - lo;
+  } else {  // columns lo..hi of op(B): columns of B, or rows of B^T
+    b += p.trans_b == Op::kNoTrans ? lo * p.ldb : lo;
+    c += lo * p.ldc;
+    n = hi - lo;
+  }
+  cpu_blas::sgemm(op_char(p.trans_a), op_char(p.trans_b), int(m), int(n), int(p.k), p.alpha, a,
+                  int(p.lda), b, int(p.ldb), p.beta, c, int(p.ldc));
+}
+
+}  // namespace
+
+bool sgemm_on_cpu_team(const GemmProblem& p, int parts) {
+  CpuTeam* team = CpuTeam::get();
+  if (!team || p.ab_type != DataType::kF32 || p.c_type != DataType::kF32) return false;
+  const bool by_rows = p.m > p.n;
+  const Panels job{&p, int(std::min<int64_t>(parts, by_rows ? p.m : p.n)), by_rows};
+  return team->run(job.parts, sgemm_panel, &job);
+}
+
+}  // namespace tileblas

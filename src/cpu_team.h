@@ -1,0 +1,51 @@
+// Host threads that share one call's independent parts: CPU BLAS calls on problems that a threaded
+// BLAS runs on a single thread (OpenBLAS does up to 64^3) split into panels run side by side.
+//
+// The team lives for the rest of the process. After its part, a worker spins for kSpinSeconds
+// (back-to-back calls are handed over without a system call), then sleeps on a futex. A call never
+// waits for a sleeping worker: run() hands parts only to awake workers, and takes back any part a
+// worker has not started by the time the caller is done with its own. When no worker is awake,
+// run() returns false (the caller makes the call itself). Calls coming often wake sleeping workers
+// for the next ones.
+#pragma once
+
+#include <cstdint>
+
+namespace tileblas {
+
+class CpuTeam {
+ public:
+  using Job = void (*)(const void* ctx, int part);
+
+  // The process's team, one thread per CPU this process may run on (the caller included; at most
+  // kMaxThreads), started
+  // on first use; nullptr on a single CPU and in a child process after fork().
+  static CpuTeam* get();
+
+  // Threads that can run parts, the calling thread included.
+  int threads() const { return threads_; }
+
+  // Runs job(ctx, i) for every i in [0, parts), split in contiguous ranges between the calling
+  // thread and up to parts - 1 awake workers, and returns true when all are done. Returns false,
+  // having run nothing, when another caller is using the team or no worker is awake. Parts must not
+  // throw and must be independent of each other.
+  bool run(int parts, Job job, const void* ctx);
+
+  // How long a worker keeps spinning after its last part before it sleeps.
+  static constexpr double kSpinSeconds = 200e-6;
+  static constexpr int kMaxThreads = 64;
+  // run() finding fewer awake workers than parts wakes the team if its previous call was less than
+  // kSpinSeconds ago, at most once per kWakeEverySeconds.
+  static constexpr double kWakeEverySeconds = 1e-3;
+
+ private:
+  struct Worker;
+  explicit CpuTeam(int threads);
+  void work(int index);
+  void wake_sleepers();
+  int threads_;
+  Worker* workers_;  // threads_ - 1 of them
+  int64_t last_run_ns_ = 0, last_wake_ns_ = 0;  // written under run()'s lock
+};
+
+}  // namespace tileblas

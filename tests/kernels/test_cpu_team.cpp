@@ -1,0 +1,494 @@
+// The host team (src/cpu_team.h) and the fp32 GEMM it runs in panels (src/cpu_gemm.h), without a
+// GPU. CpuTeam.*: every part of a call that returns true runs exactly once and a call that returns
+// false runs nothing (one caller back to back, four callers at once, after idling long enough for
+// the workers to sleep), parts and caller see each other's plain writes, the team wakes up when
+// calls keep coming, a fork() child has no team. TeamSgemm.*: sgemm_on_cpu_team against OpenBLAS
+// for every transpose pair, row and column panels, more parts than rows or columns, padded leading
+// dimensions (padding of A and B holds NaN, padding of C a sentinel that must stay), beta == 0 on a
+// NaN C, alpha == 0, exact results on integer data; problems it must refuse leave C untouched.
+// run() may return false whenever the workers sleep, so a test that needs a computed result retries
+// (until_true) for a bounded time, checking every refused attempt left everything untouched.
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cfloat>
+#include <chrono>
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <sstream>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "cpu_gemm.h"
+#include "cpu_team.h"
+#include "test_support.h"
+
+namespace {
+
+using tileblas::DataType;
+using tileblas::GemmProblem;
+using tileblas::Op;
+using Team = tileblas::CpuTeam;
+
+// How long a test waits for the team to take a call. A woken worker is back within microseconds
+// on an idle machine, but on a loaded one (2 CPUs, a parallel build) a run of back-to-back calls
+// was seen refused for 260 ms; a team that never wakes still fails.
+constexpr double kWakeWithinSeconds = 5.0;
+
+std::chrono::steady_clock::time_point wake_deadline() {
+  return std::chrono::steady_clock::now() +
+         std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+             std::chrono::duration<double>(kWakeWithinSeconds));
+}
+
+// Calls `attempt` (which returns true once the team took the call) until it returns true or
+// kWakeWithinSeconds pass. True when it did.
+template <class Attempt>
+bool until_true(Attempt attempt) {
+  const auto deadline = wake_deadline();
+  do {
+    if (attempt()) return true;
+  } while (std::chrono::steady_clock::now() < deadline);
+  return false;
+}
+
+// A loop of at least `calls` calls, then more until one was taken or kWakeWithinSeconds passed: a
+// team asleep at the start may refuse every call of a short burst on a loaded machine (a woken
+// worker can spin out its kSpinSeconds on the caller's own CPU, the caller preempted).
+class CallLoop {
+ public:
+  explicit CallLoop(int calls) : calls_(calls), deadline_(wake_deadline()) {}
+  bool more(int done, bool any_taken) const {
+    return done < calls_ || (!any_taken && std::chrono::steady_clock::now() < deadline_);
+  }
+
+ private:
+  int calls_;
+  std::chrono::steady_clock::time_point deadline_;
+};
+
+// One counter per part, bumped by the part itself: after a call that returned true each must
+// have grown by one, after one that returned false none may have.
+class PartCounts {
+ public:
+  explicit PartCounts(int parts) : parts_(parts), counts_(new std::atomic<int>[parts]) {
+    for (int i = 0; i < parts; ++i) counts_[i].store(0);
+  }
+  bool run(Team& team) { return team.run(parts_, &PartCounts::count, this); }
+  // "" when every part ran `times` times, else the first part that did not.
+  std::string check(int times) const {
+    for (int i = 0; i < parts_; ++i) {
+      const int n = counts_[i].load();
+      if (n != times) {
+        return "part " + std::to_string(i) + " of " + std::to_string(parts_) + " ran " +
+               std::to_string(n) + " times, want " + std::to_string(times);
+      }
+    }
+    return "";
+  }
+
+ private:
+  static void count(const void* ctx, int part) {
+    static_cast<const PartCounts*>(ctx)->counts_[part].fetch_add(1, std::memory_order_relaxed);
+  }
+  int parts_;
+  std::unique_ptr<std::atomic<int>[]> counts_;
+};
+
+// Wakes the team: calls run() until a call is taken. True when one was.
+bool wake(Team& team) {
+  PartCounts counts(2);
+  return until_true([&] { return counts.run(team); });
+}
+
+}  // namespace
+
+TEST(CpuTeam, HasAThreadPerCpu) {
+  Team* team = Team::get();
+  if (!team) GTEST_SKIP() << "a single CPU: no team";
+  EXPECT_GE(team->threads(), 2);
+  EXPECT_LE(team->threads(), Team::kMaxThreads);
+  EXPECT_LE(team->threads(), int(std::thread::hardware_concurrency()));
+  EXPECT_EQ(Team::get(), team);
+}
+
+TEST(CpuTeam, RunsEveryPartExactlyOnce) {
+  Team* team = Team::get();
+  if (!team) GTEST_SKIP() << "a single CPU: no team";
+  for (int parts : {2, 3, 5, 16, 17, 64, 100}) {
+    PartCounts counts(parts);
+    int taken = 0;
+    const CallLoop loop(2000);
+    for (int call = 0; loop.more(call, taken > 0); ++call) {
+      if (counts.run(*team)) ++taken;
+      ASSERT_EQ(counts.check(taken), "") << "call " << call << " (" << taken << " taken)";
+    }
+    // Back-to-back calls wake the team, so some must have been taken.
+    EXPECT_GT(taken, 0) << parts << " parts";
+  }
+}
+
+TEST(CpuTeam, RefusesFewerThanTwoParts) {
+  Team* team = Team::get();
+  if (!team) GTEST_SKIP() << "a single CPU: no team";
+  for (int i = 0; i < 100; ++i) {
+    ASSERT_TRUE(wake(*team));  // awake workers must not change the answer
+    PartCounts one(1);
+    EXPECT_FALSE(one.run(*team));
+    EXPECT_EQ(one.check(0), "");
+    EXPECT_FALSE(team->run(
+        0, [](const void*, int) { std::abort(); }, nullptr));
+  }
+}
+
+// A part runs on a worker now and then (a run() whose caller always took every part back would be
+// correct but useless). The caller's own part waits a while for that to be likely.
+TEST(CpuTeam, WorkersTakeParts) {
+  Team* team = Team::get();
+  if (!team) GTEST_SKIP() << "a single CPU: no team";
+  struct Ctx {
+    std::thread::id caller;
+    mutable std::atomic<int> on_workers{0};
+  } ctx;
+  ctx.caller = std::this_thread::get_id();
+  auto part = [](const void* p, int) {
+    const Ctx& c = *static_cast<const Ctx*>(p);
+    if (std::this_thread::get_id() != c.caller) {
+      c.on_workers.fetch_add(1);
+    } else {
+      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
+      while (std::chrono::steady_clock::now() < until) {
+      }
+    }
+  };
+  EXPECT_TRUE(until_true([&] {
+    return team->run(team->threads(), part, &ctx) && ctx.on_workers.load() > 0;
+  })) << "no part ever ran on a worker";
+}
+
+TEST(CpuTeam, PartsAndCallerSeeEachOthersWrites) {
+  Team* team = Team::get();
+  if (!team) GTEST_SKIP() << "a single CPU: no team";
+  struct Slots {
+    const std::vector<uint64_t>* in;
+    std::vector<uint64_t>* out;
+  };
+  auto part = [](const void* ctx, int i) {
+    const Slots& s = *static_cast<const Slots*>(ctx);
+    (*s.out)[i] = (*s.in)[i] * 3 + uint64_t(i);
+  };
+  for (int parts : {2, 7, 64}) {
+    std::vector<uint64_t> in(parts), out(parts);
+    const Slots slots{&in, &out};
+    int taken = 0;
+    const CallLoop loop(2000);
+    for (int call = 0; loop.more(call, taken > 0); ++call) {
+      // Fresh plain writes by the caller before each call; the parts must see them.
+      for (uint64_t& x : in) x = tbtest::rng()() >> 2;
+      for (uint64_t& x : out) x = ~uint64_t(0);
+      if (!team->run(parts, part, &slots)) {
+        for (int i = 0; i < parts; ++i) ASSERT_EQ(out[i], ~uint64_t(0)) << "refused call wrote";
+        continue;
+      }
+      ++taken;
+      for (int i = 0; i < parts; ++i) {
+        ASSERT_EQ(out[i], in[i] * 3 + uint64_t(i)) << "slot " << i << " of " << parts;
+      }
+    }
+    EXPECT_GT(taken, 0) << parts << " parts";
+  }
+}
+
+TEST(CpuTeam, WakesUpAfterIdling) {
+  Team* team = Team::get();
+  if (!team) GTEST_SKIP() << "a single CPU: no team";
+  const int parts = 2 * team->threads() + 1;
+  PartCounts counts(parts);
+  int taken = 0;
+  std::string error;
+  // Every attempt either ran each part once more or nothing.
+  auto attempt = [&] {
+    const bool ran = counts.run(*team);
+    taken += ran ? 1 : 0;
+    if (error.empty()) error = counts.check(taken);
+    return ran;
+  };
+  for (int round = 0; round < 10; ++round) {
+    // Far longer than kSpinSeconds: the workers are asleep.
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    attempt();
+    ASSERT_EQ(error, "") << "round " << round << ", first call after idling";
+    EXPECT_TRUE(until_true(attempt)) << "round " << round << ": the team never woke";
+    ASSERT_EQ(error, "") << "round " << round;
+  }
+}
+
+TEST(CpuTeam, ConcurrentCallers) {
+  Team* team = Team::get();
+  if (!team) GTEST_SKIP() << "a single CPU: no team";
+  constexpr int kCallers = 4, kCalls = 500;
+  std::string error[kCallers];
+  int taken[kCallers] = {};
+  std::atomic<int> total{0};
+  const CallLoop loop(kCalls);
+  auto caller = [&](int id) {
+    PartCounts counts(2 + 5 * id);  // 2, 7, 12, 17 parts
+    for (int call = 0; loop.more(call, total.load() > 0) && error[id].empty(); ++call) {
+      if (counts.run(*team)) {
+        ++taken[id];
+        ++total;
+      }
+      error[id] = counts.check(taken[id]);
+      if (!error[id].empty()) error[id] += ", call " + std::to_string(call);
+    }
+  };
+  std::vector<std::thread> threads;
+  for (int id = 0; id < kCallers; ++id) threads.emplace_back(caller, id);
+  for (std::thread& t : threads) t.join();
+  for (int id = 0; id < kCallers; ++id) EXPECT_EQ(error[id], "") << "caller " << id;
+  EXPECT_GT(total.load(), 0) << "no caller's call was ever taken";
+}
+
+// A fork() child must not hand parts to workers that do not exist in it: get() returns nullptr
+// there, and sgemm_on_cpu_team refuses, computing nothing. The parent's team goes on.
+TEST(CpuTeam, ForkChildHasNoTeam) {
+  Team* team = Team::get();  // before the fork, as the contract requires
+  if (!team) GTEST_SKIP() << "a single CPU: no team";
+  ASSERT_TRUE(wake(*team));  // workers running at the time of the fork
+  GemmProblem p;
+  p.m = p.n = p.k = 8;
+  p.lda = p.ldb = p.ldc = 8;
+  const std::vector<float> a = tbtest::random_floats(64), b = tbtest::random_floats(64);
+  std::vector<float> c(64, 5.0f);
+  p.a = a.data(), p.b = b.data(), p.c = c.data();
+  const pid_t pid = fork();
+  ASSERT_NE(pid, -1);
+  if (pid == 0) {
+    int code = 0;
+    if (Team::get() != nullptr) {
+      code = 1;
+    } else if (tileblas::sgemm_on_cpu_team(p, 2)) {
+      code = 2;
+    } else {
+      for (float x : c) code = x == 5.0f ? code : 3;
+    }
+    _exit(code);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status)) << "child did not exit normally, status " << status;
+  EXPECT_EQ(WEXITSTATUS(status), 0)
+      << "1: child got a team; 2: sgemm_on_cpu_team took a call in the child; 3: it wrote C";
+  EXPECT_EQ(Team::get(), team);
+  EXPECT_TRUE(wake(*team)) << "the parent's team stopped taking calls after fork()";
+}
+
+namespace {
+
+struct GemmCase {
+  Op ta = Op::kNoTrans, tb = Op::kNoTrans;
+  int64_t m = 1, n = 1, k = 1;
+  float alpha = 1.0f, beta = 0.0f;
+  int parts = 2;
+  bool integers = false;  // integer data and scalars: the result must equal OpenBLAS's exactly
+
+  std::string str() const {
+    std::ostringstream s;
+    s << tileblas::name_of(ta) << tileblas::name_of(tb) << " m=" << m << " n=" << n << " k=" << k
+      << " alpha=" << alpha << " beta=" << beta << " parts=" << parts
+      << (integers ? " integers" : "");
+    return s.str();
+  }
+};
+
+// OpenBLAS (the oracle): C = alpha op(A) op(B) + beta C, and the bound |alpha| |op(A)| |op(B)| +
+// |beta| |C|, both m x n with ld = m.
+void openblas_reference(const GemmProblem& p, const std::vector<float>& a,
+                        const std::vector<float>& b, const std::vector<float>& c,
+                        std::vector<double>& out, std::vector<double>& scale) {
+  const tbtest::OpenBlas& blas = tbtest::OpenBlas::get();
+  ASSERT_EQ(blas.error, "");
+  const int m = int(p.m), n = int(p.n), k = int(p.k), lda = int(p.lda), ldb = int(p.ldb),
+            ldc = int(p.ldc);
+  const char ta = *tileblas::name_of(p.trans_a), tb = *tileblas::name_of(p.trans_b);
+  std::vector<float> r = c, s(c.size()), abs_a(a.size()), abs_b(b.size());
+  for (size_t i = 0; i < a.size(); ++i) abs_a[i] = std::fabs(a[i]);
+  for (size_t i = 0; i < b.size(); ++i) abs_b[i] = std::fabs(b[i]);
+  for (size_t i = 0; i < c.size(); ++i) s[i] = p.beta == 0.0f ? 0.0f : std::fabs(c[i]);
+  if (p.beta == 0.0f) std::fill(r.begin(), r.end(), 0.0f);  // OpenBLAS may read C when beta==0
+  const float abs_alpha = std::fabs(p.alpha), abs_beta = std::fabs(p.beta);
+  blas.sgemm(&ta, &tb, &m, &n, &k, &p.alpha, a.data(), &lda, b.data(), &ldb, &p.beta, r.data(),
+             &ldc, 1, 1);
+  blas.sgemm(&ta, &tb, &m, &n, &k, &abs_alpha, abs_a.data(), &lda, abs_b.data(), &ldb, &abs_beta,
+             s.data(), &ldc, 1, 1);
+  out.assign(size_t(m) * n, 0.0);
+  scale.assign(size_t(m) * n, 0.0);
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < m; ++i) {
+      out[i + size_t(j) * m] = r[i + size_t(j) * ldc];
+      scale[i + size_t(j) * m] = s[i + size_t(j) * ldc];
+    }
+  }
+}
+
+// Fills the rows below `rows` of a column-major ld-strided matrix with `value`.
+void fill_padding(std::vector<float>& v, int64_t rows, int64_t ld, float value) {
+  for (size_t j = 0; j < v.size() / size_t(ld); ++j) {
+    for (int64_t i = rows; i < ld; ++i) v[i + j * ld] = value;
+  }
+}
+
+constexpr float kPaddingSentinel = -8888.5f;
+
+// Runs one case through sgemm_on_cpu_team (retrying while it refuses) and checks it; returns ""
+// or what went wrong.
+std::string run_team_case(const GemmCase& gc) {
+  GemmProblem p;
+  p.trans_a = gc.ta, p.trans_b = gc.tb;
+  p.m = gc.m, p.n = gc.n, p.k = gc.k;
+  p.alpha = gc.alpha, p.beta = gc.beta;
+  const std::vector<int64_t> pads = {1, 2, 3, 5};
+  p.lda = std::max<int64_t>(1, p.a_rows()) + tbtest::pick(pads);
+  p.ldb = std::max<int64_t>(1, p.b_rows()) + tbtest::pick(pads);
+  p.ldc = p.m + tbtest::pick(pads);
+  const size_t a_size = size_t(p.lda) * std::max<int64_t>(1, p.a_cols());
+  const size_t b_size = size_t(p.ldb) * std::max<int64_t>(1, p.b_cols());
+  const size_t c_size = size_t(p.ldc) * p.n;
+  auto data = [&](size_t n) {
+    return gc.integers ? tbtest::random_ints(n) : tbtest::random_floats(n);
+  };
+  std::vector<float> a = data(a_size), b = data(b_size), c_before = data(c_size);
+  // A panel reaching outside op(A) or op(B) reads NaN; one writing outside C changes the sentinel.
+  fill_padding(a, p.a_rows(), p.lda, tbtest::nan_value());
+  fill_padding(b, p.b_rows(), p.ldb, tbtest::nan_value());
+  if (gc.beta == 0.0f) tbtest::poison(c_before);  // must not leak
+  fill_padding(c_before, p.m, p.ldc, kPaddingSentinel);
+  std::vector<double> ref, scale;
+  openblas_reference(p, a, b, c_before, ref, scale);
+
+  std::vector<float> c(c_size);
+  p.a = a.data(), p.b = b.data(), p.c = c.data();
+  std::string refused_but_wrote;
+  const bool taken = until_true([&] {
+    c = c_before;
+    if (tileblas::sgemm_on_cpu_team(p, gc.parts)) return true;
+    if (std::memcmp(c.data(), c_before.data(), c_size * sizeof(float)) != 0) {
+      refused_but_wrote = "returned false but wrote C";
+    }
+    return false;
+  });
+  if (!refused_but_wrote.empty()) return refused_but_wrote;
+  if (!taken) return "never taken by the team";
+
+  std::string msg = tbtest::check_padding(p, c.data(), c_before.data());
+  if (!msg.empty()) return msg;
+  if (gc.integers) {
+    for (int64_t j = 0; j < p.n; ++j) {
+      for (int64_t i = 0; i < p.m; ++i) {
+        const float got = c[i + j * p.ldc];
+        if (!(double(got) == ref[i + j * p.m])) {
+          return "C(" + std::to_string(i) + "," + std::to_string(j) + ") = " + std::to_string(got) +
+                 ", want exactly " + std::to_string(ref[i + j * p.m]);
+        }
+      }
+    }
+    return "";
+  }
+  // fp32 accumulation: error <= ~k eps |A||B|; OpenBLAS's own fp32 error doubles the budget.
+  return tbtest::check_gemm(p, c.data(), ref, scale, FLT_EPSILON, 2.0);
+}
+
+struct Shape {
+  int64_t m, n, k;
+};
+
+// Row panels (m > n), column panels (n >= m), a single row or column, k == 1 and k == 0; every
+// one with at least as many rows (row panels) or columns (column panels) as the most parts below.
+const std::vector<Shape> kShapes = {{48, 48, 48}, {64, 17, 33}, {17, 64, 5},
+                                    {100, 3, 70}, {3, 100, 1},  {65, 64, 129},
+                                    {1, 50, 10},  {50, 1, 10},  {20, 30, 0}};
+// Fewer rows (row panels) or columns (column panels) than some of the parts asked for.
+const std::vector<Shape> kFewPanelShapes = {{5, 4, 9}, {4, 5, 9}, {3, 2, 30}, {2, 3, 30}};
+const int kParts[] = {2, 3, 7, 16};
+const std::vector<std::pair<float, float>> kScalars = {{1.0f, 0.0f},  {-0.7f, 0.0f}, {0.5f, 1.5f},
+                                                       {1.0f, -1.0f}, {0.0f, 0.7f},  {0.0f, 0.0f}};
+const std::vector<std::pair<float, float>> kIntegerScalars = {
+    {1.0f, 0.0f}, {2.0f, -1.0f}, {-1.0f, 3.0f}, {0.0f, 2.0f}};
+
+// Every transpose pair x shape x parts with each (alpha, beta).
+void run_grid(const std::vector<Shape>& shapes, const std::vector<std::pair<float, float>>& scalars,
+              bool integers) {
+  for (Op ta : {Op::kNoTrans, Op::kTrans}) {
+    for (Op tb : {Op::kNoTrans, Op::kTrans}) {
+      for (const Shape& s : shapes) {
+        for (int parts : kParts) {
+          for (const auto& [alpha, beta] : scalars) {
+            GemmCase gc;
+            gc.ta = ta, gc.tb = tb, gc.m = s.m, gc.n = s.n, gc.k = s.k;
+            gc.alpha = alpha, gc.beta = beta, gc.parts = parts, gc.integers = integers;
+            const std::string msg = run_team_case(gc);
+            ASSERT_EQ(msg, "") << gc.str();
+          }
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+TEST(TeamSgemm, MatchesOpenBlas) {
+  if (!Team::get()) GTEST_SKIP() << "a single CPU: no team";
+  run_grid(kShapes, kScalars, false);
+}
+
+TEST(TeamSgemm, ExactOnIntegerData) {
+  if (!Team::get()) GTEST_SKIP() << "a single CPU: no team";
+  run_grid(kShapes, kIntegerScalars, true);
+}
+
+// More parts asked for than C has rows or columns to cut: still all of C, in fewer panels.
+TEST(TeamSgemm, MorePartsThanRowsOrColumns) {
+  if (!Team::get()) GTEST_SKIP() << "a single CPU: no team";
+  run_grid(kFewPanelShapes, kScalars, false);
+  run_grid(kFewPanelShapes, kIntegerScalars, true);
+}
+
+// Not fp32: refused (the caller uses gemm_on_cpu), C untouched, even with the team awake.
+TEST(TeamSgemm, RefusesOtherTypes) {
+  Team* team = Team::get();
+  if (!team) GTEST_SKIP() << "a single CPU: no team";
+  const std::pair<DataType, DataType> types[] = {{DataType::kF16, DataType::kF16},
+                                                 {DataType::kF16, DataType::kF32},
+                                                 {DataType::kBF16, DataType::kF32},
+                                                 {DataType::kBF16, DataType::kBF16},
+                                                 {DataType::kF32, DataType::kF16}};
+  for (const auto& [ab_type, c_type] : types) {
+    GemmProblem p;
+    p.m = 33, p.n = 40, p.k = 17;
+    p.alpha = 1.0f, p.beta = 0.5f;
+    p.ab_type = ab_type, p.c_type = c_type;
+    p.lda = p.m, p.ldb = p.k, p.ldc = p.m;
+    // Sized for fp32 either way; 16-bit elements of value 1.0 (0x3C00 / 0x3F80) in A and B.
+    std::vector<uint16_t> a(size_t(p.m * p.k) * 2, 0x3C00), b(size_t(p.k * p.n) * 2, 0x3C00);
+    std::vector<uint16_t> c(size_t(p.m * p.n) * 2);
+    for (size_t i = 0; i < c.size(); ++i) c[i] = uint16_t(0x3C00 + i % 97);
+    const std::vector<uint16_t> c_before = c;
+    p.a = a.data(), p.b = b.data(), p.c = c.data();
+    for (int parts : kParts) {
+      for (int i = 0; i < 20; ++i) {
+        ASSERT_TRUE(wake(*team));
+        EXPECT_FALSE(tileblas::sgemm_on_cpu_team(p, parts))
+            << tileblas::name_of(ab_type) << " x " << tileblas::name_of(c_type);
+        ASSERT_EQ(c, c_before) << "C written";
+      }
+    }
+  }
+}
