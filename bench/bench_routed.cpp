@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -176,6 +177,38 @@ void overhead(benchmark::State& state, int64_t n) {
   std::fprintf(stderr, "[bench] routed/overhead %-9s ours %.3f us, OpenBLAS %.3f us: +%.3f us\n",
                shape_name(n, n, n).c_str(), t.first * 1e6, t.second * 1e6,
                (t.first - t.second) * 1e6);
+}
+
+// Calls far apart, as in a program doing other work between them: each timed call follows a 1 ms
+// sleep, interleaved with the CPU BLAS likewise (the host team's workers, and OpenBLAS's, are
+// asleep by then: this is the cold cost, which back-to-back rows do not show).
+void sgemm_host_gaps(benchmark::State& state, int64_t n) {
+  std::vector<float> a = random_host(size_t(n) * n, 41), b = random_host(size_t(n) * n, 42);
+  std::vector<float> c(size_t(n) * n);
+  const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
+  auto ours = [&] { tileblas::gemm(p, "sgemm"); };
+  auto ref = [&] {
+    tileblas::cpu_blas::sgemm('N', 'N', int(n), int(n), int(n), 1.0f, a.data(), int(n), b.data(),
+                              int(n), 0.0f, c.data(), int(n));
+  };
+  std::pair<double, double> t;
+  for (auto _ : state) {
+    // The sleeps are outside the timings: each call is timed alone, after its gap.
+    std::vector<double> t_ours, t_ref;
+    ours(), ref();
+    for (int i = 0; i < 101; ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      t_ours.push_back(seconds_of(ours));
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+      t_ref.push_back(seconds_of(ref));
+    }
+    t = {median(std::move(t_ours)), median(std::move(t_ref))};
+    state.SetIterationTime(t.first);
+  }
+  tbbench::report(state, p.flops() / t.first * 1e-9, p.flops() / t.second * 1e-9, "GFLOP/s",
+                  "OpenBLAS sgemm_", "routed/sgemm_host_gaps " + shape_name(n, n, n));
+  std::fprintf(stderr, "[bench]   after 1 ms gaps: ours %.2f us, OpenBLAS %.2f us; route: %s\n",
+               t.first * 1e6, t.second * 1e6, tileblas::last_call().kernel.c_str());
 }
 
 // The device after one routed call of p's kind (which probes it and measures the cost model's
@@ -424,6 +457,10 @@ void register_all() {
   for (int64_t n : {32, 48, 64, 96, 128, 256, 512, 1024, 2048, 4096, 8192}) {
     one_shot("routed/sgemm_host/" + shape_name(n, n, n) + "/NN", benchmark::kMillisecond,
              sgemm_host, n);
+  }
+  for (int64_t n : {32, 64, 128}) {
+    one_shot("routed/sgemm_host_gaps/" + shape_name(n, n, n) + "/NN", benchmark::kMicrosecond,
+             sgemm_host_gaps, n);
   }
   for (int64_t n : {8, 16, 32}) {
     one_shot("routed/overhead/" + shape_name(n, n, n) + "/NN", benchmark::kMicrosecond, overhead,

@@ -12,6 +12,8 @@
 #include <mutex>
 #include <thread>
 
+#include "env.h"
+
 namespace tileblas {
 
 namespace {
@@ -111,9 +113,9 @@ CpuTeam::CpuTeam(int threads) : threads_(threads), workers_(new Worker[threads -
 CpuTeam* CpuTeam::get() {
   static CpuTeam* const team = [] {
     pthread_atfork(nullptr, nullptr, [] { forked_child.store(true); });
-    const int cpus = usable_cpus();
+    const int wanted = config().cpu_threads < 0 ? usable_cpus() : config().cpu_threads;
     // Lives as long as the process; more threads than kMaxThreads would not pay on small calls.
-    return cpus > 1 ? new CpuTeam(std::min(cpus, kMaxThreads)) : nullptr;
+    return wanted > 1 ? new CpuTeam(std::min(wanted, kMaxThreads)) : nullptr;
   }();
   return forked_child.load(std::memory_order_relaxed) ? nullptr : team;
 }

@@ -17,9 +17,9 @@ class CpuTeam {
  public:
   using Job = void (*)(const void* ctx, int part);
 
-  // The process's team, one thread per CPU this process may run on (the caller included; at most
-  // kMaxThreads), started
-  // on first use; nullptr on a single CPU and in a child process after fork().
+  // The process's team, started on first use: TILEBLAS_CPU_THREADS threads, by default one per CPU
+  // this process may run on (the caller included; at most kMaxThreads). nullptr for fewer than
+  // two, and in a child process after fork().
   static CpuTeam* get();
 
   // Threads that can run parts, the calling thread included.

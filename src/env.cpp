@@ -23,6 +23,19 @@ bool parse_bool(const std::string& name, const std::string& v, bool* out, Config
   return false;
 }
 
+// A whole number in [0, 1024] into *out; otherwise a problem naming `what` it should be and the
+// default kept.
+void parse_count(const std::string& name, const std::string& v, const char* what,
+                 const char* default_text, int* out, Config& c) {
+  char* end = nullptr;
+  const long n = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || n < 0 || n > 1024) {
+    c.problems.push_back(name + "=" + v + " is not " + what + "; using " + default_text);
+    return;
+  }
+  *out = int(n);
+}
+
 }  // namespace
 
 Config parse_config(const char* const* env) {
@@ -53,13 +66,9 @@ Config parse_config(const char* const* env) {
     } else if (name == "TILEBLAS_CPU_BLAS") {
       c.cpu_blas_path = value;
     } else if (name == "TILEBLAS_DEVICE") {
-      char* end = nullptr;
-      long d = std::strtol(value.c_str(), &end, 10);
-      if (value.empty() || *end != '\0' || d < 0 || d > 1024) {
-        c.problems.push_back("TILEBLAS_DEVICE=" + value + " is not a device number; using 0");
-      } else {
-        c.device = int(d);
-      }
+      parse_count(name, value, "a device number", "0", &c.device, c);
+    } else if (name == "TILEBLAS_CPU_THREADS") {
+      parse_count(name, value, "a number of threads", "one per CPU", &c.cpu_threads, c);
     } else if (name == "TILEBLAS_TEST_SEED") {
       // read by the test suite, not the library
     } else {

@@ -16,6 +16,7 @@ struct Config {
   bool allow_tf32 = false;            // TILEBLAS_ALLOW_TF32=0|1
   std::string cpu_blas_path;          // TILEBLAS_CPU_BLAS=<path>
   int device = 0;                     // TILEBLAS_DEVICE=<n>
+  int cpu_threads = -1;               // TILEBLAS_CPU_THREADS=<n>: host team size; -1: one per CPU
   std::vector<std::string> problems;  // what was wrong with the environment, already reported
 };
 

@@ -56,6 +56,7 @@ TEST(ConfigTest, ParsesKnownVariables) {
                        "TILEBLAS_FORCE_KERNEL=sgemm_tiled",
                        "TILEBLAS_CPU_BLAS=/x/libblas.so.3",
                        "TILEBLAS_DEVICE=1",
+                       "TILEBLAS_CPU_THREADS=4",
                        nullptr};
   const Config c = tileblas::parse_config(env);
   EXPECT_EQ(c.mode, Mode::kGpu);
@@ -64,18 +65,21 @@ TEST(ConfigTest, ParsesKnownVariables) {
   EXPECT_EQ(c.force_kernel, "sgemm_tiled");
   EXPECT_EQ(c.cpu_blas_path, "/x/libblas.so.3");
   EXPECT_EQ(c.device, 1);
+  EXPECT_EQ(c.cpu_threads, 4);
   EXPECT_TRUE(c.problems.empty());
 }
 
 TEST(ConfigTest, ReportsUnknownValuesAndNames) {
   const char* env[] = {"TILEBLAS_MODE=fastest", "TILEBLAS_VERBOSE=maybe", "TILEBLAS_DEVICE=x",
-                       "TILEBLAS_MOOD=cpu", nullptr};
+                       "TILEBLAS_CPU_THREADS=-2", "TILEBLAS_MOOD=cpu", nullptr};
   const Config c = tileblas::parse_config(env);
   EXPECT_EQ(c.mode, Mode::kAuto);
   EXPECT_FALSE(c.verbose);
   EXPECT_EQ(c.device, 0);
-  ASSERT_EQ(c.problems.size(), 4u);
-  EXPECT_NE(c.problems[3].find("TILEBLAS_MOOD"), std::string::npos);
+  EXPECT_EQ(c.cpu_threads, -1);
+  ASSERT_EQ(c.problems.size(), 5u);
+  EXPECT_NE(c.problems[3].find("TILEBLAS_CPU_THREADS=-2"), std::string::npos);
+  EXPECT_NE(c.problems[4].find("TILEBLAS_MOOD"), std::string::npos);
 }
 
 TEST(RouterTest, NoDeviceMeansCpu) {
