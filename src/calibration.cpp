@@ -61,8 +61,10 @@ double warm_median_seconds(double window_s, Fn fn) {
 
 // CPU sgemm at square sizes from 16 to 512: the points the CPU prediction interpolates; the rate
 // beyond them from the two largest, and the overhead of the line through 64 at that rate. Where
-// cpu_team_parts() splits a size, the host team's time too, measured first: a threaded CPU BLAS's
-// threads spin a while after its larger calls and would share the cores with the team's.
+// cpu_team_parts() splits a size, the host team's time too, measured last: a threaded CPU BLAS's
+// threads spin a while after its larger calls (here 256^3 and 512^3) and share the cores with the
+// team's, so the team is chosen only where it wins even then (measured first, it won 64^3 by 1.8x
+// in calibration, then lost by 0.83x in the demo's first calls, docs/NOTES-host.md).
 void measure_cpu(Rates& r) {
   constexpr int kSizes[] = {16, 32, 48, 64, 96, 128, 256, 512};
   constexpr int kAt64 = 3;
@@ -76,6 +78,14 @@ void measure_cpu(Rates& r) {
     return p;
   };
   std::vector<float> a, b, c;
+  for (const int n : kSizes) {
+    const GemmProblem p = square(n, a, b, c);
+    r.cpu_point_flops[r.cpu_points] = p.flops();
+    r.cpu_point_s[r.cpu_points] = warm_median_seconds(n <= 128 ? 0.01 : 0.02, [&] {
+      gemm_on_cpu(p);
+    });
+    ++r.cpu_points;
+  }
   const CpuTeam* team = CpuTeam::get();
   r.cpu_team_threads = team ? team->threads() : 0;
   for (int i = 0; i < int(std::size(kSizes)) && team; ++i) {
@@ -86,14 +96,6 @@ void measure_cpu(Rates& r) {
     r.cpu_team_point_s[i] = warm_median_seconds(0.01, [&] {
       if (!sgemm_on_cpu_team(p, parts)) gemm_on_cpu(p);
     });
-  }
-  for (const int n : kSizes) {
-    const GemmProblem p = square(n, a, b, c);
-    r.cpu_point_flops[r.cpu_points] = p.flops();
-    r.cpu_point_s[r.cpu_points] = warm_median_seconds(n <= 128 ? 0.01 : 0.02, [&] {
-      gemm_on_cpu(p);
-    });
-    ++r.cpu_points;
   }
   const int last = r.cpu_points - 1;
   const double* f = r.cpu_point_flops;
