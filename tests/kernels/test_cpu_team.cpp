@@ -308,36 +308,6 @@ struct GemmCase {
   }
 };
 
-// OpenBLAS (the oracle): C = alpha op(A) op(B) + beta C, and the bound |alpha| |op(A)| |op(B)| +
-// |beta| |C|, both m x n with ld = m.
-void openblas_reference(const GemmProblem& p, const std::vector<float>& a,
-                        const std::vector<float>& b, const std::vector<float>& c,
-                        std::vector<double>& out, std::vector<double>& scale) {
-  const tbtest::OpenBlas& blas = tbtest::OpenBlas::get();
-  ASSERT_EQ(blas.error, "");
-  const int m = int(p.m), n = int(p.n), k = int(p.k), lda = int(p.lda), ldb = int(p.ldb),
-            ldc = int(p.ldc);
-  const char ta = *tileblas::name_of(p.trans_a), tb = *tileblas::name_of(p.trans_b);
-  std::vector<float> r = c, s(c.size()), abs_a(a.size()), abs_b(b.size());
-  for (size_t i = 0; i < a.size(); ++i) abs_a[i] = std::fabs(a[i]);
-  for (size_t i = 0; i < b.size(); ++i) abs_b[i] = std::fabs(b[i]);
-  for (size_t i = 0; i < c.size(); ++i) s[i] = p.beta == 0.0f ? 0.0f : std::fabs(c[i]);
-  if (p.beta == 0.0f) std::fill(r.begin(), r.end(), 0.0f);  // OpenBLAS may read C when beta==0
-  const float abs_alpha = std::fabs(p.alpha), abs_beta = std::fabs(p.beta);
-  blas.sgemm(&ta, &tb, &m, &n, &k, &p.alpha, a.data(), &lda, b.data(), &ldb, &p.beta, r.data(),
-             &ldc, 1, 1);
-  blas.sgemm(&ta, &tb, &m, &n, &k, &abs_alpha, abs_a.data(), &lda, abs_b.data(), &ldb, &abs_beta,
-             s.data(), &ldc, 1, 1);
-  out.assign(size_t(m) * n, 0.0);
-  scale.assign(size_t(m) * n, 0.0);
-  for (int j = 0; j < n; ++j) {
-    for (int i = 0; i < m; ++i) {
-      out[i + size_t(j) * m] = r[i + size_t(j) * ldc];
-      scale[i + size_t(j) * m] = s[i + size_t(j) * ldc];
-    }
-  }
-}
-
 // Fills the rows below `rows` of a column-major ld-strided matrix with `value`.
 void fill_padding(std::vector<float>& v, int64_t rows, int64_t ld, float value) {
   for (size_t j = 0; j < v.size() / size_t(ld); ++j) {
@@ -371,7 +341,7 @@ std::string run_team_case(const GemmCase& gc) {
   if (gc.beta == 0.0f) tbtest::poison(c_before);  // must not leak
   fill_padding(c_before, p.m, p.ldc, kPaddingSentinel);
   std::vector<double> ref, scale;
-  openblas_reference(p, a, b, c_before, ref, scale);
+  tbtest::openblas_gemm_reference(p, a, b, c_before, ref, scale);
 
   std::vector<float> c(c_size);
   p.a = a.data(), p.b = b.data(), p.c = c.data();

@@ -95,37 +95,6 @@ Case random_case(int64_t max_volume, int64_t max_dim) {
   return c;
 }
 
-// OpenBLAS: out = alpha op(A) op(B) + beta C and bound = |alpha| |op(A)| |op(B)| + |beta| |C|,
-// both in fp32 (the bound's own rounding is far below the tolerance it feeds).
-void openblas_reference(const GemmProblem& p, const std::vector<float>& a,
-                        const std::vector<float>& b, const std::vector<float>& c,
-                        std::vector<double>& out, std::vector<double>& scale) {
-  const tbtest::OpenBlas& blas = tbtest::OpenBlas::get();
-  ASSERT_EQ(blas.error, "");
-  const int m = int(p.m), n = int(p.n), k = int(p.k), lda = int(p.lda), ldb = int(p.ldb),
-            ldc = int(p.ldc);
-  const char ta = p.trans_a == Op::kNoTrans ? 'N' : 'T', tb = p.trans_b == Op::kNoTrans ? 'N' : 'T';
-  std::vector<float> r = c, s(c.size());
-  std::vector<float> abs_a(a.size()), abs_b(b.size());
-  for (size_t i = 0; i < a.size(); ++i) abs_a[i] = std::fabs(a[i]);
-  for (size_t i = 0; i < b.size(); ++i) abs_b[i] = std::fabs(b[i]);
-  for (size_t i = 0; i < c.size(); ++i) s[i] = p.beta == 0.0f ? 0.0f : std::fabs(c[i]);
-  const float beta = p.beta, abs_alpha = std::fabs(p.alpha), abs_beta = std::fabs(p.beta);
-  if (p.beta == 0.0f) std::fill(r.begin(), r.end(), 0.0f);  // OpenBLAS may read C when beta==0
-  blas.sgemm(&ta, &tb, &m, &n, &k, &p.alpha, a.data(), &lda, b.data(), &ldb, &beta, r.data(), &ldc,
-             1, 1);
-  blas.sgemm(&ta, &tb, &m, &n, &k, &abs_alpha, abs_a.data(), &lda, abs_b.data(), &ldb, &abs_beta,
-             s.data(), &ldc, 1, 1);
-  out.assign(size_t(m) * n, 0.0);
-  scale.assign(size_t(m) * n, 0.0);
-  for (int j = 0; j < n; ++j) {
-    for (int i = 0; i < m; ++i) {
-      out[i + size_t(j) * m] = r[i + size_t(j) * ldc];
-      scale[i + size_t(j) * m] = s[i + size_t(j) * ldc];
-    }
-  }
-}
-
 enum class Oracle { kFloat64, kOpenBlas };
 
 // Runs one case on `row` and checks it; returns "" or what went wrong.
@@ -173,7 +142,7 @@ std::string run_case(const GemmKernel& row, const Case& c, Oracle oracle) {
   if (oracle == Oracle::kFloat64) {
     tbtest::gemm_reference(hp, ref, scale);
   } else {
-    openblas_reference(hp, a, b, c_before, ref, scale);
+    tbtest::openblas_gemm_reference(hp, a, b, c_before, ref, scale);
   }
   // fp32 accumulation: error <= ~k eps |A||B|; OpenBLAS's own fp32 error doubles the budget.
   const double factor = oracle == Oracle::kFloat64 ? 1.0 : 2.0;

@@ -62,6 +62,13 @@ void poison(std::vector<float>& v);
 void gemm_reference(const tileblas::GemmProblem& p, std::vector<double>& out,
                     std::vector<double>& scale);
 
+// The same by OpenBLAS, in fp32 (the bound's own rounding is far below the tolerance it feeds), on
+// the host copies a, b, c of the problem's operands (laid out as p's leading dimensions say; the
+// problem's pointers are not read). Fails the calling test if OpenBLAS cannot be loaded.
+void openblas_gemm_reference(const tileblas::GemmProblem& p, const std::vector<float>& a,
+                             const std::vector<float>& b, const std::vector<float>& c,
+                             std::vector<double>& out, std::vector<double>& scale);
+
 // Checks C (host, column-major, ldc) against the reference: |c - ref| <= tol_factor * eps *
 // (k + 2) * scale elementwise (NaN never passes). Returns "" or a message naming the element.
 std::string check_gemm(const tileblas::GemmProblem& p, const float* c,
