@@ -175,6 +175,15 @@ const GemmKernel* pick_gemm_kernel(const GemmProblem& p, const DeviceCaps& caps,
   return first_supporting(gemm_kernels(), p, caps);
 }
 
+namespace {
+
+// Linear interpolation at f between the measured points i - 1 and i (x[i - 1] < f <= x[i]).
+double between_points(const double* x, const double* t, int i, double f) {
+  return t[i - 1] + (t[i] - t[i - 1]) * (f - x[i - 1]) / (x[i] - x[i - 1]);
+}
+
+}  // namespace
+
 double predict_cpu_seconds(const GemmProblem& p, const Rates& r) {
   const double f = p.flops();
   if (r.cpu_points < 2) return r.cpu_overhead_s + f / r.cpu_flops;
@@ -182,7 +191,7 @@ double predict_cpu_seconds(const GemmProblem& p, const Rates& r) {
   const double* t = r.cpu_point_s;
   if (f <= x[0]) return t[0];  // below the smallest size measured: at most its time
   for (int i = 1; i < r.cpu_points; ++i) {
-    if (f <= x[i]) return t[i - 1] + (t[i] - t[i - 1]) * (f - x[i - 1]) / (x[i] - x[i - 1]);
+    if (f <= x[i]) return between_points(x, t, i, f);
   }
   return t[r.cpu_points - 1] + (f - x[r.cpu_points - 1]) / r.cpu_flops;
 }
@@ -204,7 +213,7 @@ double predict_cpu_team_seconds(const GemmProblem& p, const Rates& r) {
     if (f > x[i]) continue;
     if (f == x[i]) return t[i];
     if (i == 0 || t[i - 1] <= 0 || t[i] <= 0) return 0;
-    return t[i - 1] + (t[i] - t[i - 1]) * (f - x[i - 1]) / (x[i] - x[i - 1]);
+    return between_points(x, t, i, f);
   }
   return 0;
 }
