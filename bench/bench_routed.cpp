@@ -32,40 +32,10 @@
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
-
-double median(std::vector<double> t) {
-  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
-  return t[t.size() / 2];
-}
-
-template <class Fn>
-double seconds_of(Fn&& fn) {
-  const auto t0 = Clock::now();
-  fn();
-  return std::chrono::duration<double>(Clock::now() - t0).count();
-}
-
-// Median seconds of ours and of ref over `reps` rounds, each round one call of each, the one that
-// goes first alternating. Warm-up: `warmup` calls of each (the first routed host call also
-// measures the cost model's rates).
-template <class Ours, class Ref>
-std::pair<double, double> interleaved_medians(int reps, int warmup, Ours&& ours, Ref&& ref) {
-  for (int i = 0; i < warmup; ++i) ours(), ref();
-  std::vector<double> t_ours, t_ref;
-  t_ours.reserve(reps);
-  t_ref.reserve(reps);
-  for (int i = 0; i < reps; ++i) {
-    if (i % 2 == 0) {
-      t_ours.push_back(seconds_of(ours));
-      t_ref.push_back(seconds_of(ref));
-    } else {
-      t_ref.push_back(seconds_of(ref));
-      t_ours.push_back(seconds_of(ours));
-    }
-  }
-  return {median(std::move(t_ours)), median(std::move(t_ref))};
-}
+using tbbench::interleaved_medians;
+using tbbench::median;
+using tbbench::random_host;
+using tbbench::seconds_of;
 
 // Median seconds of fn() over `reps` calls after one warm-up call.
 template <class Fn>
@@ -91,12 +61,6 @@ tileblas::GemmProblem problem(int64_t m, int64_t n, int64_t k, const float* a, c
   p.c = c;
   p.ldc = m;
   return p;
-}
-
-std::vector<float> random_host(size_t count, uint64_t seed) {
-  std::vector<float> v(count);
-  for (float& x : v) x = float(tbbench::splitmix64(seed) % 2001) / 1000.0f - 1.0f;
-  return v;
 }
 
 std::string shape_name(int64_t m, int64_t n, int64_t k) {
@@ -157,11 +121,13 @@ void sgemm_host(benchmark::State& state, int64_t n) {
   const int reps = n <= 128 ? 200 : n <= 512 ? 50 : n <= 2048 ? 11 : 3;
   const auto t = time_host(state, p, reps, n <= 512 ? 5 : 1);
   const bool on_gpu = state.counters["on_gpu"] != 0;
-  const bool on_team = tileblas::last_call().kernel.find("host team") != std::string::npos;
+  const std::string& kernel = tileblas::last_call().kernel;
+  const char* where = on_gpu                                          ? " (gpu)"
+                      : kernel.find("host team") != std::string::npos ? " (host team)"
+                      : kernel.find("sgemm_host_small") == 0          ? " (host kernel)"
+                                                                      : " (cpu)";
   tbbench::report(state, p.flops() / t.first * 1e-9, p.flops() / t.second * 1e-9, "GFLOP/s",
-                  "OpenBLAS sgemm_",
-                  "routed/sgemm_host " + std::to_string(n) +
-                      (on_gpu ? " (gpu)" : on_team ? " (host team)" : " (cpu)"));
+                  "OpenBLAS sgemm_", "routed/sgemm_host " + std::to_string(n) + where);
   std::fprintf(stderr, "[bench]   ours %.3f ms, OpenBLAS %.3f ms; route: %s (%s)\n", t.first * 1e3,
                t.second * 1e3, tileblas::last_call().kernel.c_str(),
                tileblas::last_call().reason.c_str());
@@ -352,6 +318,13 @@ void overhead_parts(benchmark::State& state) {
     points += " " + std::to_string(n) + ": " + std::to_string(rates.cpu_team_point_s[i] * 1e6);
     state.counters["team_us_" + std::to_string(n)] = rates.cpu_team_point_s[i] * 1e6;
   }
+  points += "; host kernel (n: us):";
+  for (int i = 0; i < rates.cpu_points; ++i) {
+    if (rates.host_kernel_point_s[i] <= 0) continue;
+    const int n = int(std::cbrt(rates.cpu_point_flops[i] / 2) + 0.5);
+    points += " " + std::to_string(n) + ": " + std::to_string(rates.host_kernel_point_s[i] * 1e6);
+    state.counters["host_kernel_us_" + std::to_string(n)] = rates.host_kernel_point_s[i] * 1e6;
+  }
   std::fprintf(stderr, "%s\n", points.c_str());
   state.counters["bounce_gbps"] = rates.bounce_bps * 1e-9;
   state.counters["bounce_gflops"] = rates.bounce_flops * 1e-9;
@@ -452,9 +425,10 @@ void register_all() {
     one_shot("routed/sgemm_device/" + shape_name(s[0], s[1], s[2]) + "/NN", benchmark::kMillisecond,
              sgemm_device, s[0], s[1], s[2]);
   }
-  // Powers of two from 64 (the range), 32 and 48 below it (where the host team starts to
-  // pay), and 96 beyond the step where a threaded CPU BLAS starts waking its threads.
-  for (int64_t n : {32, 48, 64, 96, 128, 256, 512, 1024, 2048, 4096, 8192}) {
+  // Powers of two from 64 (the range), 8 to 48 below it (where the host kernel and the
+  // host team compete with the CPU BLAS), and 96 beyond the step where a threaded CPU BLAS starts
+  // waking its threads.
+  for (int64_t n : {8, 16, 32, 48, 64, 96, 128, 256, 512, 1024, 2048, 4096, 8192}) {
     one_shot("routed/sgemm_host/" + shape_name(n, n, n) + "/NN", benchmark::kMillisecond,
              sgemm_host, n);
   }

@@ -21,12 +21,14 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tbbench {
@@ -202,6 +204,50 @@ double relative_difference(const DeviceBuffer<T>& ours, const DeviceBuffer<T>& r
     den += y * y;
   }
   return den > 0 ? std::sqrt(num / den) : (num > 0 ? INFINITY : 0.0);
+}
+
+// ---- host-side timing: both sides timed with the host clock around synchronous calls ----------
+
+using Clock = std::chrono::steady_clock;
+
+inline double median(std::vector<double> t) {
+  std::nth_element(t.begin(), t.begin() + t.size() / 2, t.end());
+  return t[t.size() / 2];
+}
+
+template <class Fn>
+double seconds_of(Fn&& fn) {
+  const auto t0 = Clock::now();
+  fn();
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+// Median seconds of ours and of ref over `reps` rounds, each round one call of each, the one that
+// goes first alternating. Warm-up: `warmup` calls of each (the first routed host call also
+// measures the cost model's rates).
+template <class Ours, class Ref>
+std::pair<double, double> interleaved_medians(int reps, int warmup, Ours&& ours, Ref&& ref) {
+  for (int i = 0; i < warmup; ++i) ours(), ref();
+  std::vector<double> t_ours, t_ref;
+  t_ours.reserve(reps);
+  t_ref.reserve(reps);
+  for (int i = 0; i < reps; ++i) {
+    if (i % 2 == 0) {
+      t_ours.push_back(seconds_of(ours));
+      t_ref.push_back(seconds_of(ref));
+    } else {
+      t_ref.push_back(seconds_of(ref));
+      t_ours.push_back(seconds_of(ours));
+    }
+  }
+  return {median(std::move(t_ours)), median(std::move(t_ref))};
+}
+
+// `count` floats uniform in [-1, 1] (multiples of 0.001), from `seed`.
+inline std::vector<float> random_host(size_t count, uint64_t seed) {
+  std::vector<float> v(count);
+  for (float& x : v) x = float(tbbench::splitmix64(seed) % 2001) / 1000.0f - 1.0f;
+  return v;
 }
 
 }  // namespace tbbench

@@ -15,6 +15,7 @@
 #include "env.h"
 #include "executor.h"
 #include "memory.h"
+#include "sgemm_host_small.h"
 
 namespace tileblas {
 
@@ -59,15 +60,16 @@ double warm_median_seconds(double window_s, Fn fn) {
   return t[t.size() / 2];
 }
 
-// CPU sgemm at square sizes from 16 to 512: the points the CPU prediction interpolates; the rate
-// beyond them from the two largest, and the overhead of the line through 64 at that rate. Where
-// cpu_team_parts() splits a size, the host team's time too, measured last: a threaded CPU BLAS's
+// CPU sgemm at square sizes from 8 to 512: the points the CPU prediction interpolates; the rate
+// beyond them from the two largest, and the overhead of the line through 64 at that rate. Our host
+// kernel's time at each size, where this CPU has a variant. Where cpu_team_parts() splits a size,
+// the host team's time too, measured last: a threaded CPU BLAS's
 // threads spin a while after its larger calls (here 256^3 and 512^3) and share the cores with the
 // team's, so the team is chosen only where it wins even then (measured first, it won 64^3 by 1.8x
 // in calibration, then lost by 0.83x in the demo's first calls, docs/NOTES-host.md).
 void measure_cpu(Rates& r) {
-  constexpr int kSizes[] = {16, 32, 48, 64, 96, 128, 256, 512};
-  constexpr int kAt64 = 3;
+  constexpr int kSizes[] = {8, 16, 32, 48, 64, 96, 128, 256, 512};
+  constexpr int kAt64 = 4;
   static_assert(std::size(kSizes) <= Rates::kMaxCpuPoints && kSizes[kAt64] == 64,
                 "one point per size");
   auto square = [](int n, std::vector<float>& a, std::vector<float>& b, std::vector<float>& c) {
@@ -81,10 +83,16 @@ void measure_cpu(Rates& r) {
   for (const int n : kSizes) {
     const GemmProblem p = square(n, a, b, c);
     r.cpu_point_flops[r.cpu_points] = p.flops();
-    r.cpu_point_s[r.cpu_points] = warm_median_seconds(n <= 128 ? 0.01 : 0.02, [&] {
-      gemm_on_cpu(p);
-    });
+    r.cpu_point_s[r.cpu_points] =
+        warm_median_seconds(n <= 128 ? 0.01 : 0.02, [&] { gemm_on_cpu(p); });
     ++r.cpu_points;
+  }
+  const sgemm_host_small::Isa isa = sgemm_host_small::best_isa();
+  for (int i = 0; i < int(std::size(kSizes)); ++i) {
+    const GemmProblem p = square(kSizes[i], a, b, c);
+    if (!sgemm_host_small::supports(p, isa)) continue;
+    r.host_kernel_point_s[i] =
+        warm_median_seconds(kSizes[i] <= 128 ? 0.01 : 0.02, [&] { sgemm_host_small::run(p, isa); });
   }
   const CpuTeam* team = CpuTeam::get();
   r.cpu_team_threads = team ? team->threads() : 0;

@@ -11,6 +11,7 @@
 #include "log.h"
 #include "ops.h"
 #include "router.h"
+#include "sgemm_host_small.h"
 
 namespace tileblas {
 
@@ -97,7 +98,13 @@ void gemm(const GemmProblem& call, const char* routine) {
       Device::report_failure(routine, err);
     }
     route.reason = std::string("GPU failed (") + cudaGetErrorString(err) + "), CPU fallback";
-  } else if (route.cpu_parts >= 2 && sgemm_on_cpu_team(p, route.cpu_parts)) {
+  } else if (route.cpu_path == CpuPath::kHostKernel) {
+    const sgemm_host_small::Isa isa = sgemm_host_small::best_isa();
+    sgemm_host_small::run(p, isa);
+    record_call(routine, p, TILEBLAS_ROUTE_CPU, sgemm_host_small::name_of(isa),
+                std::move(route.reason));
+    return;
+  } else if (route.cpu_path == CpuPath::kHostTeam && sgemm_on_cpu_team(p, route.cpu_parts)) {
     record_call(routine, p, TILEBLAS_ROUTE_CPU, "cpu_blas sgemm_ on the host team",
                 std::move(route.reason));
     return;

@@ -9,6 +9,7 @@
 
 #include "executor.h"
 #include "log.h"
+#include "sgemm_host_small.h"
 
 namespace tileblas {
 
@@ -57,8 +58,9 @@ bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {
 // Host data goes to the GPU only when predicted this much faster: near the crossover the two
 // predictions are within their error of each other, and there the CPU BLAS is the safe side.
 constexpr double kGpuAdvantage = 1.25;
-// Likewise the host team against one CPU BLAS call.
+// Likewise the host team, and our host kernel, against one CPU BLAS call.
 constexpr double kTeamAdvantage = 1.1;
+constexpr double kHostKernelAdvantage = 1.1;
 // Host team panels: about this much work each (measured on the H200 host, docs/NOTES-host.md:
 // OpenBLAS's own per-call cost and its allocator's lock make smaller panels lose; 48^3 ran fastest
 // in 2 panels, 64^3 in 4), and at most kCpuTeamMaxPartFlops, the size up to which OpenBLAS stays on
@@ -205,17 +207,32 @@ int cpu_team_parts(const GemmProblem& p, int threads) {
   return int(parts);
 }
 
-double predict_cpu_team_seconds(const GemmProblem& p, const Rates& r) {
-  const double f = p.flops();
+namespace {
+
+// Seconds interpolated from measured points t (0 where not measured) at the CPU points' FLOPs:
+// below the first point its time when `below_first` (a smaller problem costs at most that), else
+// 0 (unknown), as above the last or next to a point that was not measured.
+double from_points(const Rates& r, const double* t, double f, bool below_first) {
   const double* x = r.cpu_point_flops;
-  const double* t = r.cpu_team_point_s;
   for (int i = 0; i < r.cpu_points; ++i) {
     if (f > x[i]) continue;
     if (f == x[i]) return t[i];
-    if (i == 0 || t[i - 1] <= 0 || t[i] <= 0) return 0;
+    if (i == 0) return below_first ? t[0] : 0;
+    if (t[i - 1] <= 0 || t[i] <= 0) return 0;
     return between_points(x, t, i, f);
   }
   return 0;
+}
+
+}  // namespace
+
+double predict_cpu_team_seconds(const GemmProblem& p, const Rates& r) {
+  return from_points(r, r.cpu_team_point_s, p.flops(), false);
+}
+
+double predict_host_kernel_seconds(const GemmProblem& p, const Rates& r) {
+  if (!sgemm_host_small::supports(p, sgemm_host_small::best_isa())) return 0;
+  return from_points(r, r.host_kernel_point_s, p.flops(), true);
 }
 
 namespace {
@@ -313,6 +330,24 @@ double predict_bounced_seconds(const GemmProblem& p, const Placement& where, con
   return r.bounce_overhead_s + host_bytes(p, where) / r.bounce_bps + p.flops() / r.bounce_flops;
 }
 
+namespace {
+
+// The reason's text for a host call kept on the CPU, compared with the GPU's fixed cost alone
+// (`fixed`) or with its whole prediction. Static strings: Reason keeps the pointer.
+const char* cpu_path_label(CpuPath path, bool fixed) {
+  switch (path) {
+    case CpuPath::kHostTeam:
+      return fixed ? "host data, host team; GPU fixed cost" : "host data, host team";
+    case CpuPath::kHostKernel:
+      return fixed ? "host data, host kernel; GPU fixed cost" : "host data, host kernel";
+    case CpuPath::kCpuBlas:
+      break;
+  }
+  return fixed ? "host data, GPU fixed cost" : "host data";
+}
+
+}  // namespace
+
 bool gemm_needs_rates(const Placement& where, const Config& cfg) {
   return cfg.mode == Mode::kAuto && where.all_host();
 }
@@ -338,12 +373,21 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
     r.reason = "host data, no measured rates";
     return r;
   } else {
-    // The CPU side: one CPU BLAS call, or the host team running it in panels.
+    // The CPU side: one CPU BLAS call, the host team running it in panels, or our host kernel;
+    // either of the last two only where predicted faster by its margin.
     double t_cpu = predict_cpu_seconds(p, *rates);
+    const double t_blas = t_cpu;
     const double t_team = predict_cpu_team_seconds(p, *rates);
-    if (t_team > 0 && t_team * kTeamAdvantage < t_cpu) {
+    if (t_team > 0 && t_team * kTeamAdvantage < t_blas) {
       t_cpu = t_team;
+      r.cpu_path = CpuPath::kHostTeam;
       r.cpu_parts = cpu_team_parts(p, rates->cpu_team_threads);
+    }
+    const double t_kernel = predict_host_kernel_seconds(p, *rates);
+    if (t_kernel > 0 && t_kernel * kHostKernelAdvantage < t_blas && t_kernel < t_cpu) {
+      t_cpu = t_kernel;
+      r.cpu_path = CpuPath::kHostKernel;
+      r.cpu_parts = 0;
     }
     // Most host calls are small: where the CPU beats even the GPU's fixed cost, nothing else needs
     // costing.
@@ -352,9 +396,7 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
                                  ? std::min(rates->gpu_overhead_s, rates->bounce_overhead_s)
                                  : rates->gpu_overhead_s;
     if (!(gpu_floor * kGpuAdvantage < t_cpu)) {
-      r.reason = Reason::predicted(
-          r.cpu_parts ? "host data, host team; GPU fixed cost" : "host data, GPU fixed cost", t_cpu,
-          gpu_floor);
+      r.reason = Reason::predicted(cpu_path_label(r.cpu_path, true), t_cpu, gpu_floor);
       return r;
     }
     // Otherwise the fastest way to move the host operands, against the CPU BLAS.
@@ -381,9 +423,12 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
     if (!(t_gpu * kGpuAdvantage < t_cpu)) {
       r.copies = HostCopies::kPlain;
       r.panel_cols = 0;
-      r.reason = Reason::predicted(r.cpu_parts ? "host data, host team" : label, t_cpu, t_gpu);
+      r.reason = Reason::predicted(
+          r.cpu_path == CpuPath::kCpuBlas ? label : cpu_path_label(r.cpu_path, false), t_cpu,
+          t_gpu);
       return r;
     }
+    r.cpu_path = CpuPath::kCpuBlas;
     r.cpu_parts = 0;
     side_why = Reason::predicted(label, t_cpu, t_gpu);
   }

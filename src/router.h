@@ -22,7 +22,7 @@ struct Rates {
   // the CPU prediction interpolates between them (a threaded BLAS runs small problems on one
   // thread and wakes all of its threads from some size on: no single overhead + rate line fits
   // both sides of that step) and extends the largest at cpu_flops; else it is that line.
-  static constexpr int kMaxCpuPoints = 8;
+  static constexpr int kMaxCpuPoints = 9;
   int cpu_points = 0;
   double cpu_point_flops[kMaxCpuPoints] = {};
   double cpu_point_s[kMaxCpuPoints] = {};
@@ -30,6 +30,9 @@ struct Rates {
   // (src/cpu_team.h); 0 where that does not apply or was not measured.
   int cpu_team_threads = 0;
   double cpu_team_point_s[kMaxCpuPoints] = {};
+  // The same sizes on our own host kernel (kernels/sgemm_host_small.h) on the calling thread; 0
+  // where it was not measured (no variant for this CPU).
+  double host_kernel_point_s[kMaxCpuPoints] = {};
   double h2d_pinned_bps = 0;  // bytes/s host -> device from pinned memory
   double h2d_pageable_bps = 0;
   double d2h_pinned_bps = 0;
@@ -87,12 +90,20 @@ enum class HostCopies {
              // compute
 };
 
+// How a CPU route computes host data.
+enum class CpuPath {
+  kCpuBlas,     // one CPU BLAS call
+  kHostTeam,    // CPU BLAS calls on panels of C, run by the host team (src/cpu_team.h)
+  kHostKernel,  // our own kernel on the calling thread (kernels/sgemm_host_small.h)
+};
+
 // A GEMM's route. GPU routes with host operands also say how those are copied, and for kStaged
 // the panels' width (panel_cols, >= n: one panel).
-// CPU routes say in how many panels the host team runs the CPU BLAS call (cpu_parts, 0: one call).
+// CPU routes say which CPU path runs them and, for the host team, in how many panels (cpu_parts).
 struct GemmRoute : Route<GemmKernel, Reason> {
   HostCopies copies = HostCopies::kPlain;
   int64_t panel_cols = 0;
+  CpuPath cpu_path = CpuPath::kCpuBlas;
   int cpu_parts = 0;
 };
 
@@ -112,6 +123,9 @@ double predict_cpu_seconds(const GemmProblem& p, const Rates& r);
 // The CPU BLAS call split across the host team: interpolated between two measured team points
 // around p's size; 0 (unknown) outside them.
 double predict_cpu_team_seconds(const GemmProblem& p, const Rates& r);
+// Our host kernel: interpolated between two measured points around p's size, at most the smallest
+// point's time below it; 0 (unknown) above the largest, or where the kernel does not support p.
+double predict_host_kernel_seconds(const GemmProblem& p, const Rates& r);
 double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const Rates& r,
                            int64_t panel_cols = 0);
 // The same through the bounce buffer (for calls whose host operands fit it: bounce_fits()).

@@ -9,11 +9,13 @@
 #include "executor.h"
 #include "kernel_table.h"
 #include "router.h"
+#include "sgemm_host_small.h"
 #include "test_support.h"
 
 namespace {
 
 using tileblas::Config;
+using tileblas::CpuPath;
 using tileblas::DataType;
 using tileblas::DeviceCaps;
 using tileblas::GemmProblem;
@@ -70,8 +72,8 @@ TEST(ConfigTest, ParsesKnownVariables) {
 }
 
 TEST(ConfigTest, ReportsUnknownValuesAndNames) {
-  const char* env[] = {"TILEBLAS_MODE=fastest", "TILEBLAS_VERBOSE=maybe", "TILEBLAS_DEVICE=x",
-                       "TILEBLAS_CPU_THREADS=-2", "TILEBLAS_MOOD=cpu", nullptr};
+  const char* env[] = {"TILEBLAS_MODE=fastest",   "TILEBLAS_VERBOSE=maybe", "TILEBLAS_DEVICE=x",
+                       "TILEBLAS_CPU_THREADS=-2", "TILEBLAS_MOOD=cpu",      nullptr};
   const Config c = tileblas::parse_config(env);
   EXPECT_EQ(c.mode, Mode::kAuto);
   EXPECT_FALSE(c.verbose);
@@ -240,7 +242,8 @@ TEST(RouterTest, CpuPredictionFollowsTheMeasuredPoints) {
 }
 
 // Host team panels: one per 2^17 FLOPs, at most one per thread and per row or column of C, none
-// below two panels or above 2 * 64^3 FLOPs a panel (where OpenBLAS wakes its own threads), fp32 only.
+// below two panels or above 2 * 64^3 FLOPs a panel (where OpenBLAS wakes its own threads), fp32
+// only.
 TEST(RouterTest, CpuTeamPartsFollowTheWork) {
   EXPECT_EQ(tileblas::cpu_team_parts(square(32), 16), 0);  // 65536 FLOPs: one panel
   EXPECT_EQ(tileblas::cpu_team_parts(square(48), 16), 2);
@@ -307,6 +310,51 @@ TEST(RouterTest, HostTeamWhenPredictedFaster) {
   EXPECT_EQ(tileblas::route_gemm(square(64), host, cpu_mode, nullptr, "TILEBLAS_MODE=cpu", nullptr)
                 .cpu_parts,
             0);
+}
+
+// Our host kernel's prediction interpolates between its measured points, takes the smallest
+// one's time below it and is unknown (0) above the largest or where the kernel does not support the
+// problem. The router takes it where it is predicted 10% faster than one CPU BLAS call and faster
+// than the team, and still prefers the GPU where that is predicted faster.
+TEST(RouterTest, HostKernelWhenPredictedFaster) {
+  namespace small = tileblas::sgemm_host_small;
+  if (small::best_isa() == small::Isa::kNone) GTEST_SKIP() << "no host kernel for this CPU";
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const Placement host;
+  Rates rates = with_team_points(typical_rates());  // CPU BLAS 16: 0.5, 64: 31, 128: 53 us
+  rates.host_kernel_point_s[0] = 0.3e-6;            // 16^3
+  rates.host_kernel_point_s[1] = 6e-6;              // 64^3
+  rates.host_kernel_point_s[2] = 60e-6;             // 128^3: slower than the CPU BLAS
+  EXPECT_DOUBLE_EQ(tileblas::predict_host_kernel_seconds(square(8), rates), 0.3e-6);
+  EXPECT_DOUBLE_EQ(tileblas::predict_host_kernel_seconds(square(64), rates), 6e-6);
+  EXPECT_EQ(tileblas::predict_host_kernel_seconds(square(256), rates), 0.0);  // none at 512^3
+  GemmProblem half = square(16);
+  half.ab_type = DataType::kF16;
+  EXPECT_EQ(tileblas::predict_host_kernel_seconds(half, rates), 0.0);
+
+  for (int64_t n : {8, 16, 64}) {
+    const auto r = tileblas::route_gemm(square(n), host, Config{}, &caps, "", &rates);
+    EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU) << n << ": " << r.reason.str();
+    EXPECT_EQ(r.cpu_path, CpuPath::kHostKernel) << n << ": " << r.reason.str();
+    EXPECT_EQ(r.cpu_parts, 0);
+    EXPECT_NE(r.reason.str().find("host kernel"), std::string::npos) << r.reason.str();
+  }
+  // 128^3: the kernel is slower than the CPU BLAS; the team (40 us) is 10% faster.
+  const auto at_128 = tileblas::route_gemm(square(128), host, Config{}, &caps, "", &rates);
+  EXPECT_EQ(at_128.cpu_path, CpuPath::kHostTeam) << at_128.reason.str();
+
+  Rates close = rates;  // within 10% of the CPU BLAS: one CPU BLAS call
+  close.host_kernel_point_s[0] = 0.48e-6;
+  EXPECT_EQ(tileblas::route_gemm(square(16), host, Config{}, &caps, "", &close).cpu_path,
+            CpuPath::kCpuBlas);
+
+  Rates fast_gpu = rates;  // bounced at 5 us: faster than the kernel's 6 us
+  fast_gpu.bounce_overhead_s = 4e-6;
+  fast_gpu.bounce_bps = 100e9;
+  fast_gpu.bounce_flops = 10e12;
+  const auto gpu = tileblas::route_gemm(square(64), host, Config{}, &caps, "", &fast_gpu);
+  EXPECT_EQ(gpu.side, TILEBLAS_ROUTE_GPU) << gpu.reason.str();
+  EXPECT_EQ(gpu.cpu_path, CpuPath::kCpuBlas);
 }
 
 // With the bounce buffer measured (a fixed cost below plain copies'), small host problems

@@ -1,0 +1,43 @@
+// sgemm_host_small: fp32 GEMM on host memory, on the calling CPU thread, for problems small enough
+// that a CPU BLAS call's fixed costs (argument checks, buffer allocation, threading decisions) are
+// a large part of its time. The router takes it where the calibration measured it faster than the
+// CPU BLAS (src/router.cpp); it is never used for device or managed data.
+//   C = alpha * op(A) * op(B) + beta * C   (column-major, any m, n, k >= 1, any leading dimensions
+//   >= the minimum, any alignment; alpha == 0: A and B are not read; beta == 0: C is not read, so
+//   NaN in C does not leak)
+// Only C's m x n elements are written (rows m..ldc-1 stay untouched).
+//
+// Layout: op(A) is packed into blocks of kMr rows (k columns of kMr floats, zero-padded past m),
+// op(B) into one panel of kNr columns at a time (k rows of kNr floats, zero-padded past n). The
+// microkernel holds a kMr x kNr tile of C in vector registers and, per step of k, loads kMr/lanes
+// vectors of A and broadcasts kNr elements of B (an outer product of fused multiply-adds). Full
+// tiles update C with vector loads and stores, edge tiles element by element.
+//
+// Variants, one per instruction set, each compiled in a file of its own with that set enabled
+// (kernels/sgemm_host_small_<isa>.cpp): AVX-512 32x8 (16 of 32 zmm registers accumulate), AVX2+FMA
+// 16x6 (12 of 16 ymm). A CPU with neither has no variant: supports() is false everywhere.
+#pragma once
+
+#include <cstdint>
+
+#include "problem.h"
+
+namespace tileblas::sgemm_host_small {
+
+enum class Isa : uint8_t { kNone, kAvx2, kAvx512 };
+
+// The widest variant this CPU runs (checked once), or kNone.
+Isa best_isa();
+// "sgemm_host_small_avx512_32x8", ...; "none" for kNone.
+const char* name_of(Isa isa);
+
+// Host fp32 problems with m, n, k >= 1 and at most kMaxElements floats of packed operands, on a
+// CPU that has `isa`.
+bool supports(const GemmProblem& p, Isa isa);
+// Computes p with `isa`'s variant; supports(p, isa) must hold.
+void run(const GemmProblem& p, Isa isa);
+
+// The packed operands' bound (16 MiB of workspace per calling thread at most).
+constexpr int64_t kMaxElements = int64_t(1) << 22;
+
+}  // namespace tileblas::sgemm_host_small
