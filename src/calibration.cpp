@@ -102,7 +102,7 @@ void measure_cpu(Rates& r) {
     if (parts < 2) continue;
     // As a routed call runs it: one CPU BLAS call when the team cannot take it.
     r.cpu_team_point_s[i] = warm_median_seconds(0.01, [&] {
-      if (!sgemm_on_cpu_team(p, parts)) gemm_on_cpu(p);
+      if (!sgemm_on_cpu_team(p, parts, team_panels_on_host_kernel(p))) gemm_on_cpu(p);
     });
   }
   const int last = r.cpu_points - 1;
@@ -259,19 +259,31 @@ double measure_kernel_rate(const GemmProblem& like, Device& device) {
 
 }  // namespace
 
+namespace {
+
+// One slot per data type and TF32 choice, filled once under the mutex; every later call (each
+// host-data GEMM asks) reads its slot with one atomic load.
+constexpr int kDataTypes = 3;
+static_assert(int(DataType::kBF16) + 1 == kDataTypes, "one slot pair per DataType");
+std::atomic<const Rates*> rate_slots[kDataTypes * 2];
+
+std::atomic<const Rates*>& slot_of(const GemmProblem& p) {
+  return rate_slots[int(p.ab_type) * 2 + (p.allow_tf32 ? 1 : 0)];
+}
+
+}  // namespace
+
+const Rates* rates_if_measured(const GemmProblem& p) {
+  return slot_of(p).load(std::memory_order_acquire);
+}
+
 const Rates& measured_rates(const GemmProblem& p, Device& device) {
-  // One slot per data type and TF32 choice, filled once under the mutex; every later call (each
-  // host-data GEMM asks) reads its slot with one atomic load.
-  constexpr int kDataTypes = 3;
-  static_assert(int(DataType::kBF16) + 1 == kDataTypes, "one slot pair per DataType");
-  static std::atomic<const Rates*> slots[kDataTypes * 2];
-  const int key = int(p.ab_type) * 2 + (p.allow_tf32 ? 1 : 0);
-  if (const Rates* r = slots[key].load(std::memory_order_acquire)) return *r;
+  if (const Rates* r = rates_if_measured(p)) return *r;
   static std::mutex mu;
   static Rates base;
   static bool base_measured = false;
   std::lock_guard<std::mutex> lock(mu);
-  if (const Rates* r = slots[key].load(std::memory_order_relaxed)) return *r;
+  if (const Rates* r = slot_of(p).load(std::memory_order_relaxed)) return *r;
   if (!base_measured) {
     // The CPU BLAS last: its threads spin a while after a call, and the staged copies' host
     // threads would share the cores with them.
@@ -288,6 +300,7 @@ const Rates& measured_rates(const GemmProblem& p, Device& device) {
     r.h2d_pinned_bps = r.h2d_pageable_bps = r.d2h_pinned_bps = r.d2h_pageable_bps = 1.0;
     r.h2d_staged_bps = r.d2h_staged_bps = r.bounce_bps = r.bounce_flops = 0.0;
   }
+  r.host_kernel_sure_flops = host_kernel_sure_flops(r);
   if (config().verbose) {
     std::fprintf(
         stderr,
@@ -301,7 +314,7 @@ const Rates& measured_rates(const GemmProblem& p, Device& device) {
         r.bounce_flops * 1e-9, r.bounce_overhead_s * 1e6);
   }
   const Rates* stored = new Rates(r);  // never freed: calls read it until the process exits
-  slots[key].store(stored, std::memory_order_release);
+  slot_of(p).store(stored, std::memory_order_release);
   return *stored;
 }
 

@@ -1,5 +1,6 @@
 // Measures the rates the cost model needs (src/router.h Rates), once per process and per data
-// type, the first time a host-data GEMM has to be routed: a CPU BLAS sgemm at eight sizes, pinned
+// type, the first time a host-data GEMM has to be routed: a CPU BLAS sgemm at nine sizes (and our
+// host kernel, and the host team, at the same sizes), pinned
 // and pageable copies each way, pageable copies through the executor's staging pipeline at two
 // sizes, a tiny GEMM on host data with plain and with bounced copies (the fixed cost of a host-data
 // call each way), two more bounced GEMMs (the bounce buffer's packing rate, and the kernel's rate
@@ -14,7 +15,9 @@ namespace tileblas {
 class Device;
 
 // Rates for routing `p` (its data type picks the GPU kernel rate). Thread-safe; the first call for
-// a data type takes a few milliseconds.
+// a data type takes a few milliseconds. `device` must be current.
 const Rates& measured_rates(const GemmProblem& p, Device& device);
+// The same once measured (one atomic load, nothing made current), else nullptr.
+const Rates* rates_if_measured(const GemmProblem& p);
 
 }  // namespace tileblas

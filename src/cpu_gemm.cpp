@@ -7,6 +7,7 @@
 #include "cpu_blas.h"
 #include "cpu_team.h"
 #include "half_convert.h"
+#include "sgemm_host_small.h"
 
 namespace tileblas {
 
@@ -74,7 +75,8 @@ namespace {
 struct Panels {
   const GemmProblem* p;
   int parts;
-  bool by_rows;  // row panels of C (and of op(A)); else column panels (and of op(B))
+  bool by_rows;               // row panels of C (and of op(A)); else column panels (and of op(B))
+  sgemm_host_small::Isa isa;  // kNone: CPU BLAS calls
 };
 
 // Panel `part` of C: its rows or columns [extent * part / parts, extent * (part + 1) / parts).
@@ -84,30 +86,38 @@ void sgemm_panel(const void* ctx, int part) {
   const int64_t extent = job.by_rows ? p.m : p.n;
   const int64_t lo = extent * part / job.parts, hi = extent * (part + 1) / job.parts;
   if (hi == lo) return;
-  const float* a = static_cast<const float*>(p.a);
-  const float* b = static_cast<const float*>(p.b);
-  float* c = static_cast<float*>(p.c);
-  int64_t m = p.m, n = p.n;
+  GemmProblem q = p;
   if (job.by_rows) {  // rows lo..hi of op(A): rows of A, or columns of A^T
-    a += p.trans_a == Op::kNoTrans ? lo : lo * p.lda;
-    c += lo;
-    m = hi - lo;
+    q.a = static_cast<const float*>(p.a) + (p.trans_a == Op::kNoTrans ? lo : lo * p.lda);
+    q.c = static_cast<float*>(p.c) + lo;
+    q.m = hi - lo;
   } else {  // columns lo..hi of op(B): columns of B, or rows of B^T
-    b += p.trans_b == Op::kNoTrans ? lo * p.ldb : lo;
-    c += lo * p.ldc;
-    n = hi - lo;
+    q.b = static_cast<const float*>(p.b) + (p.trans_b == Op::kNoTrans ? lo * p.ldb : lo);
+    q.c = static_cast<float*>(p.c) + lo * p.ldc;
+    q.n = hi - lo;
   }
-  cpu_blas::sgemm(op_char(p.trans_a), op_char(p.trans_b), int(m), int(n), int(p.k), p.alpha, a,
-                  int(p.lda), b, int(p.ldb), p.beta, c, int(p.ldc));
+  if (job.isa != sgemm_host_small::Isa::kNone) {
+    sgemm_host_small::run(q, job.isa);
+    return;
+  }
+  cpu_blas::sgemm(op_char(q.trans_a), op_char(q.trans_b), int(q.m), int(q.n), int(q.k), q.alpha,
+                  static_cast<const float*>(q.a), int(q.lda), static_cast<const float*>(q.b),
+                  int(q.ldb), q.beta, static_cast<float*>(q.c), int(q.ldc));
 }
 
 }  // namespace
 
-bool sgemm_on_cpu_team(const GemmProblem& p, int parts) {
+bool team_panels_on_host_kernel(const GemmProblem& p) {
+  return sgemm_host_small::supports(p, sgemm_host_small::best_isa());
+}
+
+bool sgemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel) {
   CpuTeam* team = CpuTeam::get();
   if (!team || p.ab_type != DataType::kF32 || p.c_type != DataType::kF32) return false;
+  if (on_host_kernel && !team_panels_on_host_kernel(p)) return false;
   const bool by_rows = p.m > p.n;
-  const Panels job{&p, int(std::min<int64_t>(parts, by_rows ? p.m : p.n)), by_rows};
+  const Panels job{&p, int(std::min<int64_t>(parts, by_rows ? p.m : p.n)), by_rows,
+                   on_host_kernel ? sgemm_host_small::best_isa() : sgemm_host_small::Isa::kNone};
   return team->run(job.parts, sgemm_panel, &job);
 }
 

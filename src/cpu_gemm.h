@@ -12,9 +12,15 @@ namespace tileblas {
 // for an fp16 C, rounded back.
 void gemm_on_cpu(const GemmProblem& p);
 
-// The same for an fp32 problem, as `parts` >= 2 CPU BLAS calls on panels of C (column panels, or
-// row panels when m > n), run by the host team. Returns false, having computed nothing, when the
-// team cannot take the call now (none, busy, or asleep): the caller then calls gemm_on_cpu().
-bool sgemm_on_cpu_team(const GemmProblem& p, int parts);
+// The same for an fp32 problem, in `parts` >= 2 panels of C (column panels, or row panels when
+// m > n) run side by side by the host team: each panel on our host kernel
+// (kernels/sgemm_host_small.h) when `on_host_kernel`, else as one CPU BLAS call. Returns false,
+// having computed nothing, when the team cannot take the call now (none, busy, or asleep): the
+// caller then calls gemm_on_cpu().
+bool sgemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel);
+
+// Whether the host team runs p's panels on our host kernel: this CPU has a variant that computes
+// p (and so every panel of it). The router and the calibration ask the same question.
+bool team_panels_on_host_kernel(const GemmProblem& p);
 
 }  // namespace tileblas

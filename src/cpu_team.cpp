@@ -47,8 +47,7 @@ void futex_wait(std::atomic<uint32_t>* word, uint32_t seen) {
 // Changes the word and wakes a thread waiting on it.
 void ring(std::atomic<uint32_t>* bell) {
   bell->fetch_add(1, std::memory_order_seq_cst);
-  syscall(SYS_futex, reinterpret_cast<uint32_t*>(bell), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr,
-          0);
+  syscall(SYS_futex, reinterpret_cast<uint32_t*>(bell), FUTEX_WAKE_PRIVATE, 1, nullptr, nullptr, 0);
 }
 
 int usable_cpus() {

@@ -44,7 +44,7 @@ class CpuTeam {
   void work(int index);
   void wake_sleepers();
   int threads_;
-  Worker* workers_;  // threads_ - 1 of them
+  Worker* workers_;                             // threads_ - 1 of them
   int64_t last_run_ns_ = 0, last_wake_ns_ = 0;  // written under run()'s lock
 };
 

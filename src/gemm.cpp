@@ -82,7 +82,19 @@ void gemm(const GemmProblem& call, const char* routine) {
   }
   const Rates* rates = nullptr;
   if (device && gemm_needs_rates(where, config()) && p.k > 0 && p.alpha != 0.0f) {
-    rates = device->make_current() ? &measured_rates(p, *device) : nullptr;
+    rates = rates_if_measured(p);
+    if (!rates && device->make_current()) rates = &measured_rates(p, *device);
+  }
+  // Small host problems below the measured crossover: our host kernel, as route_gemm() would say,
+  // without its costing (host_kernel_sure_flops()).
+  if (rates && p.flops() <= rates->host_kernel_sure_flops) {
+    const sgemm_host_small::Isa isa = sgemm_host_small::best_isa();
+    if (sgemm_host_small::supports(p, isa)) {
+      sgemm_host_small::run(p, isa);
+      record_call(routine, p, TILEBLAS_ROUTE_CPU, sgemm_host_small::name_of(isa),
+                  "host data, host kernel: below the measured crossover");
+      return;
+    }
   }
   GemmRoute route = route_gemm(p, where, config(), device ? &device->caps() : nullptr,
                                Device::unavailable_reason(), rates);
@@ -104,10 +116,15 @@ void gemm(const GemmProblem& call, const char* routine) {
     record_call(routine, p, TILEBLAS_ROUTE_CPU, sgemm_host_small::name_of(isa),
                 std::move(route.reason));
     return;
-  } else if (route.cpu_path == CpuPath::kHostTeam && sgemm_on_cpu_team(p, route.cpu_parts)) {
-    record_call(routine, p, TILEBLAS_ROUTE_CPU, "cpu_blas sgemm_ on the host team",
-                std::move(route.reason));
-    return;
+  } else if (route.cpu_path == CpuPath::kHostTeam) {
+    const bool on_kernel = team_panels_on_host_kernel(p);
+    if (sgemm_on_cpu_team(p, route.cpu_parts, on_kernel)) {
+      record_call(
+          routine, p, TILEBLAS_ROUTE_CPU,
+          on_kernel ? "sgemm_host_small on the host team" : "cpu_blas sgemm_ on the host team",
+          std::move(route.reason));
+      return;
+    }
   }
   if (where.a == MemKind::kDevice || where.b == MemKind::kDevice || where.c == MemKind::kDevice) {
     gemm_on_cpu_via_host_copies(p, where, routine);

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <vector>
 
+#include "cpu_gemm.h"
 #include "executor.h"
 #include "log.h"
 #include "sgemm_host_small.h"
@@ -63,8 +64,9 @@ constexpr double kTeamAdvantage = 1.1;
 constexpr double kHostKernelAdvantage = 1.1;
 // Host team panels: about this much work each (measured on the H200 host, docs/NOTES-host.md:
 // OpenBLAS's own per-call cost and its allocator's lock make smaller panels lose; 48^3 ran fastest
-// in 2 panels, 64^3 in 4), and at most kCpuTeamMaxPartFlops, the size up to which OpenBLAS stays on
-// one thread (m * n * k <= 64^3): a larger panel would wake its threads from each of ours.
+// in 2 panels, 64^3 in 4), and, for CPU BLAS panels, at most kCpuTeamMaxPartFlops, the size up to
+// which OpenBLAS stays on one thread (m * n * k <= 64^3): a larger panel would wake its threads
+// from each of ours.
 constexpr double kCpuTeamPartFlops = double(1 << 17);
 constexpr double kCpuTeamMaxPartFlops = 2.0 * 64 * 64 * 64;
 
@@ -203,7 +205,9 @@ int cpu_team_parts(const GemmProblem& p, int threads) {
   const double f = p.flops();
   const int64_t by_work = int64_t(std::ceil(f / kCpuTeamPartFlops));
   const int64_t parts = std::min({by_work, int64_t(threads), std::max(p.m, p.n)});
-  if (parts < 2 || f / double(parts) > kCpuTeamMaxPartFlops) return 0;
+  if (parts < 2) return 0;
+  // Panels on our host kernel never wake a CPU BLAS's threads: any size.
+  if (f / double(parts) > kCpuTeamMaxPartFlops && !team_panels_on_host_kernel(p)) return 0;
   return int(parts);
 }
 
@@ -347,6 +351,23 @@ const char* cpu_path_label(CpuPath path, bool fixed) {
 }
 
 }  // namespace
+
+double host_kernel_sure_flops(const Rates& r) {
+  const double gpu_floor = r.bounce_bps > 0 && r.bounce_flops > 0
+                               ? std::min(r.gpu_overhead_s, r.bounce_overhead_s)
+                               : r.gpu_overhead_s;
+  double sure = 0;
+  for (int i = 0; i < r.cpu_points; ++i) {
+    const double t_kernel = r.host_kernel_point_s[i], t_team = r.cpu_team_point_s[i];
+    const bool team_loses = t_team <= 0 || t_kernel < t_team;
+    if (!(t_kernel > 0 && t_kernel * kHostKernelAdvantage < r.cpu_point_s[i] && team_loses &&
+          !(gpu_floor * kGpuAdvantage < t_kernel))) {
+      break;
+    }
+    sure = r.cpu_point_flops[i];
+  }
+  return sure;
+}
 
 bool gemm_needs_rates(const Placement& where, const Config& cfg) {
   return cfg.mode == Mode::kAuto && where.all_host();

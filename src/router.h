@@ -27,12 +27,16 @@ struct Rates {
   double cpu_point_flops[kMaxCpuPoints] = {};
   double cpu_point_s[kMaxCpuPoints] = {};
   // The same sizes' calls split by cpu_team_parts() across the host team of cpu_team_threads
-  // (src/cpu_team.h); 0 where that does not apply or was not measured.
+  // (src/cpu_team.h), its panels on our host kernel where team_panels_on_host_kernel() (else CPU
+  // BLAS calls); 0 where that does not apply or was not measured.
   int cpu_team_threads = 0;
   double cpu_team_point_s[kMaxCpuPoints] = {};
   // The same sizes on our own host kernel (kernels/sgemm_host_small.h) on the calling thread; 0
   // where it was not measured (no variant for this CPU).
   double host_kernel_point_s[kMaxCpuPoints] = {};
+  // fp32 host problems of at most this many FLOPs that the host kernel supports go to it without
+  // costing (host_kernel_sure_flops()); 0: none.
+  double host_kernel_sure_flops = 0;
   double h2d_pinned_bps = 0;  // bytes/s host -> device from pinned memory
   double h2d_pageable_bps = 0;
   double d2h_pinned_bps = 0;
@@ -112,9 +116,10 @@ struct GemmRoute : Route<GemmKernel, Reason> {
 // multiple of 128 columns; n (one panel) when splitting does not pay.
 int64_t gemm_panel_cols(const GemmProblem& p, const Placement& where, const DeviceCaps& caps);
 
-// Panels for running p's CPU BLAS call on a host team of `threads`: one per kCpuTeamPartFlops of
-// work, at most one per thread and per row or column of C; 0 where that would be fewer than two, or
-// panels beyond what the CPU BLAS runs on one thread, or p is not fp32.
+// Panels for running p on a host team of `threads`: one per kCpuTeamPartFlops of work, at most one
+// per thread and per row or column of C; 0 where that would be fewer than two, or p is not fp32, or
+// (panels run as CPU BLAS calls, src/cpu_gemm.h) panels beyond what the CPU BLAS runs on one
+// thread.
 int cpu_team_parts(const GemmProblem& p, int threads);
 
 // Predicted seconds for the CPU and for the GPU (transfers included) per the cost model; for the
@@ -130,6 +135,13 @@ double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const R
                            int64_t panel_cols = 0);
 // The same through the bounce buffer (for calls whose host operands fit it: bounce_fits()).
 double predict_bounced_seconds(const GemmProblem& p, const Placement& where, const Rates& r);
+
+// The FLOPs up to which route_gemm() sends every fp32 host problem that our host kernel supports to
+// that kernel, whatever its shape, per these rates: the largest measured size such that at it and
+// at every smaller one the kernel is predicted faster than the CPU BLAS by its margin, than the
+// host team, and than the GPU's fixed cost (all three interpolate linearly between the points, so
+// what holds at two points holds between them). 0 if none. gemm() skips the cost model below it.
+double host_kernel_sure_flops(const Rates& r);
 
 // Side and kernel for a GEMM. `caps` is nullptr when no device is usable (`no_device_why` says
 // why). `rates` may be nullptr when they are not needed (device data, forced modes); the caller

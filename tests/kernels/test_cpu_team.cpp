@@ -28,6 +28,7 @@
 
 #include "cpu_gemm.h"
 #include "cpu_team.h"
+#include "sgemm_host_small.h"
 #include "test_support.h"
 
 namespace {
@@ -274,7 +275,7 @@ TEST(CpuTeam, ForkChildHasNoTeam) {
     int code = 0;
     if (Team::get() != nullptr) {
       code = 1;
-    } else if (tileblas::sgemm_on_cpu_team(p, 2)) {
+    } else if (tileblas::sgemm_on_cpu_team(p, 2, false)) {
       code = 2;
     } else {
       for (float x : c) code = x == 5.0f ? code : 3;
@@ -298,12 +299,13 @@ struct GemmCase {
   float alpha = 1.0f, beta = 0.0f;
   int parts = 2;
   bool integers = false;  // integer data and scalars: the result must equal OpenBLAS's exactly
+  bool on_host_kernel = false;  // panels on our host kernel, else CPU BLAS calls
 
   std::string str() const {
     std::ostringstream s;
     s << tileblas::name_of(ta) << tileblas::name_of(tb) << " m=" << m << " n=" << n << " k=" << k
       << " alpha=" << alpha << " beta=" << beta << " parts=" << parts
-      << (integers ? " integers" : "");
+      << (integers ? " integers" : "") << (on_host_kernel ? " host kernel" : " cpu BLAS");
     return s.str();
   }
 };
@@ -348,7 +350,7 @@ std::string run_team_case(const GemmCase& gc) {
   std::string refused_but_wrote;
   const bool taken = until_true([&] {
     c = c_before;
-    if (tileblas::sgemm_on_cpu_team(p, gc.parts)) return true;
+    if (tileblas::sgemm_on_cpu_team(p, gc.parts, gc.on_host_kernel)) return true;
     if (std::memcmp(c.data(), c_before.data(), c_size * sizeof(float)) != 0) {
       refused_but_wrote = "returned false but wrote C";
     }
@@ -392,19 +394,28 @@ const std::vector<std::pair<float, float>> kScalars = {{1.0f, 0.0f},  {-0.7f, 0.
 const std::vector<std::pair<float, float>> kIntegerScalars = {
     {1.0f, 0.0f}, {2.0f, -1.0f}, {-1.0f, 3.0f}, {0.0f, 2.0f}};
 
-// Every transpose pair x shape x parts with each (alpha, beta).
+// Every transpose pair x shape x parts with each (alpha, beta), panels as CPU BLAS calls and, where
+// this CPU has a variant, on our host kernel.
 void run_grid(const std::vector<Shape>& shapes, const std::vector<std::pair<float, float>>& scalars,
               bool integers) {
-  for (Op ta : {Op::kNoTrans, Op::kTrans}) {
-    for (Op tb : {Op::kNoTrans, Op::kTrans}) {
-      for (const Shape& s : shapes) {
-        for (int parts : kParts) {
-          for (const auto& [alpha, beta] : scalars) {
-            GemmCase gc;
-            gc.ta = ta, gc.tb = tb, gc.m = s.m, gc.n = s.n, gc.k = s.k;
-            gc.alpha = alpha, gc.beta = beta, gc.parts = parts, gc.integers = integers;
-            const std::string msg = run_team_case(gc);
-            ASSERT_EQ(msg, "") << gc.str();
+  std::vector<bool> panel_kinds = {false};
+  if (tileblas::sgemm_host_small::best_isa() != tileblas::sgemm_host_small::Isa::kNone) {
+    panel_kinds.push_back(true);
+  }
+  for (bool on_host_kernel : panel_kinds) {
+    for (Op ta : {Op::kNoTrans, Op::kTrans}) {
+      for (Op tb : {Op::kNoTrans, Op::kTrans}) {
+        for (const Shape& s : shapes) {
+          for (int parts : kParts) {
+            for (const auto& [alpha, beta] : scalars) {
+              GemmCase gc;
+              gc.ta = ta, gc.tb = tb, gc.m = s.m, gc.n = s.n, gc.k = s.k;
+              gc.alpha = alpha, gc.beta = beta, gc.parts = parts, gc.integers = integers;
+              // k == 0: the kernel supports no such problem, and the team refuses it on the kernel.
+              gc.on_host_kernel = on_host_kernel && s.k > 0;
+              const std::string msg = run_team_case(gc);
+              ASSERT_EQ(msg, "") << gc.str();
+            }
           }
         }
       }
@@ -455,7 +466,7 @@ TEST(TeamSgemm, RefusesOtherTypes) {
     for (int parts : kParts) {
       for (int i = 0; i < 20; ++i) {
         ASSERT_TRUE(wake(*team));
-        EXPECT_FALSE(tileblas::sgemm_on_cpu_team(p, parts))
+        EXPECT_FALSE(tileblas::sgemm_on_cpu_team(p, parts, false))
             << tileblas::name_of(ab_type) << " x " << tileblas::name_of(c_type);
         ASSERT_EQ(c, c_before) << "C written";
       }

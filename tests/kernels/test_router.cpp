@@ -250,9 +250,13 @@ TEST(RouterTest, CpuTeamPartsFollowTheWork) {
   EXPECT_EQ(tileblas::cpu_team_parts(square(64), 16), 4);
   EXPECT_EQ(tileblas::cpu_team_parts(square(96), 16), 14);
   EXPECT_EQ(tileblas::cpu_team_parts(square(128), 16), 16);
-  EXPECT_EQ(tileblas::cpu_team_parts(square(128), 8), 8);   // 2 * 64^3 FLOPs each: still one thread
-  EXPECT_EQ(tileblas::cpu_team_parts(square(129), 8), 0);   // a little more each
-  EXPECT_EQ(tileblas::cpu_team_parts(square(192), 16), 0);  // panels too large for one thread
+  EXPECT_EQ(tileblas::cpu_team_parts(square(128), 8), 8);  // 2 * 64^3 FLOPs each: still one thread
+  // Panels beyond 2 * 64^3 FLOPs: too large for a CPU BLAS to keep on one thread, any size for our
+  // host kernel.
+  const bool kernel_panels =
+      tileblas::sgemm_host_small::best_isa() != tileblas::sgemm_host_small::Isa::kNone;
+  EXPECT_EQ(tileblas::cpu_team_parts(square(129), 8), kernel_panels ? 8 : 0);
+  EXPECT_EQ(tileblas::cpu_team_parts(square(192), 16), kernel_panels ? 16 : 0);
   EXPECT_EQ(tileblas::cpu_team_parts(square(64), 1), 0);
   EXPECT_EQ(tileblas::cpu_team_parts(square(64, DataType::kF16), 16), 0);
   GemmProblem thin = square(64);
@@ -355,6 +359,23 @@ TEST(RouterTest, HostKernelWhenPredictedFaster) {
   const auto gpu = tileblas::route_gemm(square(64), host, Config{}, &caps, "", &fast_gpu);
   EXPECT_EQ(gpu.side, TILEBLAS_ROUTE_GPU) << gpu.reason.str();
   EXPECT_EQ(gpu.cpu_path, CpuPath::kCpuBlas);
+
+  // The shortcut's bound: 64^3 (at 128^3 the CPU BLAS is faster); below it every shape the kernel
+  // supports routes to the kernel; a GPU fixed cost under the kernel's time lowers it.
+  EXPECT_DOUBLE_EQ(tileblas::host_kernel_sure_flops(rates), 2.0 * 64 * 64 * 64);
+  EXPECT_DOUBLE_EQ(tileblas::host_kernel_sure_flops(fast_gpu), 2.0 * 16 * 16 * 16);
+  EXPECT_EQ(tileblas::host_kernel_sure_flops(close), 0.0);
+  for (int i = 0; i < 200; ++i) {
+    GemmProblem q = square(1);
+    q.m = 1 + int64_t(tbtest::rng()() % 300), q.n = 1 + int64_t(tbtest::rng()() % 300);
+    q.k = 1 + int64_t(tbtest::rng()() % 64);
+    q.trans_a = tbtest::rng()() % 2 ? tileblas::Op::kTrans : tileblas::Op::kNoTrans;
+    q.lda = q.a_rows(), q.ldb = q.b_rows(), q.ldc = q.m;
+    if (q.flops() > tileblas::host_kernel_sure_flops(rates)) continue;
+    const auto r = tileblas::route_gemm(q, host, Config{}, &caps, "", &rates);
+    EXPECT_EQ(r.cpu_path, CpuPath::kHostKernel)
+        << q.m << "x" << q.n << "x" << q.k << ": " << r.reason.str();
+  }
 }
 
 // With the bounce buffer measured (a fixed cost below plain copies'), small host problems
