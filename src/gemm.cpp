@@ -1,5 +1,7 @@
 // tileblas::gemm: route, run on the GPU or the CPU BLAS, fall back to the CPU on any GPU failure.
+#include <algorithm>
 #include <cstdio>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -98,6 +100,23 @@ void gemm(const GemmProblem& call, const char* routine) {
   }
   GemmRoute route = route_gemm(p, where, config(), device ? &device->caps() : nullptr,
                                Device::unavailable_reason(), rates);
+  if (route.cpu_path == CpuPath::kHostTeam) {
+    const bool on_kernel = team_panels_on_host_kernel(p);
+    if (sgemm_on_cpu_team(p, route.cpu_parts, on_kernel)) {
+      record_call(
+          routine, p, TILEBLAS_ROUTE_CPU,
+          on_kernel ? "sgemm_host_small on the host team" : "cpu_blas sgemm_ on the host team",
+          std::move(route.reason));
+      return;
+    }
+    // The team cannot take it now (its workers asleep after a pause, or another call has it): the
+    // best route without the team.
+    Rates without_team = *rates;
+    std::fill(std::begin(without_team.cpu_team_point_s), std::end(without_team.cpu_team_point_s),
+              0.0);
+    route = route_gemm(p, where, config(), &device->caps(), Device::unavailable_reason(),
+                       &without_team);
+  }
   if (route.side == TILEBLAS_ROUTE_GPU) {
     cudaError_t err = cudaErrorInvalidDevice;  // make_current() reports its own failure
     if (device->make_current()) {
@@ -116,15 +135,6 @@ void gemm(const GemmProblem& call, const char* routine) {
     record_call(routine, p, TILEBLAS_ROUTE_CPU, sgemm_host_small::name_of(isa),
                 std::move(route.reason));
     return;
-  } else if (route.cpu_path == CpuPath::kHostTeam) {
-    const bool on_kernel = team_panels_on_host_kernel(p);
-    if (sgemm_on_cpu_team(p, route.cpu_parts, on_kernel)) {
-      record_call(
-          routine, p, TILEBLAS_ROUTE_CPU,
-          on_kernel ? "sgemm_host_small on the host team" : "cpu_blas sgemm_ on the host team",
-          std::move(route.reason));
-      return;
-    }
   }
   if (where.a == MemKind::kDevice || where.b == MemKind::kDevice || where.c == MemKind::kDevice) {
     gemm_on_cpu_via_host_copies(p, where, routine);
