@@ -175,24 +175,36 @@ void sgemm(const Args& g, float* work) {
   } else if (tail > 0) {
     pack_a<kMr>(g, full * kMr, a_tail);
   }
-  for (int64_t j0 = 0; j0 < g.n; j0 += kNr) {
-    // Full panels in place; the last, narrower one packed with zero columns.
-    const float* b = g.trans_b ? g.b + j0 : g.b + j0 * g.ldb;
-    int64_t row_stride = g.trans_b ? g.ldb : 1, col_stride = g.trans_b ? 1 : g.ldb;
-    if (g.n - j0 < kNr) {
-      pack_b<kNr>(g, j0, b_panel);
-      b = b_panel, row_stride = kNr, col_stride = 1;
+  // The last, narrower panel of op(B) packed once, with zero columns; full panels read in place.
+  const int64_t n_full = g.n / kNr * kNr;
+  if (n_full < g.n) pack_b<kNr>(g, n_full, b_panel);
+  // Each block of op(A) (in L1) against every panel of op(B) (from L2): op(A) is read once.
+  auto each_panel = [&](auto&& tile_at) {
+    for (int64_t j0 = 0; j0 < g.n; j0 += kNr) {
+      if (j0 == n_full) {
+        tile_at(j0, b_panel, int64_t(kNr), int64_t(1));
+      } else if (g.trans_b) {
+        tile_at(j0, g.b + j0, g.ldb, int64_t(1));
+      } else {
+        tile_at(j0, g.b + j0 * g.ldb, int64_t(1), g.ldb);
+      }
     }
-    for (int64_t ib = 0; ib < full; ++ib) {
-      const float* a = g.trans_a ? a_full + ib * kMr * g.k : g.a + ib * kMr;
-      tile<kLanes, kVecs, kNr>(g, ib * kMr, j0, a, g.trans_a ? kMr : g.lda, b, row_stride,
-                               col_stride);
-    }
-    if (narrow_tail) {
+  };
+  for (int64_t ib = 0; ib < full; ++ib) {
+    const float* a = g.trans_a ? a_full + ib * kMr * g.k : g.a + ib * kMr;
+    const int64_t a_step = g.trans_a ? kMr : g.lda;
+    each_panel([&](int64_t j0, const float* b, int64_t row_stride, int64_t col_stride) {
+      tile<kLanes, kVecs, kNr>(g, ib * kMr, j0, a, a_step, b, row_stride, col_stride);
+    });
+  }
+  if (narrow_tail) {
+    each_panel([&](int64_t j0, const float* b, int64_t row_stride, int64_t col_stride) {
       tile<kLanes, 1, kNr>(g, full * kMr, j0, a_tail, kLanes, b, row_stride, col_stride);
-    } else if (tail > 0) {
+    });
+  } else if (tail > 0) {
+    each_panel([&](int64_t j0, const float* b, int64_t row_stride, int64_t col_stride) {
       tile<kLanes, kVecs, kNr>(g, full * kMr, j0, a_tail, kMr, b, row_stride, col_stride);
-    }
+    });
   }
 }
 
