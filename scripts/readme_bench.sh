@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Regenerates the README's performance tables from bench JSON kept in docs/bench/:
 #   scripts/readme_bench.sh ROUTED.json TRANSPOSE.json ALL_ROWS.json
-# ROUTED.json gives the routed calls (what a program calling sgemm_ gets), TRANSPOSE.json the
+# ROUTED.json gives the routed calls (what a program calling sgemm_ gets) and the host kernel's
+# widest variant (NN), TRANSPOSE.json the
 # transpose row the router uses, ALL_ROWS.json the tensor-core GEMMs, axpy and the scaled copy.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-python3 scripts/bench_table.py "$1" --filter '^routed/' >"$tmp/1.md"
+python3 scripts/bench_table.py "$1" --filter '^routed/|^host/sgemm_host_small_avx512_32x8/.*/NN' \
+  >"$tmp/1.md"
 python3 scripts/bench_table.py "$2" --filter '^transpose/transpose_tiled_64x64_vec4/' >"$tmp/2.md"
 python3 scripts/bench_table.py "$3" \
   --filter '^(gemm_f16f32|gemm_bf16f32|hgemm|sgemm_tf32)/.*/(4096x4096x4096|8192x8192x8192)/NN|^(axpy/axpy_vec4|omatcopy_N)/' \
