@@ -111,14 +111,14 @@ bool team_panels_on_host_kernel(const GemmProblem& p) {
   return sgemm_host_small::supports(p, sgemm_host_small::best_isa());
 }
 
-bool sgemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel) {
+bool sgemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel, bool wake_if_asleep) {
   CpuTeam* team = CpuTeam::get();
   if (!team || p.ab_type != DataType::kF32 || p.c_type != DataType::kF32) return false;
   if (on_host_kernel && !team_panels_on_host_kernel(p)) return false;
   const bool by_rows = p.m > p.n;
   const Panels job{&p, int(std::min<int64_t>(parts, by_rows ? p.m : p.n)), by_rows,
                    on_host_kernel ? sgemm_host_small::best_isa() : sgemm_host_small::Isa::kNone};
-  return team->run(job.parts, sgemm_panel, &job);
+  return team->run(job.parts, sgemm_panel, &job, wake_if_asleep);
 }
 
 }  // namespace tileblas

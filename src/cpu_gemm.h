@@ -14,10 +14,12 @@ void gemm_on_cpu(const GemmProblem& p);
 
 // The same for an fp32 problem, in `parts` >= 2 panels of C (column panels, or row panels when
 // m > n) run side by side by the host team: each panel on our host kernel
-// (kernels/sgemm_host_small.h) when `on_host_kernel`, else as one CPU BLAS call. Returns false,
-// having computed nothing, when the team cannot take the call now (none, busy, or asleep): the
-// caller then calls gemm_on_cpu().
-bool sgemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel);
+// (kernels/sgemm_host_small.h) when `on_host_kernel`, else as one CPU BLAS call; sleeping workers
+// are woken for it when `wake_if_asleep` (CpuTeam::run()). Returns false, having computed nothing,
+// when the team cannot take the call now (none, busy, or asleep and not to be woken): the caller
+// then routes it another way.
+bool sgemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel,
+                       bool wake_if_asleep = false);
 
 // Whether the host team runs p's panels on our host kernel: this CPU has a variant that computes
 // p (and so every panel of it). The router and the calibration ask the same question.

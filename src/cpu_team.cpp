@@ -94,7 +94,7 @@ void CpuTeam::work(int index) {
       w.sleeping.store(1, std::memory_order_seq_cst);
       if (w.ticket.load(std::memory_order_seq_cst) == t) futex_wait(&w.bell, bell);
       w.sleeping.store(0, std::memory_order_seq_cst);
-      wake_sleepers();  // rung by a caller: calls are coming, so wake the rest of the team
+      wake_sleepers();  // rung by a caller: calls are coming (or one wants all), wake the rest
     }
   }
 }
@@ -119,19 +119,23 @@ CpuTeam* CpuTeam::get() {
   return forked_child.load(std::memory_order_relaxed) ? nullptr : team;
 }
 
-bool CpuTeam::run(int parts, Job job, const void* ctx) {
+bool CpuTeam::run(int parts, Job job, const void* ctx, bool wake_if_asleep) {
   static std::mutex busy;
   std::unique_lock<std::mutex> lock(busy, std::try_to_lock);
   if (parts < 2 || !lock.owns_lock()) return false;
-  // The awake workers, up to one per part beyond the caller's.
+  // The awake workers, up to one per part beyond the caller's; then, if asked, sleeping ones.
   const int wanted = std::min(parts, threads_) - 1;
   int chosen[kMaxThreads];
   int used = 0;
   for (int i = 0; i < threads_ - 1 && used < wanted; ++i) {
     if (!workers_[i].sleeping.load(std::memory_order_relaxed)) chosen[used++] = i;
   }
+  const int awake = used;
+  for (int i = 0; i < threads_ - 1 && used < wanted && wake_if_asleep; ++i) {
+    if (workers_[i].sleeping.load(std::memory_order_relaxed)) chosen[used++] = i;
+  }
   const int64_t now = now_ns();
-  if (used < wanted && now - last_run_ns_ < int64_t(kSpinSeconds * 1e9) &&
+  if (awake < wanted && used == awake && now - last_run_ns_ < int64_t(kSpinSeconds * 1e9) &&
       now - last_wake_ns_ > int64_t(kWakeEverySeconds * 1e9)) {
     // Calls are coming often and some workers sleep: one system call, and that worker wakes the
     // others (at most once per kWakeEverySeconds).
@@ -148,6 +152,7 @@ bool CpuTeam::run(int parts, Job job, const void* ctx) {
   // Share s of used + 1 (share 0 the caller's) covers [parts * s / (used + 1), ...).
   auto begin = [&](int s) { return int(int64_t(parts) * s / (used + 1)); };
   uint32_t posted[kMaxThreads];
+  bool rang_sleeper = false;
   for (int s = 1; s <= used; ++s) {
     Worker& w = workers_[chosen[s - 1]];
     w.job = job;
@@ -156,7 +161,13 @@ bool CpuTeam::run(int parts, Job job, const void* ctx) {
     w.last = begin(s + 1);
     posted[s - 1] = w.ticket.load(std::memory_order_relaxed) + 1;
     w.ticket.store(posted[s - 1], std::memory_order_seq_cst);
-    if (w.sleeping.load(std::memory_order_seq_cst)) ring(&w.bell);
+    // A worker asleep since it was chosen is rung. Of the sleeping ones chosen (s > awake), only
+    // the first still asleep: it wakes the others, and a range none has started by the end is
+    // taken back.
+    if ((s <= awake || !rang_sleeper) && w.sleeping.load(std::memory_order_seq_cst)) {
+      ring(&w.bell);
+      rang_sleeper = s > awake;
+    }
   }
   for (int i = 0; i < begin(1); ++i) job(ctx, i);
   for (int s = 1; s <= used; ++s) {

@@ -3,10 +3,10 @@
 //
 // The team lives for the rest of the process. After its part, a worker spins for kSpinSeconds
 // (back-to-back calls are handed over without a system call), then sleeps on a futex. A call never
-// waits for a sleeping worker: run() hands parts only to awake workers, and takes back any part a
-// worker has not started by the time the caller is done with its own. When no worker is awake,
-// run() returns false (the caller makes the call itself). Calls coming often wake sleeping workers
-// for the next ones.
+// waits for a sleeping worker: run() hands parts to awake workers (and, when asked, to sleeping
+// ones it wakes), and takes back any part a worker has not started by the time the caller is done
+// with its own. When no worker is awake and none may be woken, run() returns false (the caller
+// makes the call itself). Calls coming often wake sleeping workers for the next ones.
 #pragma once
 
 #include <cstdint>
@@ -27,9 +27,12 @@ class CpuTeam {
 
   // Runs job(ctx, i) for every i in [0, parts), split in contiguous ranges between the calling
   // thread and up to parts - 1 awake workers, and returns true when all are done. Returns false,
-  // having run nothing, when another caller is using the team or no worker is awake. Parts must not
-  // throw and must be independent of each other.
-  bool run(int parts, Job job, const void* ctx);
+  // having run nothing, when another caller is using the team or no worker is awake. With
+  // `wake_if_asleep`, sleeping workers get ranges too (one system call wakes the first, which wakes
+  // the rest), so the call runs even when all sleep: for parts long enough that waking pays; the
+  // caller still takes back every range not started when its own is done. Parts must not throw and
+  // must be independent of each other.
+  bool run(int parts, Job job, const void* ctx, bool wake_if_asleep = false);
 
   // How long a worker keeps spinning after its last part before it sleeps.
   static constexpr double kSpinSeconds = 200e-6;

@@ -102,15 +102,15 @@ void gemm(const GemmProblem& call, const char* routine) {
                                Device::unavailable_reason(), rates);
   if (route.cpu_path == CpuPath::kHostTeam) {
     const bool on_kernel = team_panels_on_host_kernel(p);
-    if (sgemm_on_cpu_team(p, route.cpu_parts, on_kernel)) {
+    if (sgemm_on_cpu_team(p, route.cpu_parts, on_kernel, route.wake_team)) {
       record_call(
           routine, p, TILEBLAS_ROUTE_CPU,
           on_kernel ? "sgemm_host_small on the host team" : "cpu_blas sgemm_ on the host team",
           std::move(route.reason));
       return;
     }
-    // The team cannot take it now (its workers asleep after a pause, or another call has it): the
-    // best route without the team.
+    // The team cannot take it now (its workers asleep after a pause and the call too short to wake
+    // them, or another call has it): the best route without the team.
     Rates without_team = *rates;
     std::fill(std::begin(without_team.cpu_team_point_s), std::end(without_team.cpu_team_point_s),
               0.0);

@@ -62,6 +62,10 @@ constexpr double kGpuAdvantage = 1.25;
 // Likewise the host team, and our host kernel, against one CPU BLAS call.
 constexpr double kTeamAdvantage = 1.1;
 constexpr double kHostKernelAdvantage = 1.1;
+// A host-team call whose workers sleep wakes them when the call would take at least this long on
+// one thread (the faster of one CPU BLAS call and the host kernel): waking takes one system call on
+// the caller, and the workers join within tens of microseconds while the caller runs panels itself.
+constexpr double kTeamWakeAboveSeconds = 20e-6;
 // Host team panels: about this much work each (measured on the H200 host, docs/NOTES-host.md:
 // OpenBLAS's own per-call cost and its allocator's lock make smaller panels lose; 48^3 ran fastest
 // in 2 panels, 64^3 in 4), and, for CPU BLAS panels, at most kCpuTeamMaxPartFlops, the size up to
@@ -410,6 +414,8 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
       r.cpu_path = CpuPath::kHostKernel;
       r.cpu_parts = 0;
     }
+    const double t_one_thread = t_kernel > 0 ? std::min(t_kernel, t_blas) : t_blas;
+    r.wake_team = r.cpu_path == CpuPath::kHostTeam && t_one_thread >= kTeamWakeAboveSeconds;
     // Most host calls are small: where the CPU beats even the GPU's fixed cost, nothing else needs
     // costing.
     const bool bounce_measured = rates->bounce_bps > 0 && rates->bounce_flops > 0;
@@ -451,6 +457,7 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
     }
     r.cpu_path = CpuPath::kCpuBlas;
     r.cpu_parts = 0;
+    r.wake_team = false;
     side_why = Reason::predicted(label, t_cpu, t_gpu);
   }
   std::string kernel_why;

@@ -103,12 +103,14 @@ enum class CpuPath {
 
 // A GEMM's route. GPU routes with host operands also say how those are copied, and for kStaged
 // the panels' width (panel_cols, >= n: one panel).
-// CPU routes say which CPU path runs them and, for the host team, in how many panels (cpu_parts).
+// CPU routes say which CPU path runs them and, for the host team, in how many panels (cpu_parts)
+// and whether its sleeping workers are worth waking for the call (wake_team).
 struct GemmRoute : Route<GemmKernel, Reason> {
   HostCopies copies = HostCopies::kPlain;
   int64_t panel_cols = 0;
   CpuPath cpu_path = CpuPath::kCpuBlas;
   int cpu_parts = 0;
+  bool wake_team = false;
 };
 
 // Width of the column panels for staging `p`'s host operands on a device with `caps`: panels

@@ -82,7 +82,9 @@ class PartCounts {
   explicit PartCounts(int parts) : parts_(parts), counts_(new std::atomic<int>[parts]) {
     for (int i = 0; i < parts; ++i) counts_[i].store(0);
   }
-  bool run(Team& team) { return team.run(parts_, &PartCounts::count, this); }
+  bool run(Team& team, bool wake_if_asleep = false) {
+    return team.run(parts_, &PartCounts::count, this, wake_if_asleep);
+  }
   // "" when every part ran `times` times, else the first part that did not.
   std::string check(int times) const {
     for (int i = 0; i < parts_; ++i) {
@@ -229,6 +231,45 @@ TEST(CpuTeam, WakesUpAfterIdling) {
     EXPECT_TRUE(until_true(attempt)) << "round " << round << ": the team never woke";
     ASSERT_EQ(error, "") << "round " << round;
   }
+}
+
+// A call allowed to wake sleeping workers runs even when all of them sleep (every part exactly
+// once, whoever runs it), and the woken workers take parts: within a few such calls, a part whose
+// caller waits a while for the workers runs on one of them.
+TEST(CpuTeam, CallThatWakesSleepersRunsAfterIdling) {
+  Team* team = Team::get();
+  if (!team) GTEST_SKIP() << "a single CPU: no team";
+  const int parts = 2 * team->threads() + 1;
+  PartCounts counts(parts);
+  for (int round = 0; round < 10; ++round) {
+    // Far longer than kSpinSeconds: the workers are asleep.
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_TRUE(counts.run(*team, true)) << "round " << round << ": refused after idling";
+    ASSERT_EQ(counts.check(round + 1), "") << "round " << round;
+  }
+  struct Ctx {
+    std::thread::id caller;
+    mutable std::atomic<int> on_workers{0};
+  } ctx;
+  ctx.caller = std::this_thread::get_id();
+  auto part = [](const void* p, int) {
+    const Ctx& c = *static_cast<const Ctx*>(p);
+    if (std::this_thread::get_id() != c.caller) {
+      c.on_workers.fetch_add(1);
+      return;
+    }
+    // The caller's parts take long enough for a woken worker to arrive.
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+  };
+  bool on_a_worker = false;
+  for (int round = 0; round < 20 && !on_a_worker; ++round) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    ASSERT_TRUE(team->run(team->threads(), part, &ctx, true)) << "round " << round;
+    on_a_worker = ctx.on_workers.load() > 0;
+  }
+  EXPECT_TRUE(on_a_worker) << "no woken worker ever took a part";
 }
 
 TEST(CpuTeam, ConcurrentCallers) {

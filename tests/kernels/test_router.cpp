@@ -348,9 +348,17 @@ TEST(RouterTest, HostKernelWhenPredictedFaster) {
     EXPECT_EQ(r.cpu_parts, 0);
     EXPECT_NE(r.reason.str().find("host kernel"), std::string::npos) << r.reason.str();
   }
-  // 128^3: the kernel is slower than the CPU BLAS; the team (40 us) is 10% faster.
+  // 128^3: the kernel is slower than the CPU BLAS; the team (40 us) is 10% faster, and one thread
+  // would take 53 us: worth waking sleeping workers for.
   const auto at_128 = tileblas::route_gemm(square(128), host, Config{}, &caps, "", &rates);
   EXPECT_EQ(at_128.cpu_path, CpuPath::kHostTeam) << at_128.reason.str();
+  EXPECT_TRUE(at_128.wake_team);
+  Rates fast_team =
+      rates;  // 64^3: the team in 2 us; the kernel alone takes 6 us, too little to wake
+  fast_team.cpu_team_point_s[1] = 2e-6;
+  const auto at_64 = tileblas::route_gemm(square(64), host, Config{}, &caps, "", &fast_team);
+  EXPECT_EQ(at_64.cpu_path, CpuPath::kHostTeam) << at_64.reason.str();
+  EXPECT_FALSE(at_64.wake_team);
 
   Rates close = rates;  // within 10% of the CPU BLAS: one CPU BLAS call
   close.host_kernel_point_s[0] = 0.48e-6;
