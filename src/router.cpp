@@ -63,9 +63,13 @@ constexpr double kGpuAdvantage = 1.25;
 constexpr double kTeamAdvantage = 1.1;
 constexpr double kHostKernelAdvantage = 1.1;
 // A host-team call whose workers sleep wakes them when the call would take at least this long on
-// one thread (the faster of one CPU BLAS call and the host kernel): waking takes one system call on
-// the caller, and the workers join within tens of microseconds while the caller runs panels itself.
-constexpr double kTeamWakeAboveSeconds = 20e-6;
+// one thread (the faster of one CPU BLAS call and the host kernel). Waking costs the caller one
+// system call, but woken workers on cold cores, sharing them with a CPU BLAS's spinning threads,
+// may finish late, and the call waits for a part a worker has started. Measured on the H200 host
+// (docs/NOTES-host.md): 128^3 (33 us on one thread) after a 1 ms pause took 59 and 122 us woken,
+// against 63-67 us on the host kernel alone; 256^3 (190 us on one thread) took 69-76 us woken,
+// against about 130 us on the GPU.
+constexpr double kTeamWakeAboveSeconds = 100e-6;
 // Host team panels: about this much work each (measured on the H200 host, docs/NOTES-host.md:
 // OpenBLAS's own per-call cost and its allocator's lock make smaller panels lose; 48^3 ran fastest
 // in 2 panels, 64^3 in 4), and, for CPU BLAS panels, at most kCpuTeamMaxPartFlops, the size up to

@@ -348,17 +348,18 @@ TEST(RouterTest, HostKernelWhenPredictedFaster) {
     EXPECT_EQ(r.cpu_parts, 0);
     EXPECT_NE(r.reason.str().find("host kernel"), std::string::npos) << r.reason.str();
   }
-  // 128^3: the kernel is slower than the CPU BLAS; the team (40 us) is 10% faster, and one thread
-  // would take 53 us: worth waking sleeping workers for.
+  // 128^3: the kernel is slower than the CPU BLAS; the team (40 us) is 10% faster. One thread
+  // would take 53 us: too little to wake sleeping workers for.
   const auto at_128 = tileblas::route_gemm(square(128), host, Config{}, &caps, "", &rates);
   EXPECT_EQ(at_128.cpu_path, CpuPath::kHostTeam) << at_128.reason.str();
-  EXPECT_TRUE(at_128.wake_team);
-  Rates fast_team =
-      rates;  // 64^3: the team in 2 us; the kernel alone takes 6 us, too little to wake
-  fast_team.cpu_team_point_s[1] = 2e-6;
-  const auto at_64 = tileblas::route_gemm(square(64), host, Config{}, &caps, "", &fast_team);
-  EXPECT_EQ(at_64.cpu_path, CpuPath::kHostTeam) << at_64.reason.str();
-  EXPECT_FALSE(at_64.wake_team);
+  EXPECT_FALSE(at_128.wake_team);
+  // 128^3 in 150 us on one thread, 40 us on the team: worth waking it.
+  Rates slow_cpu = rates;
+  slow_cpu.cpu_point_s[2] = 150e-6;
+  slow_cpu.host_kernel_point_s[2] = 0;
+  const auto woken = tileblas::route_gemm(square(128), host, Config{}, &caps, "", &slow_cpu);
+  EXPECT_EQ(woken.cpu_path, CpuPath::kHostTeam) << woken.reason.str();
+  EXPECT_TRUE(woken.wake_team);
 
   Rates close = rates;  // within 10% of the CPU BLAS: one CPU BLAS call
   close.host_kernel_point_s[0] = 0.48e-6;
