@@ -7,11 +7,14 @@
 //   NaN in C does not leak)
 // Only C's m x n elements are written (rows m..ldc-1 stay untouched).
 //
-// Layout: op(A) is packed into blocks of kMr rows (k columns of kMr floats, zero-padded past m),
-// op(B) into one panel of kNr columns at a time (k rows of kNr floats, zero-padded past n). The
-// microkernel holds a kMr x kNr tile of C in vector registers and, per step of k, loads kMr/lanes
-// vectors of A and broadcasts kNr elements of B (an outer product of fused multiply-adds). Full
-// tiles update C with vector loads and stores, edge tiles element by element.
+// Layout: op(A) in blocks of kMr rows: read in place when A is not transposed, else packed (k
+// columns of kMr floats); the last partial block is packed, zero-padded past m, and runs with
+// one-vector tiles when it has at most one vector of rows. op(B) in panels of kNr columns, read in
+// place; the last, narrower panel is packed (k rows of kNr floats, zero-padded past n). Each block
+// of op(A) is multiplied by every panel of op(B), so op(A) is read once. The microkernel holds a
+// kMr x kNr tile of C in vector registers and, per step of k, loads kMr/lanes vectors of A and
+// broadcasts kNr elements of B (an outer product of fused multiply-adds). Full tiles update C with
+// vector loads and stores, edge rows element by element.
 //
 // Variants, one per instruction set, each compiled in a file of its own with that set enabled
 // (kernels/sgemm_host_small_<isa>.cpp): AVX-512 32x8 (16 of 32 zmm registers accumulate), AVX2+FMA

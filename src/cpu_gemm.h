@@ -1,6 +1,6 @@
-// GEMM on host pointers through the CPU BLAS: as one call, or, for fp32 problems that the CPU BLAS
-// runs on one thread, split into independent panels of C run side by side by the host team
-// (src/cpu_team.h).
+// GEMM on host pointers on the CPU: as one CPU BLAS call, or, for fp32 problems, split into
+// independent panels of C run side by side by the host team (src/cpu_team.h), each panel on our
+// host kernel (kernels/sgemm_host_small.h) or as one CPU BLAS call.
 #pragma once
 
 #include "problem.h"

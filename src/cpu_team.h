@@ -1,5 +1,6 @@
-// Host threads that share one call's independent parts: CPU BLAS calls on problems that a threaded
-// BLAS runs on a single thread (OpenBLAS does up to 64^3) split into panels run side by side.
+// Host threads that share one call's independent parts: a small host GEMM split into panels of C
+// run side by side (src/cpu_gemm.h), each on our host kernel or as a CPU BLAS call that a threaded
+// BLAS runs on a single thread (OpenBLAS does up to 64^3).
 //
 // The team lives for the rest of the process. After its part, a worker spins for kSpinSeconds
 // (back-to-back calls are handed over without a system call), then sleeps on a futex. A call never
