@@ -105,6 +105,25 @@ class PartCounts {
   std::unique_ptr<std::atomic<int>[]> counts_;
 };
 
+// A job counting the parts that ran on workers; a part on the calling thread busy-waits
+// `caller_wait` instead, so that workers have time to take parts.
+struct WhoRuns {
+  explicit WhoRuns(std::chrono::steady_clock::duration caller_wait) : wait(caller_wait) {}
+  static void part(const void* ctx, int) {
+    const WhoRuns& w = *static_cast<const WhoRuns*>(ctx);
+    if (std::this_thread::get_id() != w.caller) {
+      w.on_workers.fetch_add(1);
+      return;
+    }
+    const auto until = std::chrono::steady_clock::now() + w.wait;
+    while (std::chrono::steady_clock::now() < until) {
+    }
+  }
+  const std::thread::id caller = std::this_thread::get_id();
+  const std::chrono::steady_clock::duration wait;
+  mutable std::atomic<int> on_workers{0};
+};
+
 // Wakes the team: calls run() until a call is taken. True when one was.
 bool wake(Team& team) {
   PartCounts counts(2);
@@ -156,23 +175,9 @@ TEST(CpuTeam, RefusesFewerThanTwoParts) {
 TEST(CpuTeam, WorkersTakeParts) {
   Team* team = Team::get();
   if (!team) GTEST_SKIP() << "a single CPU: no team";
-  struct Ctx {
-    std::thread::id caller;
-    mutable std::atomic<int> on_workers{0};
-  } ctx;
-  ctx.caller = std::this_thread::get_id();
-  auto part = [](const void* p, int) {
-    const Ctx& c = *static_cast<const Ctx*>(p);
-    if (std::this_thread::get_id() != c.caller) {
-      c.on_workers.fetch_add(1);
-    } else {
-      const auto until = std::chrono::steady_clock::now() + std::chrono::microseconds(50);
-      while (std::chrono::steady_clock::now() < until) {
-      }
-    }
-  };
+  const WhoRuns ctx(std::chrono::microseconds(50));
   EXPECT_TRUE(until_true([&] {
-    return team->run(team->threads(), part, &ctx) && ctx.on_workers.load() > 0;
+    return team->run(team->threads(), WhoRuns::part, &ctx) && ctx.on_workers.load() > 0;
   })) << "no part ever ran on a worker";
 }
 
@@ -247,26 +252,11 @@ TEST(CpuTeam, CallThatWakesSleepersRunsAfterIdling) {
     ASSERT_TRUE(counts.run(*team, true)) << "round " << round << ": refused after idling";
     ASSERT_EQ(counts.check(round + 1), "") << "round " << round;
   }
-  struct Ctx {
-    std::thread::id caller;
-    mutable std::atomic<int> on_workers{0};
-  } ctx;
-  ctx.caller = std::this_thread::get_id();
-  auto part = [](const void* p, int) {
-    const Ctx& c = *static_cast<const Ctx*>(p);
-    if (std::this_thread::get_id() != c.caller) {
-      c.on_workers.fetch_add(1);
-      return;
-    }
-    // The caller's parts take long enough for a woken worker to arrive.
-    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(2);
-    while (std::chrono::steady_clock::now() < until) {
-    }
-  };
+  const WhoRuns ctx(std::chrono::milliseconds(2));  // long enough for a woken worker to arrive
   bool on_a_worker = false;
   for (int round = 0; round < 20 && !on_a_worker; ++round) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    ASSERT_TRUE(team->run(team->threads(), part, &ctx, true)) << "round " << round;
+    ASSERT_TRUE(team->run(team->threads(), WhoRuns::part, &ctx, true)) << "round " << round;
     on_a_worker = ctx.on_workers.load() > 0;
   }
   EXPECT_TRUE(on_a_worker) << "no woken worker ever took a part";
