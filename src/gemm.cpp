@@ -68,6 +68,13 @@ void gemm_on_cpu_via_host_copies(const GemmProblem& p, const Placement& where,
   }
 }
 
+// p on our host kernel (its variant for this CPU, which supports p), recorded as the call's route.
+void gemm_on_host_kernel(const GemmProblem& p, const char* routine, Reason reason) {
+  const sgemm_host_small::Isa isa = sgemm_host_small::best_isa();
+  sgemm_host_small::run(p, isa);
+  record_call(routine, p, TILEBLAS_ROUTE_CPU, sgemm_host_small::name_of(isa), std::move(reason));
+}
+
 }  // namespace
 
 void gemm(const GemmProblem& call, const char* routine) {
@@ -90,11 +97,8 @@ void gemm(const GemmProblem& call, const char* routine) {
   // Small host problems below the measured crossover: our host kernel, as route_gemm() would say,
   // without its costing (host_kernel_sure_flops()).
   if (rates && p.flops() <= rates->host_kernel_sure_flops) {
-    const sgemm_host_small::Isa isa = sgemm_host_small::best_isa();
-    if (sgemm_host_small::supports(p, isa)) {
-      sgemm_host_small::run(p, isa);
-      record_call(routine, p, TILEBLAS_ROUTE_CPU, sgemm_host_small::name_of(isa),
-                  "host data, host kernel: below the measured crossover");
+    if (sgemm_host_small::supports(p, sgemm_host_small::best_isa())) {
+      gemm_on_host_kernel(p, routine, "host data, host kernel: below the measured crossover");
       return;
     }
   }
@@ -130,10 +134,7 @@ void gemm(const GemmProblem& call, const char* routine) {
     }
     route.reason = std::string("GPU failed (") + cudaGetErrorString(err) + "), CPU fallback";
   } else if (route.cpu_path == CpuPath::kHostKernel) {
-    const sgemm_host_small::Isa isa = sgemm_host_small::best_isa();
-    sgemm_host_small::run(p, isa);
-    record_call(routine, p, TILEBLAS_ROUTE_CPU, sgemm_host_small::name_of(isa),
-                std::move(route.reason));
+    gemm_on_host_kernel(p, routine, std::move(route.reason));
     return;
   }
   if (where.a == MemKind::kDevice || where.b == MemKind::kDevice || where.c == MemKind::kDevice) {

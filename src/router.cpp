@@ -344,6 +344,14 @@ double predict_bounced_seconds(const GemmProblem& p, const Placement& where, con
 
 namespace {
 
+bool bounce_was_measured(const Rates& r) { return r.bounce_bps > 0 && r.bounce_flops > 0; }
+
+// The least a host-data call on the GPU costs: the fixed cost of a tiny GEMM, plain or bounced.
+double gpu_fixed_cost(const Rates& r) {
+  return bounce_was_measured(r) ? std::min(r.gpu_overhead_s, r.bounce_overhead_s)
+                                : r.gpu_overhead_s;
+}
+
 // The reason's text for a host call kept on the CPU, compared with the GPU's fixed cost alone
 // (`fixed`) or with its whole prediction. Static strings: Reason keeps the pointer.
 const char* cpu_path_label(CpuPath path, bool fixed) {
@@ -361,9 +369,7 @@ const char* cpu_path_label(CpuPath path, bool fixed) {
 }  // namespace
 
 double host_kernel_sure_flops(const Rates& r) {
-  const double gpu_floor = r.bounce_bps > 0 && r.bounce_flops > 0
-                               ? std::min(r.gpu_overhead_s, r.bounce_overhead_s)
-                               : r.gpu_overhead_s;
+  const double gpu_floor = gpu_fixed_cost(r);
   double sure = 0;
   for (int i = 0; i < r.cpu_points; ++i) {
     const double t_kernel = r.host_kernel_point_s[i], t_team = r.cpu_team_point_s[i];
@@ -422,10 +428,8 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
     r.wake_team = r.cpu_path == CpuPath::kHostTeam && t_one_thread >= kTeamWakeAboveSeconds;
     // Most host calls are small: where the CPU beats even the GPU's fixed cost, nothing else needs
     // costing.
-    const bool bounce_measured = rates->bounce_bps > 0 && rates->bounce_flops > 0;
-    const double gpu_floor = bounce_measured
-                                 ? std::min(rates->gpu_overhead_s, rates->bounce_overhead_s)
-                                 : rates->gpu_overhead_s;
+    const bool bounce_measured = bounce_was_measured(*rates);
+    const double gpu_floor = gpu_fixed_cost(*rates);
     if (!(gpu_floor * kGpuAdvantage < t_cpu)) {
       r.reason = Reason::predicted(cpu_path_label(r.cpu_path, true), t_cpu, gpu_floor);
       return r;
