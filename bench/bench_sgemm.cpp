@@ -100,11 +100,12 @@ void bench_row(benchmark::State& state, const GemmKernel* row, Shape s, const st
   };
   auto ref = [&](int set) {
     const GemmProblem p = problem(set, true);
+    const float alpha = float(p.alpha.re), beta = float(p.beta.re);
     tbbench::check(cublasSgemm(tbbench::cublas(tbbench::CublasMath::kPedantic),
                                s.ta == Op::kNoTrans ? CUBLAS_OP_N : CUBLAS_OP_T,
                                s.tb == Op::kNoTrans ? CUBLAS_OP_N : CUBLAS_OP_T, int(p.m), int(p.n),
-                               int(p.k), &p.alpha, static_cast<const float*>(p.a), int(p.lda),
-                               static_cast<const float*>(p.b), int(p.ldb), &p.beta,
+                               int(p.k), &alpha, static_cast<const float*>(p.a), int(p.lda),
+                               static_cast<const float*>(p.b), int(p.ldb), &beta,
                                static_cast<float*>(p.c), int(p.ldc)),
                    "cublasSgemm");
   };

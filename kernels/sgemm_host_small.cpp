@@ -33,7 +33,7 @@ Args args_of(const GemmProblem& p) {
   g.trans_a = p.trans_a == Op::kTrans;
   g.trans_b = p.trans_b == Op::kTrans;
   g.m = p.m, g.n = p.n, g.k = p.k;
-  g.alpha = p.alpha, g.beta = p.beta;
+  g.alpha = float(p.alpha.re), g.beta = float(p.beta.re);
   g.a = static_cast<const float*>(p.a), g.lda = p.lda;
   g.b = static_cast<const float*>(p.b), g.ldb = p.ldb;
   g.c = static_cast<float*>(p.c), g.ldc = p.ldc;

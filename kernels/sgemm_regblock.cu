@@ -617,7 +617,7 @@ bool supports_tile(const GemmProblem& p, const DeviceCaps& caps) {
 Args args_of(const GemmProblem& p, int tiles_m, int tiles_n) {
   Args a{};
   a.trans_a = p.trans_a == Op::kTrans, a.trans_b = p.trans_b == Op::kTrans;
-  a.m = p.m, a.n = p.n, a.k = p.k, a.alpha = p.alpha, a.beta = p.beta;
+  a.m = p.m, a.n = p.n, a.k = p.k, a.alpha = float(p.alpha.re), a.beta = float(p.beta.re);
   a.a = static_cast<const float*>(p.a), a.lda = p.lda;
   a.b = static_cast<const float*>(p.b), a.ldb = p.ldb;
   a.c = static_cast<float*>(p.c), a.ldc = p.ldc;
@@ -692,7 +692,7 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   const int64_t blocks =
       std::min<int64_t>((p.m * p.n + kReduceThreads - 1) / kReduceThreads, int64_t(sms) * 16);
   sgemm_splitk_reduce_kernel<<<unsigned(blocks), kReduceThreads, 0, stream>>>(
-      p.m, p.n, int(slices), partial, m_pad, p.alpha, p.beta, static_cast<float*>(p.c), p.ldc);
+      p.m, p.n, int(slices), partial, m_pad, float(p.alpha.re), float(p.beta.re), static_cast<float*>(p.c), p.ldc);
   err = cudaGetLastError();
   if (partial) {
     const cudaError_t free_err = cudaFreeAsync(partial, stream);

@@ -60,28 +60,64 @@ double warm_median_seconds(double window_s, Fn fn) {
   return t[t.size() / 2];
 }
 
-// CPU sgemm at square sizes from 8 to 512: the points the CPU prediction interpolates; the rate
-// beyond them from the two largest, and the overhead of the line through 64 at that rate. Our host
-// kernel's time at each size, where this CPU has a variant. Where cpu_team_parts() splits a size,
-// the host team's time too, measured last: a threaded CPU BLAS's
-// threads spin a while after its larger calls (here 256^3 and 512^3) and share the cores with the
-// team's, so the team is chosen only where it wins even then (measured first, it won 64^3 by 1.8x
-// in calibration, then lost by 0.83x in the demo's first calls, docs/NOTES-host.md).
-void measure_cpu(Rates& r) {
+// Bytes for `count` elements of `type`, each 0.5 (re 0.5, im 0.25 for complex): a calibration
+// operand that stays finite and nonzero through every product.
+std::vector<char> filled(DataType type, size_t count) {
+  std::vector<char> bytes(count * size_of(type));
+  for (size_t i = 0; i < count; ++i) {
+    char* at = bytes.data() + i * size_of(type);
+    switch (type) {
+      case DataType::kF16: {
+        const uint16_t half = 0x3800;  // 0.5
+        std::memcpy(at, &half, 2);
+        break;
+      }
+      case DataType::kBF16: {
+        const uint16_t bf16 = 0x3f00;  // 0.5
+        std::memcpy(at, &bf16, 2);
+        break;
+      }
+      case DataType::kF64:
+      case DataType::kC64: {
+        const double v[2] = {0.5, 0.25};
+        std::memcpy(at, v, size_of(type));
+        break;
+      }
+      default: {
+        const float v[2] = {0.5f, 0.25f};
+        std::memcpy(at, v, size_of(type));
+        break;
+      }
+    }
+  }
+  return bytes;
+}
+
+// The CPU side of `like`'s data type at square sizes from 8 to 512: the points the CPU prediction
+// interpolates; the rate beyond them from the two largest, and the overhead of the line through 64
+// at that rate. For fp32, our host kernel's time at each size, where this CPU has a variant, and
+// where cpu_team_parts() splits a size, the host team's time too, measured last: a threaded CPU
+// BLAS's threads spin a while after its larger calls (here 256^3 and 512^3) and share the cores
+// with the team's, so the team is chosen only where it wins even then (measured first, it won 64^3
+// by 1.8x in calibration, then lost by 0.83x in a program's first calls, docs/NOTES-host.md).
+void measure_cpu(const GemmProblem& like, Rates& r) {
   constexpr int kSizes[] = {8, 16, 32, 48, 64, 96, 128, 256, 512};
   constexpr int kAt64 = 4;
   static_assert(std::size(kSizes) <= Rates::kMaxCpuPoints && kSizes[kAt64] == 64,
                 "one point per size");
-  auto square = [](int n, std::vector<float>& a, std::vector<float>& b, std::vector<float>& c) {
-    a.assign(size_t(n) * n, 0.5f), b.assign(size_t(n) * n, 0.25f), c.assign(size_t(n) * n, 0);
+  std::vector<char> a, b, c;
+  auto square = [&](int n) {
+    const size_t count = size_t(n) * n;
+    a = filled(like.ab_type, count), b = filled(like.ab_type, count), c = filled(like.c_type, count);
     GemmProblem p;
+    p.ab_type = like.ab_type, p.c_type = like.c_type;
     p.m = p.n = p.k = p.lda = p.ldb = p.ldc = n;
     p.a = a.data(), p.b = b.data(), p.c = c.data();
     return p;
   };
-  std::vector<float> a, b, c;
+  r.cpu_points = 0;
   for (const int n : kSizes) {
-    const GemmProblem p = square(n, a, b, c);
+    const GemmProblem p = square(n);
     r.cpu_point_flops[r.cpu_points] = p.flops();
     r.cpu_point_s[r.cpu_points] =
         warm_median_seconds(n <= 128 ? 0.01 : 0.02, [&] { gemm_on_cpu(p); });
@@ -89,7 +125,7 @@ void measure_cpu(Rates& r) {
   }
   const sgemm_host_small::Isa isa = sgemm_host_small::best_isa();
   for (int i = 0; i < int(std::size(kSizes)); ++i) {
-    const GemmProblem p = square(kSizes[i], a, b, c);
+    const GemmProblem p = square(kSizes[i]);
     if (!sgemm_host_small::supports(p, isa)) continue;
     r.host_kernel_point_s[i] =
         warm_median_seconds(kSizes[i] <= 128 ? 0.01 : 0.02, [&] { sgemm_host_small::run(p, isa); });
@@ -97,7 +133,7 @@ void measure_cpu(Rates& r) {
   const CpuTeam* team = CpuTeam::get();
   r.cpu_team_threads = team ? team->threads() : 0;
   for (int i = 0; i < int(std::size(kSizes)) && team; ++i) {
-    const GemmProblem p = square(kSizes[i], a, b, c);
+    const GemmProblem p = square(kSizes[i]);
     const int parts = cpu_team_parts(p, r.cpu_team_threads);
     if (parts < 2) continue;
     // As a routed call runs it: one CPU BLAS call when the team cannot take it.
@@ -263,9 +299,7 @@ namespace {
 
 // One slot per data type and TF32 choice, filled once under the mutex; every later call (each
 // host-data GEMM asks) reads its slot with one atomic load.
-constexpr int kDataTypes = 3;
-static_assert(int(DataType::kBF16) + 1 == kDataTypes, "one slot pair per DataType");
-std::atomic<const Rates*> rate_slots[kDataTypes * 2];
+std::atomic<const Rates*> rate_slots[kDataTypeCount * 2];
 
 std::atomic<const Rates*>& slot_of(const GemmProblem& p) {
   return rate_slots[int(p.ab_type) * 2 + (p.allow_tf32 ? 1 : 0)];
@@ -285,15 +319,18 @@ const Rates& measured_rates(const GemmProblem& p, Device& device) {
   std::lock_guard<std::mutex> lock(mu);
   if (const Rates* r = slot_of(p).load(std::memory_order_relaxed)) return *r;
   if (!base_measured) {
-    // The CPU BLAS last: its threads spin a while after a call, and the staged copies' host
-    // threads would share the cores with them.
+    // What every data type shares: the links, and the fixed costs of a GEMM on host data (timed
+    // in plain fp32, whichever call comes first).
+    GemmProblem fp32;
     measure_transfers(base, device.stream());
     measure_staged_transfers(base, device.stream());
-    measure_host_gemm(p, device, base);
-    measure_cpu(base);
+    measure_host_gemm(fp32, device, base);
     base_measured = true;
   }
   Rates r = base;
+  // The CPU BLAS last: its threads spin a while after a call, and the staged copies' host threads
+  // would share the cores with them.
+  measure_cpu(p, r);
   r.gpu_flops = measure_kernel_rate(p, device);
   if (r.gpu_flops <= 0 || r.h2d_pinned_bps <= 0 || r.gpu_overhead_s <= 0) {
     r.gpu_flops = 1.0;  // a failed measurement routes everything to the CPU

@@ -117,9 +117,10 @@ const char* description() { return loaded().description.c_str(); }
 
 namespace {
 
-using SgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const float*,
-                         const float*, const int*, const float*, const int*, const float*, float*,
-                         const int*, size_t, size_t);
+// Every ?gemm_ has this shape: Fortran passes all arguments by address.
+using GemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const void*,
+                        const void*, const int*, const void*, const int*, const void*, void*,
+                        const int*, size_t, size_t);
 using SaxpyFn = void (*)(const int*, const float*, const float*, const int*, float*, const int*);
 // OpenBLAS's omatcopy/imatcopy are C functions: no hidden string lengths.
 using SomatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*,
@@ -131,8 +132,36 @@ using SimatcopyFn = void (*)(const char*, const char*, const int*, const int*, c
 
 void sgemm(char transa, char transb, int m, int n, int k, float alpha, const float* a, int lda,
            const float* b, int ldb, float beta, float* c, int ldc) {
-  static const auto fn = reinterpret_cast<SgemmFn>(require("sgemm_"));
-  fn(&transa, &transb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+  gemm(DataType::kF32, transa, transb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
+}
+
+void gemm(DataType type, char transa, char transb, int m, int n, int k, const void* alpha,
+          const void* a, int lda, const void* b, int ldb, const void* beta, void* c, int ldc) {
+  // Each resolved on its first use (a BLAS without complex routines still runs sgemm).
+  GemmFn fn = nullptr;
+  switch (type) {
+    case DataType::kF64: {
+      static const auto d = reinterpret_cast<GemmFn>(require("dgemm_"));
+      fn = d;
+      break;
+    }
+    case DataType::kC32: {
+      static const auto cz = reinterpret_cast<GemmFn>(require("cgemm_"));
+      fn = cz;
+      break;
+    }
+    case DataType::kC64: {
+      static const auto z = reinterpret_cast<GemmFn>(require("zgemm_"));
+      fn = z;
+      break;
+    }
+    default: {
+      static const auto s = reinterpret_cast<GemmFn>(require("sgemm_"));
+      fn = s;
+      break;
+    }
+  }
+  fn(&transa, &transb, &m, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
 }
 
 void saxpy(int n, float alpha, const float* x, int incx, float* y, int incy) {

@@ -7,6 +7,8 @@
 
 #include <cstdint>
 
+#include "problem.h"
+
 namespace tileblas::cpu_blas {
 
 // The address of `name` (e.g. "dgemm_") in the CPU BLAS, or nullptr if it lacks it.
@@ -22,6 +24,10 @@ const char* description();
 // Typed calls into the CPU BLAS's Fortran entry points (column-major, netlib semantics).
 void sgemm(char transa, char transb, int m, int n, int k, float alpha, const float* a, int lda,
            const float* b, int ldb, float beta, float* c, int ldc);
+// ?gemm_ of `type` (kF32, kF64, kC32 or kC64: sgemm_, dgemm_, cgemm_, zgemm_). alpha and beta
+// point at one element of `type` (a re, im pair for complex), as Fortran passes them.
+void gemm(DataType type, char transa, char transb, int m, int n, int k, const void* alpha,
+          const void* a, int lda, const void* b, int ldb, const void* beta, void* c, int ldc);
 void saxpy(int n, float alpha, const float* x, int incx, float* y, int incy);
 // OpenBLAS extensions; false when the CPU BLAS lacks them (the caller then uses its own loop).
 bool somatcopy(char order, char trans, int rows, int cols, float alpha, const float* a, int lda,

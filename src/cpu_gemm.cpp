@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "cpu_blas.h"
@@ -13,7 +14,23 @@ namespace tileblas {
 
 namespace {
 
-char op_char(Op op) { return op == Op::kNoTrans ? 'N' : 'T'; }
+char op_char(Op op) { return op == Op::kNoTrans ? 'N' : op == Op::kTrans ? 'T' : 'C'; }
+
+// alpha or beta as one element of `type` (a re, im pair for complex), as Fortran passes it.
+struct Element {
+  alignas(16) unsigned char bytes[16];
+};
+Element element_of(Scalar v, DataType type) {
+  Element e{};
+  if (type == DataType::kF64 || type == DataType::kC64) {
+    const double parts[2] = {v.re, v.im};
+    std::memcpy(e.bytes, parts, size_of(type));
+  } else {
+    const float parts[2] = {float(v.re), float(v.im)};
+    std::memcpy(e.bytes, parts, size_of(type));
+  }
+  return e;
+}
 
 float load_as_float(const void* base, size_t index, DataType t) {
   switch (t) {
@@ -21,7 +38,7 @@ float load_as_float(const void* base, size_t index, DataType t) {
       return half_to_float(static_cast<const uint16_t*>(base)[index]);
     case DataType::kBF16:
       return bf16_to_float(static_cast<const uint16_t*>(base)[index]);
-    case DataType::kF32:
+    default:
       break;
   }
   return static_cast<const float*>(base)[index];
@@ -40,12 +57,14 @@ std::vector<float> widen(const void* base, int64_t ld, int64_t rows, int64_t col
 
 void gemm_on_cpu(const GemmProblem& p) {
   const char ta = op_char(p.trans_a), tb = op_char(p.trans_b);
-  if (p.ab_type == DataType::kF32 && p.c_type == DataType::kF32) {
-    cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), int(p.k), p.alpha, static_cast<const float*>(p.a),
-                    int(p.lda), static_cast<const float*>(p.b), int(p.ldb), p.beta,
-                    static_cast<float*>(p.c), int(p.ldc));
+  if (p.ab_type == p.c_type && size_of(p.ab_type) >= 4) {  // fp32, fp64, complex: the CPU ?gemm_
+    const Element alpha = element_of(p.alpha, p.c_type), beta = element_of(p.beta, p.c_type);
+    cpu_blas::gemm(p.ab_type, ta, tb, int(p.m), int(p.n), int(p.k), alpha.bytes, p.a, int(p.lda),
+                   p.b, int(p.ldb), beta.bytes, p.c, int(p.ldc));
     return;
   }
+  // 16-bit A and B.
+  const float alpha = float(p.alpha.re), beta = float(p.beta.re);
   std::vector<float> a, b;
   if (p.k > 0 && p.alpha != 0.0f) {
     a = widen(p.a, p.lda, p.a_rows(), p.a_cols(), p.ab_type);
@@ -55,15 +74,15 @@ void gemm_on_cpu(const GemmProblem& p) {
             ldb = int(std::max<int64_t>(p.b_rows(), 1));
   if (a.empty()) a.assign(1, 0.0f), b.assign(1, 0.0f);
   if (p.c_type == DataType::kF32) {
-    cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), p.alpha != 0.0f ? int(p.k) : 0, p.alpha, a.data(),
-                    lda, b.data(), ldb, p.beta, static_cast<float*>(p.c), int(p.ldc));
+    cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), alpha != 0.0f ? int(p.k) : 0, alpha, a.data(), lda,
+                    b.data(), ldb, beta, static_cast<float*>(p.c), int(p.ldc));
     return;
   }
   // fp16 C: compute in fp32 (C not read when beta == 0), round once at the end.
   std::vector<float> c(size_t(p.m) * size_t(p.n), 0.0f);
-  if (p.beta != 0.0f) c = widen(p.c, p.ldc, p.m, p.n, p.c_type);
-  cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), p.alpha != 0.0f ? int(p.k) : 0, p.alpha, a.data(),
-                  lda, b.data(), ldb, p.beta, c.data(), int(p.m));
+  if (beta != 0.0f) c = widen(p.c, p.ldc, p.m, p.n, p.c_type);
+  cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), alpha != 0.0f ? int(p.k) : 0, alpha, a.data(), lda,
+                  b.data(), ldb, beta, c.data(), int(p.m));
   uint16_t* out = static_cast<uint16_t*>(p.c);
   for (int64_t j = 0; j < p.n; ++j) {
     for (int64_t i = 0; i < p.m; ++i) out[i + j * p.ldc] = float_to_half(c[i + j * p.m]);
@@ -100,9 +119,10 @@ void sgemm_panel(const void* ctx, int part) {
     sgemm_host_small::run(q, job.isa);
     return;
   }
-  cpu_blas::sgemm(op_char(q.trans_a), op_char(q.trans_b), int(q.m), int(q.n), int(q.k), q.alpha,
-                  static_cast<const float*>(q.a), int(q.lda), static_cast<const float*>(q.b),
-                  int(q.ldb), q.beta, static_cast<float*>(q.c), int(q.ldc));
+  cpu_blas::sgemm(op_char(q.trans_a), op_char(q.trans_b), int(q.m), int(q.n), int(q.k),
+                  float(q.alpha.re), static_cast<const float*>(q.a), int(q.lda),
+                  static_cast<const float*>(q.b), int(q.ldb), float(q.beta.re),
+                  static_cast<float*>(q.c), int(q.ldc));
 }
 
 }  // namespace

@@ -23,6 +23,12 @@ const char* name_of(DataType t) {
       return "f16";
     case DataType::kBF16:
       return "bf16";
+    case DataType::kF64:
+      return "f64";
+    case DataType::kC32:
+      return "c32";
+    case DataType::kC64:
+      return "c64";
     case DataType::kF32:
       break;
   }

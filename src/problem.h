@@ -9,25 +9,59 @@
 
 namespace tileblas {
 
-enum class Op : uint8_t { kNoTrans, kTrans };
+// kConjTrans only for complex data: compat/ maps a real call's 'C' to kTrans.
+enum class Op : uint8_t { kNoTrans, kTrans, kConjTrans };
 
-enum class DataType : uint8_t { kF32, kF16, kBF16 };
+// Element types. kC32 and kC64 are complex (interleaved re, im pairs of fp32 or fp64), as Fortran's
+// COMPLEX and COMPLEX*16 and C's float/double _Complex lie in memory.
+enum class DataType : uint8_t { kF32, kF16, kBF16, kF64, kC32, kC64 };
+constexpr int kDataTypeCount = 6;
 
-inline size_t size_of(DataType t) { return t == DataType::kF32 ? 4 : 2; }
+constexpr size_t size_of(DataType t) {
+  switch (t) {
+    case DataType::kF16:
+    case DataType::kBF16:
+      return 2;
+    case DataType::kF32:
+      return 4;
+    case DataType::kF64:
+    case DataType::kC32:
+      return 8;
+    case DataType::kC64:
+      return 16;
+  }
+  return 0;
+}
+constexpr bool is_complex(DataType t) { return t == DataType::kC32 || t == DataType::kC64; }
 const char* name_of(DataType t);
-inline const char* name_of(Op op) { return op == Op::kNoTrans ? "N" : "T"; }
+inline const char* name_of(Op op) {
+  return op == Op::kNoTrans ? "N" : op == Op::kTrans ? "T" : "C";
+}
+
+// A call's alpha or beta, widened to double (exact for every element type's scalar); im is 0 for
+// real data.
+struct Scalar {
+  double re = 0, im = 0;
+  constexpr Scalar() = default;
+  constexpr Scalar(double real, double imag = 0) : re(real), im(imag) {}
+  constexpr bool is_zero() const { return re == 0 && im == 0; }
+  constexpr bool is_one() const { return re == 1 && im == 0; }
+  constexpr bool operator==(const Scalar& o) const { return re == o.re && im == o.im; }
+  constexpr bool operator!=(const Scalar& o) const { return !(*this == o); }
+};
 
 // C = alpha * op(A) * op(B) + beta * C, column-major. op(A) is m x k, op(B) is k x n, C is m x n.
 // A is lda-strided with lda >= rows of A as stored (m if kNoTrans, k if kTrans); likewise B, C.
-// beta == 0 means C is not read (NaN in C does not leak). Accumulation is always fp32.
+// beta == 0 means C is not read (NaN in C does not leak). Accumulation is fp32 for fp32, fp16 and
+// bf16 data, fp64 for fp64 and complex fp64. kConjTrans (complex data) is op(X) = X^H.
 struct GemmProblem {
   Op trans_a = Op::kNoTrans;
   Op trans_b = Op::kNoTrans;
   int64_t m = 0, n = 0, k = 0;
-  float alpha = 1.0f;
-  float beta = 0.0f;
+  Scalar alpha = 1.0;
+  Scalar beta = 0.0;
   DataType ab_type = DataType::kF32;  // element type of A and B
-  DataType c_type = DataType::kF32;   // element type of C (kF16 only for hgemm)
+  DataType c_type = DataType::kF32;   // element type of C (differs only for 16-bit A and B)
   const void* a = nullptr;
   int64_t lda = 0;
   const void* b = nullptr;
@@ -40,7 +74,10 @@ struct GemmProblem {
   int64_t a_cols() const { return trans_a == Op::kNoTrans ? k : m; }
   int64_t b_rows() const { return trans_b == Op::kNoTrans ? k : n; }
   int64_t b_cols() const { return trans_b == Op::kNoTrans ? n : k; }
-  double flops() const { return 2.0 * double(m) * double(n) * double(k); }
+  // Real floating-point operations: a complex multiply-add is 8 of them.
+  double flops() const {
+    return (is_complex(ab_type) ? 8.0 : 2.0) * double(m) * double(n) * double(k);
+  }
 };
 
 // y = alpha * x + y over n elements with strides incx, incy (netlib: a negative increment walks

@@ -102,11 +102,11 @@ void gemm_reference(const tileblas::GemmProblem& p, std::vector<double>& out,
         sum += av * bv;
         abs_sum += std::fabs(av * bv);
       }
-      double r = double(p.alpha) * sum;
-      double s = std::fabs(double(p.alpha)) * abs_sum;
-      if (p.beta != 0.0f) {
-        r += double(p.beta) * c[i + j * p.ldc];
-        s += std::fabs(double(p.beta) * c[i + j * p.ldc]);
+      double r = p.alpha.re * sum;
+      double s = std::fabs(p.alpha.re) * abs_sum;
+      if (p.beta != 0.0) {
+        r += p.beta.re * c[i + j * p.ldc];
+        s += std::fabs(p.beta.re * c[i + j * p.ldc]);
       }
       out[i + j * p.m] = r;
       scale[i + j * p.m] = s;
@@ -166,10 +166,11 @@ void openblas_gemm_reference(const tileblas::GemmProblem& p, const std::vector<f
   std::vector<float> abs_a(a.size()), abs_b(b.size());
   for (size_t i = 0; i < a.size(); ++i) abs_a[i] = std::fabs(a[i]);
   for (size_t i = 0; i < b.size(); ++i) abs_b[i] = std::fabs(b[i]);
-  for (size_t i = 0; i < c.size(); ++i) s[i] = p.beta == 0.0f ? 0.0f : std::fabs(c[i]);
-  const float beta = p.beta, abs_alpha = std::fabs(p.alpha), abs_beta = std::fabs(p.beta);
-  if (p.beta == 0.0f) std::fill(r.begin(), r.end(), 0.0f);  // OpenBLAS may read C when beta==0
-  blas.sgemm(&ta, &tb, &m, &n, &k, &p.alpha, a.data(), &lda, b.data(), &ldb, &beta, r.data(), &ldc,
+  for (size_t i = 0; i < c.size(); ++i) s[i] = p.beta == 0.0 ? 0.0f : std::fabs(c[i]);
+  const float alpha = float(p.alpha.re), beta = float(p.beta.re);
+  const float abs_alpha = std::fabs(alpha), abs_beta = std::fabs(beta);
+  if (p.beta == 0.0) std::fill(r.begin(), r.end(), 0.0f);  // OpenBLAS may read C when beta==0
+  blas.sgemm(&ta, &tb, &m, &n, &k, &alpha, a.data(), &lda, b.data(), &ldb, &beta, r.data(), &ldc,
              1, 1);
   blas.sgemm(&ta, &tb, &m, &n, &k, &abs_alpha, abs_a.data(), &lda, abs_b.data(), &ldb, &abs_beta,
              s.data(), &ldc, 1, 1);
