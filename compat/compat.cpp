@@ -30,38 +30,46 @@ bool lsame(char a, char b) {
   return upper(a) == upper(b);
 }
 
-bool parse_trans(char c, Op* op) {
+bool parse_trans(char c, DataType type, Op* op) {
   if (lsame(c, 'N')) {
     *op = Op::kNoTrans;
     return true;
   }
-  if (lsame(c, 'T') || lsame(c, 'C')) {
+  if (lsame(c, 'T')) {
     *op = Op::kTrans;
+    return true;
+  }
+  if (lsame(c, 'C')) {
+    *op = is_complex(type) ? Op::kConjTrans : Op::kTrans;
     return true;
   }
   return false;
 }
 
-bool parse_cblas_trans(int t, Op* op) {
-  if (t == kCblasNoTrans) {
-    *op = Op::kNoTrans;
-    return true;
-  }
-  if (t == kCblasTrans || t == kCblasConjTrans) {
-    *op = Op::kTrans;
-    return true;
+bool parse_cblas_trans(int t, DataType type, Op* op) {
+  switch (t) {
+    case kCblasNoTrans:
+      return parse_trans('N', type, op);
+    case kCblasTrans:
+      return parse_trans('T', type, op);
+    case kCblasConjTrans:
+      return parse_trans('C', type, op);
   }
   return false;
 }
 
-int check_gemm_args(char transa, char transb, long m, long n, long k, long lda, long ldb,
-                    long ldc) {
+namespace {
+char trans_char(Op op) { return op == Op::kNoTrans ? 'N' : op == Op::kTrans ? 'T' : 'C'; }
+}  // namespace
+
+int check_gemm_args(char transa, char transb, int64_t m, int64_t n, int64_t k, int64_t lda,
+                    int64_t ldb, int64_t ldc) {
   Op ta, tb;
-  if (!parse_trans(transa, &ta)) return 1;
-  if (!parse_trans(transb, &tb)) return 2;
-  const long a_rows = ta == Op::kNoTrans ? m : k;
-  const long b_rows = tb == Op::kNoTrans ? k : n;
-  auto max1 = [](long x) { return x > 1 ? x : 1; };
+  if (!parse_trans(transa, DataType::kF32, &ta)) return 1;
+  if (!parse_trans(transb, DataType::kF32, &tb)) return 2;
+  const int64_t a_rows = ta == Op::kNoTrans ? m : k;
+  const int64_t b_rows = tb == Op::kNoTrans ? k : n;
+  auto max1 = [](int64_t x) { return x > 1 ? x : int64_t(1); };
   if (m < 0) return 3;
   if (n < 0) return 4;
   if (k < 0) return 5;
@@ -71,8 +79,25 @@ int check_gemm_args(char transa, char transb, long m, long n, long k, long lda, 
   return 0;
 }
 
-bool gemm_quick_return(long m, long n, long k, float alpha, float beta) {
-  return m == 0 || n == 0 || ((alpha == 0.0f || k == 0) && beta == 1.0f);
+bool gemm_quick_return(int64_t m, int64_t n, int64_t k, Scalar alpha, Scalar beta) {
+  return m == 0 || n == 0 || ((alpha.is_zero() || k == 0) && beta.is_one());
+}
+
+Scalar scalar_at(const void* v, DataType type) {
+  switch (type) {
+    case DataType::kF64:
+      return *static_cast<const double*>(v);
+    case DataType::kC32: {
+      const float* re_im = static_cast<const float*>(v);
+      return {re_im[0], re_im[1]};
+    }
+    case DataType::kC64: {
+      const double* re_im = static_cast<const double*>(v);
+      return {re_im[0], re_im[1]};
+    }
+    default:
+      return *static_cast<const float*>(v);
+  }
 }
 
 namespace {
@@ -105,8 +130,8 @@ bool fortran_gemm_problem(const char* srname, char transa, char transb, const Ge
   }
   if (gemm_quick_return(g.m, g.n, g.k, g.alpha, g.beta)) return false;
   Op ta, tb;
-  parse_trans(transa, &ta);
-  parse_trans(transb, &tb);
+  parse_trans(transa, g.ab_type, &ta);
+  parse_trans(transb, g.ab_type, &tb);
   fill_problem(ta, tb, g, p);
   return true;
 }
@@ -119,16 +144,16 @@ bool cblas_gemm_problem(const char* rout, int layout, int transa, int transb, co
   }
   const bool row_major = layout == kCblasRowMajor;
   Op ta, tb;
-  if (!parse_cblas_trans(transa, &ta)) {
+  if (!parse_cblas_trans(transa, g.ab_type, &ta)) {
     report_cblas_xerbla(2, rout, row_major);
     return false;
   }
-  if (!parse_cblas_trans(transb, &tb)) {
+  if (!parse_cblas_trans(transb, g.ab_type, &tb)) {
     report_cblas_xerbla(3, rout, row_major);
     return false;
   }
-  const char ta_char = ta == Op::kNoTrans ? 'N' : 'T';
-  const char tb_char = tb == Op::kNoTrans ? 'N' : 'T';
+  const char ta_char = trans_char(ta);
+  const char tb_char = trans_char(tb);
   GemmArgs col = g;
   if (row_major) {  // C^T (n x m, column-major) = op(B)^T * op(A)^T
     col.m = g.n;

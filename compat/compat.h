@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "problem.h"
 
@@ -37,32 +38,38 @@ bool reporting_row_major();
 // netlib LSAME: case-insensitive character compare.
 bool lsame(char a, char b);
 
-// 'N'/'n' -> kNoTrans; 'T', 'C' (either case) -> kTrans for real data. False if none of these.
-bool parse_trans(char c, Op* op);
+// 'N'/'n' -> kNoTrans; 'T' -> kTrans; 'C' -> kConjTrans for complex data, kTrans for real data
+// (either case). False if none of these.
+bool parse_trans(char c, DataType type, Op* op);
 
-// CblasNoTrans -> kNoTrans; CblasTrans, CblasConjTrans -> kTrans. False otherwise.
-bool parse_cblas_trans(int t, Op* op);
+// CblasNoTrans -> kNoTrans; CblasTrans -> kTrans; CblasConjTrans -> kConjTrans for complex data,
+// kTrans for real data. False otherwise.
+bool parse_cblas_trans(int t, DataType type, Op* op);
 
 // netlib xGEMM argument check on column-major arguments, in netlib INFO order:
 // 1 transa, 2 transb, 3 m, 4 n, 5 k, 8 lda, 10 ldb, 13 ldc (leading dimensions >= max(1, rows)).
 // Returns 0 when all are valid.
-int check_gemm_args(char transa, char transb, long m, long n, long k, long lda, long ldb, long ldc);
+int check_gemm_args(char transa, char transb, int64_t m, int64_t n, int64_t k, int64_t lda,
+                    int64_t ldb, int64_t ldc);
 
 // netlib's quick return: nothing to do when m == 0, n == 0, or (alpha == 0 or k == 0) and beta
 // == 1.
-bool gemm_quick_return(long m, long n, long k, float alpha, float beta);
+bool gemm_quick_return(int64_t m, int64_t n, int64_t k, Scalar alpha, Scalar beta);
+
+// One element of `type` at `v` (float, double, or a re, im pair of them) as a Scalar.
+Scalar scalar_at(const void* v, DataType type);
 
 // The arguments of a GEMM-like call, before checks (CBLAS form; Fortran callers use kColMajor and
 // pass their trans characters through fortran_gemm_problem()).
 struct GemmArgs {
-  int m, n, k;
-  float alpha, beta;
+  int64_t m, n, k;
+  Scalar alpha, beta;
   const void* a;
-  int lda;
+  int64_t lda;
   const void* b;
-  int ldb;
+  int64_t ldb;
   void* c;
-  int ldc;
+  int64_t ldc;
   DataType ab_type;
   DataType c_type;
 };

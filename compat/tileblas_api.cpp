@@ -54,8 +54,8 @@ TILEBLAS_EXPORT int tileblas_sgemm_device(char transa, char transb, int64_t m, i
   Device* device = Device::get();
   if (!device) return -1;
   GemmProblem p;
-  compat::parse_trans(transa, &p.trans_a);
-  compat::parse_trans(transb, &p.trans_b);
+  compat::parse_trans(transa, DataType::kF32, &p.trans_a);
+  compat::parse_trans(transb, DataType::kF32, &p.trans_b);
   p.m = m;
   p.n = n;
   p.k = k;

@@ -74,6 +74,20 @@ void gemm_on_cpu_via_host_copies(const GemmProblem& p, const Placement& where,
   }
 }
 
+// The CPU BLAS routine that computes p on the CPU (16-bit data is widened to fp32, src/cpu_gemm.h).
+const char* cpu_blas_label(DataType t) {
+  switch (t) {
+    case DataType::kF64:
+      return "cpu_blas dgemm_";
+    case DataType::kC32:
+      return "cpu_blas cgemm_";
+    case DataType::kC64:
+      return "cpu_blas zgemm_";
+    default:
+      return "cpu_blas sgemm_";
+  }
+}
+
 // p on our host kernel (its variant for this CPU, which supports p), recorded as the call's route.
 void gemm_on_host_kernel(const GemmProblem& p, const char* routine, Reason reason) {
   const sgemm_host_small::Isa isa = sgemm_host_small::best_isa();
@@ -148,7 +162,7 @@ void gemm(const GemmProblem& call, const char* routine) {
   } else {
     gemm_on_cpu(p);
   }
-  record_call(routine, p, TILEBLAS_ROUTE_CPU, "cpu_blas sgemm_", std::move(route.reason));
+  record_call(routine, p, TILEBLAS_ROUTE_CPU, cpu_blas_label(p.ab_type), std::move(route.reason));
 }
 
 }  // namespace tileblas
