@@ -1,6 +1,7 @@
 #include "executor.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -235,9 +236,11 @@ struct CopiesDrained {
   }
 };
 
+std::atomic<int> g_fail_staged_after_panels{-1};
+
 cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& where,
                             const GemmKernel& kernel, int64_t panel_cols, const DeviceCaps& caps,
-                            cudaStream_t stream) {
+                            cudaStream_t stream, LeftInC* left) {
   std::lock_guard<std::mutex> lock(st.mu);
   const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
   const bool a_host = !device_accessible(where.a), b_host = !device_accessible(where.b),
@@ -253,70 +256,90 @@ cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& w
   char* const host_c = static_cast<char*>(p.c);
 
   const int64_t panels = (p.n + panel_cols - 1) / panel_cols;
-  EventSet events(size_t(panels) + 2);  // buffers allocated, panel copied in, panel j computed
+  // Buffers allocated, panel copied in, then per panel: computed, copied back.
+  EventSet events(2 * size_t(panels) + 2);
   TB_TRY(events.status());
   const cudaEvent_t allocated = events[0], copied_in = events[1];
-  auto computed = [&](int64_t j) { return events[size_t(j) + 2]; };
-  const CopiesDrained drained{st};  // destroyed before the buffers above
-  TB_TRY(cudaEventRecord(allocated, stream));
-  TB_TRY(cudaStreamWaitEvent(st.in, allocated, 0));
-  TB_TRY(cudaStreamWaitEvent(st.out, allocated, 0));
+  auto computed = [&](int64_t j) { return events[2 * size_t(j) + 2]; };
+  auto copied_back = [&](int64_t j) { return events[2 * size_t(j) + 3]; };
+  int64_t panels_queued_back = 0;  // panels whose copy back to the host was queued
+  const int fail_after = g_fail_staged_after_panels.load();
 
-  if (a_host) {
-    TB_TRY(st.upload(dev_a, a.ld, static_cast<const char*>(p.a), p.lda, p.a_rows(), p.a_cols(), ab,
-                     where.a == MemKind::kHostPinned));
-  }
-  auto download = [&](int64_t j) {
-    const int64_t j0 = j * panel_cols, w = std::min(panel_cols, p.n - j0);
-    const cudaError_t err = cudaStreamWaitEvent(st.out, computed(j), 0);
-    if (err != cudaSuccess) return err;
-    return st.download(at(host_c, p.ldc, 0, j0, ce), p.ldc, at(dev_c, c.ld, 0, j0, ce), c.ld, p.m,
-                       w, ce, where.c == MemKind::kHostPinned);
-  };
-  // Kernels for the full-width panels and the narrower last one, picked on first need.
-  const GemmKernel* panel_kernel[2] = {nullptr, nullptr};
-  for (int64_t j = 0; j < panels; ++j) {
-    const int64_t j0 = j * panel_cols, w = std::min(panel_cols, p.n - j0);
-    // Columns j0.. of op(B): columns of B, or rows of B transposed.
-    const int64_t b_row = p.trans_b == Op::kNoTrans ? 0 : j0;
-    const int64_t b_col = p.trans_b == Op::kNoTrans ? j0 : 0;
-    if (b_host) {
-      TB_TRY(st.upload(at(dev_b, b.ld, b_row, b_col, ab), b.ld, at(host_b, p.ldb, b_row, b_col, ab),
-                       p.ldb, p.trans_b == Op::kNoTrans ? p.k : w,
-                       p.trans_b == Op::kNoTrans ? w : p.k, ab, where.b == MemKind::kHostPinned));
+  auto run = [&]() -> cudaError_t {
+    const CopiesDrained drained{st};  // destroyed before the buffers above
+    TB_TRY(cudaEventRecord(allocated, stream));
+    TB_TRY(cudaStreamWaitEvent(st.in, allocated, 0));
+    TB_TRY(cudaStreamWaitEvent(st.out, allocated, 0));
+
+    if (a_host) {
+      TB_TRY(st.upload(dev_a, a.ld, static_cast<const char*>(p.a), p.lda, p.a_rows(), p.a_cols(),
+                       ab, where.a == MemKind::kHostPinned));
     }
-    if (c_host && p.beta != 0.0f) {
-      TB_TRY(st.upload(at(dev_c, c.ld, 0, j0, ce), c.ld, at(host_c, p.ldc, 0, j0, ce), p.ldc, p.m,
-                       w, ce, where.c == MemKind::kHostPinned));
-    }
-    TB_TRY(cudaEventRecord(copied_in, st.in));
-    TB_TRY(cudaStreamWaitEvent(stream, copied_in, 0));
-    GemmProblem d = p;
-    d.n = w;
-    d.a = dev_a;
-    d.lda = a.ld;
-    d.b = at(dev_b, b.ld, b_row, b_col, ab);
-    d.ldb = b.ld;
-    d.c = at(dev_c, c.ld, 0, j0, ce);
-    d.ldc = c.ld;
-    const GemmKernel* k = &kernel;
-    if (w < p.n) {
-      const GemmKernel*& picked = panel_kernel[w == panel_cols ? 0 : 1];
-      if (!picked) {
-        std::string why;
-        picked = pick_gemm_kernel(d, caps, config().force_kernel, &why);
-        if (!picked) return cudaErrorNotSupported;
+    auto download = [&](int64_t j) {
+      if (fail_after >= 0 && j >= fail_after) return cudaErrorLaunchFailure;
+      const int64_t j0 = j * panel_cols, w = std::min(panel_cols, p.n - j0);
+      TB_TRY(cudaStreamWaitEvent(st.out, computed(j), 0));
+      ++panels_queued_back;
+      TB_TRY(st.download(at(host_c, p.ldc, 0, j0, ce), p.ldc, at(dev_c, c.ld, 0, j0, ce), c.ld,
+                         p.m, w, ce, where.c == MemKind::kHostPinned));
+      return cudaEventRecord(copied_back(j), st.out);
+    };
+    // Kernels for the full-width panels and the narrower last one, picked on first need.
+    const GemmKernel* panel_kernel[2] = {nullptr, nullptr};
+    for (int64_t j = 0; j < panels; ++j) {
+      const int64_t j0 = j * panel_cols, w = std::min(panel_cols, p.n - j0);
+      // Columns j0.. of op(B): columns of B, or rows of B transposed.
+      const int64_t b_row = p.trans_b == Op::kNoTrans ? 0 : j0;
+      const int64_t b_col = p.trans_b == Op::kNoTrans ? j0 : 0;
+      if (b_host) {
+        TB_TRY(st.upload(at(dev_b, b.ld, b_row, b_col, ab), b.ld,
+                         at(host_b, p.ldb, b_row, b_col, ab), p.ldb,
+                         p.trans_b == Op::kNoTrans ? p.k : w, p.trans_b == Op::kNoTrans ? w : p.k,
+                         ab, where.b == MemKind::kHostPinned));
       }
-      k = picked;
+      if (c_host && p.beta != 0.0) {
+        TB_TRY(st.upload(at(dev_c, c.ld, 0, j0, ce), c.ld, at(host_c, p.ldc, 0, j0, ce), p.ldc,
+                         p.m, w, ce, where.c == MemKind::kHostPinned));
+      }
+      TB_TRY(cudaEventRecord(copied_in, st.in));
+      TB_TRY(cudaStreamWaitEvent(stream, copied_in, 0));
+      GemmProblem d = p;
+      d.n = w;
+      d.a = dev_a;
+      d.lda = a.ld;
+      d.b = at(dev_b, b.ld, b_row, b_col, ab);
+      d.ldb = b.ld;
+      d.c = at(dev_c, c.ld, 0, j0, ce);
+      d.ldc = c.ld;
+      const GemmKernel* k = &kernel;
+      if (w < p.n) {
+        const GemmKernel*& picked = panel_kernel[w == panel_cols ? 0 : 1];
+        if (!picked) {
+          std::string why;
+          picked = pick_gemm_kernel(d, caps, config().force_kernel, &why);
+          if (!picked) return cudaErrorNotSupported;
+        }
+        k = picked;
+      }
+      TB_TRY(k->launch(d, stream));
+      TB_TRY(cudaEventRecord(computed(j), stream));
+      if (c_host && j > 0) TB_TRY(download(j - 1));
     }
-    TB_TRY(k->launch(d, stream));
-    TB_TRY(cudaEventRecord(computed(j), stream));
-    if (c_host && j > 0) TB_TRY(download(j - 1));
+    if (c_host) TB_TRY(download(panels - 1));
+    TB_TRY(cudaStreamSynchronize(stream));
+    TB_TRY(cudaStreamSynchronize(st.out));
+    return cudaStreamSynchronize(st.in);
+  };
+  const cudaError_t err = run();
+  if (err != cudaSuccess && left && c_host) {
+    // The copies back have drained (CopiesDrained): the leading panels whose copy-back event
+    // completed hold their result; one queued but not confirmed may have landed in part.
+    int64_t j = 0;
+    while (j < panels_queued_back && cudaEventQuery(copied_back(j)) == cudaSuccess) ++j;
+    left->final_cols = std::min(p.n, j * panel_cols);
+    left->maybe_partial = j < panels_queued_back;
   }
-  if (c_host) TB_TRY(download(panels - 1));
-  TB_TRY(cudaStreamSynchronize(stream));
-  TB_TRY(cudaStreamSynchronize(st.out));
-  return cudaStreamSynchronize(st.in);
+  return err;
 }
 
 // ---- Small calls: one pinned bounce buffer ----------------------------------------------------
@@ -450,13 +473,18 @@ bool bounce_fits(const GemmProblem& p, const Placement& where) {
   return bounceable(p, bounce_layout(p, where));
 }
 
+void fail_staged_gemm_after_panels_for_testing(int panels) {
+  g_fail_staged_after_panels.store(panels);
+}
+
 cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
                      HostCopies copies, int64_t panel_cols, const DeviceCaps& caps,
-                     cudaStream_t stream) {
+                     cudaStream_t stream, LeftInC* left) {
+  if (left) *left = LeftInC{};
   if (!where.any_host()) return run_gemm_direct(p, where, kernel, stream);
   if (copies == HostCopies::kStaged && panel_cols > 0) {
     if (Stager* stager = Stager::get()) {
-      return run_gemm_staged(*stager, p, where, kernel, panel_cols, caps, stream);
+      return run_gemm_staged(*stager, p, where, kernel, panel_cols, caps, stream, left);
     }
   }
   if (copies == HostCopies::kBounced) {

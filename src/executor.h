@@ -20,13 +20,26 @@
 
 namespace tileblas {
 
+// What a failed run left in the caller's C: its first `final_cols` columns hold the result (a
+// staged call copies C back panel by panel); the other columns are as they were, unless
+// `maybe_partial` says a copy back was in flight when the error struck (a fault that stops the
+// device makes it impossible to tell whether it landed).
+struct LeftInC {
+  int64_t final_cols = 0;
+  bool maybe_partial = false;
+};
+
 // `kernel` runs the whole problem; host operands move as `copies` says (kStaged: with panel_cols
 // < n each panel runs on the kernel the router picks for it, on `caps`). kStaged and kBounced fall
 // back to plain copies where their buffers cannot be made, kBounced also where the operands do not
-// fit (bounce_fits).
+// fit (bounce_fits). On error, *left (if given) says what the caller's C holds.
 cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
                      HostCopies copies, int64_t panel_cols, const DeviceCaps& caps,
-                     cudaStream_t stream);
+                     cudaStream_t stream, LeftInC* left = nullptr);
+
+// For tests of the fallback: a staged call fails with cudaErrorLaunchFailure once this many of its
+// panels have been copied back to host memory (negative: never). Set before the call.
+void fail_staged_gemm_after_panels_for_testing(int panels);
 
 // Small GEMMs on host data go through one pinned buffer of this size (HostCopies::kBounced): the
 // calling thread packs the host operands into it, the kernel reads them and writes C there across

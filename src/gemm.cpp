@@ -74,6 +74,17 @@ void gemm_on_cpu_via_host_copies(const GemmProblem& p, const Placement& where,
   }
 }
 
+// Columns j0.. of p's C (and of op(B)): the part of p a failed GPU run left to compute.
+GemmProblem columns_from(const GemmProblem& p, int64_t j0) {
+  GemmProblem q = p;
+  const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
+  q.n = p.n - j0;
+  q.b = static_cast<const char*>(p.b) +
+        (p.trans_b == Op::kNoTrans ? size_t(j0) * size_t(p.ldb) : size_t(j0)) * ab;
+  q.c = static_cast<char*>(p.c) + size_t(j0) * size_t(p.ldc) * ce;
+  return q;
+}
+
 // The CPU BLAS routine that computes p on the CPU (16-bit data is widened to fp32, src/cpu_gemm.h).
 const char* cpu_blas_label(DataType t) {
   switch (t) {
@@ -141,16 +152,27 @@ void gemm(const GemmProblem& call, const char* routine) {
     route = route_gemm(p, where, config(), &device->caps(), Device::unavailable_reason(),
                        &without_team);
   }
+  GemmProblem rest = p;  // what the CPU computes: all of p, or what a failed GPU run left
   if (route.side == TILEBLAS_ROUTE_GPU) {
     cudaError_t err = cudaErrorInvalidDevice;  // make_current() reports its own failure
     if (device->make_current()) {
+      LeftInC left;
       err = run_gemm(p, where, *route.kernel, route.copies, route.panel_cols, device->caps(),
-                     device->stream());
+                     device->stream(), &left);
       if (err == cudaSuccess) {
         record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, std::move(route.reason));
         return;
       }
       Device::report_failure(routine, err);
+      // Columns already copied back hold the result: computing them again would apply beta twice.
+      rest = columns_from(p, left.final_cols);
+      if (left.maybe_partial && p.beta != 0.0) {
+        std::fprintf(stderr,
+                     "tileblas: error: %s: the GPU failed while copying C back; columns %lld to "
+                     "%lld of C may hold a partial result\n",
+                     routine, static_cast<long long>(left.final_cols + 1),
+                     static_cast<long long>(p.n));
+      }
     }
     route.reason = std::string("GPU failed (") + cudaGetErrorString(err) + "), CPU fallback";
   } else if (route.cpu_path == CpuPath::kHostKernel) {
@@ -158,9 +180,9 @@ void gemm(const GemmProblem& call, const char* routine) {
     return;
   }
   if (where.a == MemKind::kDevice || where.b == MemKind::kDevice || where.c == MemKind::kDevice) {
-    gemm_on_cpu_via_host_copies(p, where, routine);
+    gemm_on_cpu_via_host_copies(rest, where, routine);
   } else {
-    gemm_on_cpu(p);
+    gemm_on_cpu(rest);
   }
   record_call(routine, p, TILEBLAS_ROUTE_CPU, cpu_blas_label(p.ab_type), std::move(route.reason));
 }
