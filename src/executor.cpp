@@ -105,7 +105,7 @@ class Stager {
     return stager;
   }
 
-  std::mutex mu;  // held by a staged call for its whole length
+  std::mutex mu;  // held by a staged call for its whole length (run_gemm())
   cudaStream_t in = nullptr, out = nullptr;
 
   // Queues the copy of a host matrix to the device on `in`; pageable data goes through the slots
@@ -241,7 +241,6 @@ std::atomic<int> g_fail_staged_after_panels{-1};
 cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& where,
                             const GemmKernel& kernel, int64_t panel_cols, const DeviceCaps& caps,
                             cudaStream_t stream, LeftInC* left) {
-  std::lock_guard<std::mutex> lock(st.mu);
   const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
   const bool a_host = !device_accessible(where.a), b_host = !device_accessible(where.b),
              c_host = !device_accessible(where.c);
@@ -391,7 +390,7 @@ struct Bouncer {
     return bouncer;
   }
   PinnedBuffer buffer{kBounceBytes};
-  std::mutex mu;
+  std::mutex mu;  // held by a bounced call for its whole length (run_gemm())
 };
 
 // Waits for the stream when a bounced call ends, however it ends: the next call reuses the buffer.
@@ -406,7 +405,6 @@ struct StreamDrained {
 // transfers, one before and one after the kernel, each cost about as much as the launch.
 cudaError_t run_gemm_bounced(Bouncer& bo, const GemmProblem& p, const Placement& where,
                              const BounceLayout& l, const GemmKernel& kernel, cudaStream_t stream) {
-  std::lock_guard<std::mutex> lock(bo.mu);
   const StreamDrained drained{stream};  // before the lock is released
   const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
   char* const buffer = static_cast<char*>(bo.buffer.get());
@@ -482,15 +480,21 @@ cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKer
                      cudaStream_t stream, LeftInC* left) {
   if (left) *left = LeftInC{};
   if (!where.any_host()) return run_gemm_direct(p, where, kernel, stream);
+  // The staging pipeline and the bounce buffer serve one call at a time: a call that finds them
+  // busy takes plain copies rather than waiting for another thread's call to end.
   if (copies == HostCopies::kStaged && panel_cols > 0) {
     if (Stager* stager = Stager::get()) {
-      return run_gemm_staged(*stager, p, where, kernel, panel_cols, caps, stream, left);
+      std::unique_lock<std::mutex> lock(stager->mu, std::try_to_lock);
+      if (lock.owns_lock()) {
+        return run_gemm_staged(*stager, p, where, kernel, panel_cols, caps, stream, left);
+      }
     }
   }
   if (copies == HostCopies::kBounced) {
     const BounceLayout layout = bounce_layout(p, where);
     if (Bouncer* bouncer = bounceable(p, layout) ? Bouncer::get() : nullptr) {
-      return run_gemm_bounced(*bouncer, p, where, layout, kernel, stream);
+      std::unique_lock<std::mutex> lock(bouncer->mu, std::try_to_lock);
+      if (lock.owns_lock()) return run_gemm_bounced(*bouncer, p, where, layout, kernel, stream);
     }
   }
   return run_gemm_direct(p, where, kernel, stream);
