@@ -207,9 +207,9 @@ void host_steps(benchmark::State& state, int64_t n) {
       {"device_available_us", [] { benchmark::DoNotOptimize(tileblas::Device::available()); }},
       {"classify3_us",
        [&] {
-         benchmark::DoNotOptimize(tileblas::classify(p.a));
-         benchmark::DoNotOptimize(tileblas::classify(p.b));
-         benchmark::DoNotOptimize(tileblas::classify(p.c));
+         benchmark::DoNotOptimize(tileblas::classify(p.a, 0));
+         benchmark::DoNotOptimize(tileblas::classify(p.b, 0));
+         benchmark::DoNotOptimize(tileblas::classify(p.c, 0));
        }},
       {"route_us",
        [&] {
@@ -260,7 +260,7 @@ void overhead_parts(benchmark::State& state) {
         {"device_get_us",
          median_seconds(reps, [] { benchmark::DoNotOptimize(tileblas::Device::get()); })},
         {"classify_us",
-         median_seconds(reps, [&] { benchmark::DoNotOptimize(tileblas::classify(p.a)); })},
+         median_seconds(reps, [&] { benchmark::DoNotOptimize(tileblas::classify(p.a, 0)); })},
         {"cuda_pointer_attributes_us", median_seconds(reps,
                                                       [&] {
                                                         cudaPointerAttributes attr;

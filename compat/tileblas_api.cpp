@@ -27,7 +27,7 @@ TILEBLAS_EXPORT void tileblas_get_config(tileblas_config* out) {
   static const std::string why = Device::unavailable_reason();
   static std::string name;
   static int sm = 0;
-  if (Device* d = Device::get()) {
+  if (Device* d = Device::available()) {
     name = d->name();
     sm = d->caps().sm_version;
   }
@@ -51,8 +51,10 @@ TILEBLAS_EXPORT int tileblas_sgemm_device(char transa, char transb, int64_t m, i
   using namespace tileblas;
   if (int info = compat::check_gemm_args(transa, transb, m, n, k, lda, ldb, ldc)) return info;
   if (compat::gemm_quick_return(m, n, k, alpha, beta)) return 0;
-  Device* device = Device::get();
+  Device* device = Device::available();
   if (!device) return -1;
+  const CurrentDevice current(*device);
+  if (!current.ok()) return -1;
   GemmProblem p;
   compat::parse_trans(transa, DataType::kF32, &p.trans_a);
   compat::parse_trans(transb, DataType::kF32, &p.trans_b);

@@ -129,6 +129,17 @@ bool Device::make_current() {
   return true;
 }
 
+CurrentDevice::CurrentDevice(Device& device) {
+  int current = -1;
+  if (cudaGetDevice(&current) == cudaSuccess && current != device.index()) previous_ = current;
+  ok_ = device.make_current();
+  if (!ok_) previous_ = -1;
+}
+
+CurrentDevice::~CurrentDevice() {
+  if (previous_ >= 0) cudaSetDevice(previous_);
+}
+
 Device* Device::get() {
   Device* d = available();
   return d && d->make_current() ? d : nullptr;

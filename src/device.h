@@ -17,11 +17,13 @@ class Device {
  public:
   // The device to use, or nullptr when none can be used (no driver, no device, TILEBLAS_MODE=cpu,
   // a child after fork() of a process that had used CUDA, or disabled after a failure).
-  // Makes the device current on the calling thread (cudaSetDevice only when another is current).
+  // Makes the device current on the calling thread (cudaSetDevice only when another is current)
+  // and leaves it so: for tests and benches, which own their threads. The library's calls hold a
+  // CurrentDevice instead.
   static Device* get();
 
   // The same without making it current: a few atomic loads, for calls that may stay on the CPU.
-  // Call make_current() before running anything on the device.
+  // Hold a CurrentDevice while running anything on the device.
   static Device* available();
   // False (after reporting the failure) when the device cannot be made current.
   bool make_current();
@@ -44,6 +46,22 @@ class Device {
   DeviceCaps caps_;
   int index_ = 0;
   std::string name_;
+};
+
+// Makes `device` current on the calling thread for the scope's life, and the thread's previous
+// device current again at its end: a program's own CUDA work keeps the device it chose.
+class CurrentDevice {
+ public:
+  explicit CurrentDevice(Device& device);
+  ~CurrentDevice();
+  CurrentDevice(const CurrentDevice&) = delete;
+  CurrentDevice& operator=(const CurrentDevice&) = delete;
+  // False (the failure reported) when the device could not be made current.
+  bool ok() const { return ok_; }
+
+ private:
+  int previous_ = -1;  // the device to make current again; -1: none to restore
+  bool ok_ = false;
 };
 
 }  // namespace tileblas

@@ -54,14 +54,14 @@ void gemm_on_cpu_via_host_copies(const GemmProblem& p, const Placement& where,
     *dst = buf.data();
     *dst_ld = rows;
   };
-  fetch(p.a, p.lda, p.a_rows(), p.a_cols(), ab, where.a == MemKind::kDevice, a, &h.a, &h.lda);
-  fetch(p.b, p.ldb, p.b_rows(), p.b_cols(), ab, where.b == MemKind::kDevice, b, &h.b, &h.ldb);
+  fetch(p.a, p.lda, p.a_rows(), p.a_cols(), ab, in_gpu_memory(where.a), a, &h.a, &h.lda);
+  fetch(p.b, p.ldb, p.b_rows(), p.b_cols(), ab, in_gpu_memory(where.b), b, &h.b, &h.ldb);
   const void* c_host = p.c;
-  fetch(p.c, p.ldc, p.m, p.n, ce, where.c == MemKind::kDevice, c, &c_host, &h.ldc);
+  fetch(p.c, p.ldc, p.m, p.n, ce, in_gpu_memory(where.c), c, &c_host, &h.ldc);
   h.c = const_cast<void*>(c_host);
   if (err == cudaSuccess) {
     gemm_on_cpu(h);
-    if (where.c == MemKind::kDevice) {
+    if (in_gpu_memory(where.c)) {
       err = cudaMemcpy2D(p.c, size_t(p.ldc) * ce, c.data(), size_t(p.m) * ce, size_t(p.m) * ce,
                          size_t(p.n), cudaMemcpyDefault);
     }
@@ -113,17 +113,25 @@ void gemm(const GemmProblem& call, const char* routine) {
   p.allow_tf32 = p.ab_type == DataType::kF32 && config().allow_tf32;
   // Not made current yet: most host calls stay on the CPU.
   Device* device = Device::available();
+  // Every call: a buffer freed and reallocated as another kind must never be misclassified. Without
+  // a usable device, any GPU memory is another device's (the CPU path copies it).
+  const int index = device ? device->index() : -1;
   Placement where;
-  if (device) {
-    // Every call: a buffer freed and reallocated as another kind must never be misclassified.
-    where.a = classify(p.a);
-    where.b = classify(p.b);
-    where.c = classify(p.c);
-  }
+  where.a = classify(p.a, index);
+  where.b = classify(p.b, index);
+  where.c = classify(p.c, index);
+  // An operand on a GPU tileblas does not use: the CPU computes it through copies, never a kernel
+  // on our device.
+  const bool elsewhere = where.a == MemKind::kOtherDevice || where.b == MemKind::kOtherDevice ||
+                         where.c == MemKind::kOtherDevice;
+  if (elsewhere) device = nullptr;
   const Rates* rates = nullptr;
-  if (device && gemm_needs_rates(where, config()) && p.k > 0 && p.alpha != 0.0f) {
+  if (device && gemm_needs_rates(where, config()) && p.k > 0 && p.alpha != 0.0) {
     rates = rates_if_measured(p);
-    if (!rates && device->make_current()) rates = &measured_rates(p, *device);
+    if (!rates) {
+      const CurrentDevice current(*device);
+      if (current.ok()) rates = &measured_rates(p, *device);
+    }
   }
   // Small host problems below the measured crossover: our host kernel, as route_gemm() would say,
   // without its costing (host_kernel_sure_flops()).
@@ -134,7 +142,9 @@ void gemm(const GemmProblem& call, const char* routine) {
     }
   }
   GemmRoute route = route_gemm(p, where, config(), device ? &device->caps() : nullptr,
-                               Device::unavailable_reason(), rates);
+                               elsewhere ? std::string("an operand on another GPU")
+                                         : Device::unavailable_reason(),
+                               rates);
   if (route.cpu_path == CpuPath::kHostTeam) {
     const bool on_kernel = team_panels_on_host_kernel(p);
     if (sgemm_on_cpu_team(p, route.cpu_parts, on_kernel, route.wake_team)) {
@@ -154,8 +164,9 @@ void gemm(const GemmProblem& call, const char* routine) {
   }
   GemmProblem rest = p;  // what the CPU computes: all of p, or what a failed GPU run left
   if (route.side == TILEBLAS_ROUTE_GPU) {
-    cudaError_t err = cudaErrorInvalidDevice;  // make_current() reports its own failure
-    if (device->make_current()) {
+    cudaError_t err = cudaErrorInvalidDevice;  // CurrentDevice reports its own failure
+    const CurrentDevice current(*device);
+    if (current.ok()) {
       LeftInC left;
       err = run_gemm(p, where, *route.kernel, route.copies, route.panel_cols, device->caps(),
                      device->stream(), &left);
@@ -179,7 +190,7 @@ void gemm(const GemmProblem& call, const char* routine) {
     gemm_on_host_kernel(p, routine, std::move(route.reason));
     return;
   }
-  if (where.a == MemKind::kDevice || where.b == MemKind::kDevice || where.c == MemKind::kDevice) {
+  if (in_gpu_memory(where.a) || in_gpu_memory(where.b) || in_gpu_memory(where.c)) {
     gemm_on_cpu_via_host_copies(rest, where, routine);
   } else {
     gemm_on_cpu(rest);

@@ -21,6 +21,8 @@ const char* name_of(MemKind kind) {
       return "device";
     case MemKind::kManaged:
       return "managed";
+    case MemKind::kOtherDevice:
+      return "another GPU's";
     case MemKind::kHostPageable:
       break;
   }
@@ -69,6 +71,7 @@ const DriverEntryPoints& driver() {
 
 bool context_exists_now() {
   const DriverEntryPoints& d = driver();
+  if (d.device_count == 0) return false;  // no driver or no device: no GPU memory can exist
   if (!d.ctx_get_current || !d.primary_ctx_get_state) return true;  // cannot tell: assume so
   CUcontext current = nullptr;
   if (d.ctx_get_current(&current) == CUDA_SUCCESS && current) return true;
@@ -97,21 +100,23 @@ namespace {
 
 // The runtime's cudaPointerGetAttributes asks the driver for every attribute it reports; the
 // kind needs two, and classify() runs three times on every GEMM call.
-MemKind classify_with_driver(PointerGetAttributesFn get, const void* p) {
-  // Zeroed 8-byte slots: the driver writes a CUmemorytype and a boolean, narrower than these.
-  unsigned long long memory_type = 0, is_managed = 0;
+MemKind classify_with_driver(PointerGetAttributesFn get, const void* p, int device) {
+  // Zeroed 8-byte slots: the driver writes a CUmemorytype, a boolean and an int, narrower than
+  // these.
+  unsigned long long memory_type = 0, is_managed = 0, ordinal = 0;
   CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                      CU_POINTER_ATTRIBUTE_IS_MANAGED};
-  void* data[] = {&memory_type, &is_managed};
+                                      CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                                      CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+  void* data[] = {&memory_type, &is_managed, &ordinal};
   // Memory CUDA does not know (pageable host memory) gets null attributes and CUDA_SUCCESS.
-  if (get(2, attributes, data, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS) {
+  if (get(3, attributes, data, reinterpret_cast<CUdeviceptr>(p)) != CUDA_SUCCESS) {
     return MemKind::kHostPageable;
   }
   // Managed memory may report either physical location as its memory type.
   if (is_managed) return MemKind::kManaged;
   switch (memory_type) {
     case CU_MEMORYTYPE_DEVICE:
-      return MemKind::kDevice;
+      return int(ordinal) == device ? MemKind::kDevice : MemKind::kOtherDevice;
     case CU_MEMORYTYPE_HOST:
       return MemKind::kHostPinned;
     default:
@@ -119,7 +124,7 @@ MemKind classify_with_driver(PointerGetAttributesFn get, const void* p) {
   }
 }
 
-MemKind classify_with_runtime(const void* p) {
+MemKind classify_with_runtime(const void* p, int device) {
   cudaPointerAttributes attr;
   if (cudaPointerGetAttributes(&attr, p) != cudaSuccess) {
     cudaGetLastError();
@@ -127,7 +132,7 @@ MemKind classify_with_runtime(const void* p) {
   }
   switch (attr.type) {
     case cudaMemoryTypeDevice:
-      return MemKind::kDevice;
+      return attr.device == device ? MemKind::kDevice : MemKind::kOtherDevice;
     case cudaMemoryTypeManaged:
       return MemKind::kManaged;
     case cudaMemoryTypeHost:
@@ -188,12 +193,12 @@ bool in_host_only_range(const void* p) {
   return a >= stack.lo && a < stack.hi;
 }
 
-MemKind classify(const void* p) {
+MemKind classify(const void* p, int device) {
   if (!p || in_host_only_range(p) || !cuda_context_exists()) return MemKind::kHostPageable;
   if (PointerGetAttributesFn get = driver().pointer_get_attributes) {
-    return classify_with_driver(get, p);
+    return classify_with_driver(get, p, device);
   }
-  return classify_with_runtime(p);
+  return classify_with_runtime(p, device);
 }
 
 void copy_lines(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width,

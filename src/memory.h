@@ -13,7 +13,9 @@
 
 namespace tileblas {
 
-enum class MemKind { kHostPageable, kHostPinned, kDevice, kManaged };
+// kDevice is memory of the device tileblas runs on; kOtherDevice, of another GPU (read only through
+// copies: a kernel on our GPU must not touch it).
+enum class MemKind { kHostPageable, kHostPinned, kDevice, kManaged, kOtherDevice };
 
 const char* name_of(MemKind kind);
 
@@ -28,14 +30,16 @@ bool cuda_context_exists();
 // to copy).
 bool in_host_only_range(const void* p);
 
-// Classifies a pointer. Only call with a usable device; without any CUDA context every pointer is
-// host pageable and no context is created. Pointers in_host_only_range() are host pageable without
-// asking the driver; others are asked every call, so a buffer freed and reallocated as another
-// kind is never misclassified.
-MemKind classify(const void* p);
+// Classifies a pointer for tileblas's device `device`. Only call with a usable device; without any
+// CUDA context every pointer is host pageable and no context is created. Pointers
+// in_host_only_range() are host pageable without asking the driver; others are asked every call, so
+// a buffer freed and reallocated as another kind is never misclassified.
+MemKind classify(const void* p, int device);
 
 // True for memory a kernel can read in place.
 inline bool device_accessible(MemKind k) { return k == MemKind::kDevice || k == MemKind::kManaged; }
+// True for memory the CPU cannot read directly (a CPU route copies it to host memory and back).
+inline bool in_gpu_memory(MemKind k) { return k == MemKind::kDevice || k == MemKind::kOtherDevice; }
 
 // `height` lines of `width` bytes, line i at src + i * src_pitch, to dst + i * dst_pitch, copied by
 // the calling thread (one memcpy where both are contiguous). HostCopyTeam splits larger copies.

@@ -1,5 +1,6 @@
 // tileblas::axpy, omatcopy, imatcopy: O(n) operations. Host data stays on the CPU BLAS (unless
 // TILEBLAS_MODE=gpu); device or managed data runs on our kernels in place.
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -59,21 +60,94 @@ void imatcopy_on_cpu(const TransposeProblem& p) {
   omatcopy_loop(from_copy);
 }
 
-void device_memory_error(const char* routine) {
+void copy_failed(const char* routine, cudaError_t err) {
   std::fprintf(stderr,
-               "tileblas: error: %s on device memory, but the GPU cannot be used (%s); the output "
-               "was not computed\n",
-               routine, Device::unavailable_reason().c_str());
+               "tileblas: error: %s on GPU memory could not run on the GPU nor be copied to the CPU "
+               "(%s); the output was not computed\n",
+               routine, cudaGetErrorString(err));
+}
+
+// The operands' kinds for the device tileblas uses (-1: none; then any GPU memory is another's).
+MemKind kind_of(const void* p, const Device* device) {
+  return classify(p, device ? device->index() : -1);
+}
+
+// y = alpha * x + y on the CPU BLAS; x and y in GPU memory are copied to the host (y back).
+void axpy_on_cpu(const AxpyProblem& p, MemKind kx, MemKind ky, const char* routine) {
+  const size_t span = size_t((p.n - 1) * std::llabs(p.incx) + 1) * sizeof(float);
+  const size_t y_span = size_t((p.n - 1) * std::llabs(p.incy) + 1) * sizeof(float);
+  std::vector<float> x_host, y_host;
+  const float* x = p.x;
+  float* y = p.y;
+  cudaError_t err = cudaSuccess;
+  if (in_gpu_memory(kx)) {
+    x_host.resize(span / sizeof(float));
+    err = cudaMemcpy(x_host.data(), p.x, span, cudaMemcpyDefault);
+    x = x_host.data();
+  }
+  if (in_gpu_memory(ky) && err == cudaSuccess) {
+    y_host.resize(y_span / sizeof(float));
+    err = cudaMemcpy(y_host.data(), p.y, y_span, cudaMemcpyDefault);
+    y = y_host.data();
+  }
+  if (err == cudaSuccess) {
+    cpu_blas::saxpy(int(p.n), p.alpha, x, int(p.incx), y, int(p.incy));
+    if (in_gpu_memory(ky)) err = cudaMemcpy(p.y, y_host.data(), y_span, cudaMemcpyDefault);
+  }
+  if (err != cudaSuccess) copy_failed(routine, err);
+}
+
+// B = alpha * op(A) on the CPU; operands in GPU memory are copied to the host (B's result back).
+void transpose_on_cpu(const TransposeProblem& p, bool in_place, MemKind ka, MemKind kb,
+                      const char* routine) {
+  if (!in_gpu_memory(ka) && !in_gpu_memory(kb)) {
+    in_place ? imatcopy_on_cpu(p) : omatcopy_on_cpu(p);
+    return;
+  }
+  TransposeProblem h = p;
+  std::vector<float> a_host, b_host;
+  cudaError_t err = cudaSuccess;
+  if (in_place) {  // one buffer, read with lda and written with ldb: copy what either covers
+    const int64_t extent = std::max((p.cols - 1) * p.lda + p.rows,
+                                    (p.b_cols() - 1) * p.ldb + p.b_rows());
+    a_host.resize(size_t(extent));
+    err = cudaMemcpy(a_host.data(), p.a, a_host.size() * sizeof(float), cudaMemcpyDefault);
+    h.a = h.b = a_host.data();
+  } else {
+    if (in_gpu_memory(ka)) {
+      a_host.resize(size_t(p.rows) * size_t(p.cols));
+      err = cudaMemcpy2D(a_host.data(), size_t(p.rows) * sizeof(float), p.a,
+                         size_t(p.lda) * sizeof(float), size_t(p.rows) * sizeof(float),
+                         size_t(p.cols), cudaMemcpyDefault);
+      h.a = a_host.data(), h.lda = p.rows;
+    }
+    if (in_gpu_memory(kb)) {
+      b_host.resize(size_t(p.b_rows()) * size_t(p.b_cols()));
+      h.b = b_host.data(), h.ldb = p.b_rows();
+    }
+  }
+  if (err == cudaSuccess) {
+    in_place ? imatcopy_on_cpu(h) : omatcopy_on_cpu(h);
+    if (in_place || in_gpu_memory(kb)) {
+      err = cudaMemcpy2D(p.b, size_t(p.ldb) * sizeof(float), h.b, size_t(h.ldb) * sizeof(float),
+                         size_t(p.b_rows()) * sizeof(float), size_t(p.b_cols()),
+                         cudaMemcpyDefault);
+    }
+  }
+  if (err != cudaSuccess) copy_failed(routine, err);
 }
 
 // Shared by omatcopy and imatcopy: route, run on the GPU, else the CPU.
 void transpose_op(const TransposeProblem& p, bool in_place, const char* routine) {
-  Device* device = Device::get();
-  const MemKind ka = device ? classify(p.a) : MemKind::kHostPageable;
-  const MemKind kb = device ? classify(p.b) : MemKind::kHostPageable;
+  // Not made current yet: most host calls stay on the CPU.
+  Device* device = Device::available();
+  const MemKind ka = kind_of(p.a, device), kb = kind_of(p.b, device);
   const bool a_dev = device_accessible(ka), b_dev = device_accessible(kb);
-  const DeviceCaps* caps = device ? &device->caps() : nullptr;
-  const std::string no_dev = device ? "" : Device::unavailable_reason();
+  const bool elsewhere = ka == MemKind::kOtherDevice || kb == MemKind::kOtherDevice;
+  const DeviceCaps* caps = device && !elsewhere ? &device->caps() : nullptr;
+  const std::string no_dev = !device     ? Device::unavailable_reason()
+                             : elsewhere ? std::string("an operand on another GPU")
+                                         : std::string();
   // Kernels that support a == b work in place; host data is staged into two device buffers,
   // so it is routed as an out-of-place problem.
   TransposeProblem out_of_place = p;
@@ -89,8 +163,10 @@ void transpose_op(const TransposeProblem& p, bool in_place, const char* routine)
   }
   std::string reason = route.reason;
   if (route.side == TILEBLAS_ROUTE_GPU) {
+    const CurrentDevice current(*device);
     const cudaError_t err =
-        run_transpose(p, a_dev, b_dev, *route.kernel, copy_a_first, device->stream());
+        current.ok() ? run_transpose(p, a_dev, b_dev, *route.kernel, copy_a_first, device->stream())
+                     : cudaErrorInvalidDevice;
     if (err == cudaSuccess) {
       record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, reason);
       return;
@@ -98,15 +174,7 @@ void transpose_op(const TransposeProblem& p, bool in_place, const char* routine)
     Device::report_failure(routine, err);
     reason = std::string("GPU failed (") + cudaGetErrorString(err) + "), CPU fallback";
   }
-  if (ka == MemKind::kDevice || kb == MemKind::kDevice) {
-    device_memory_error(routine);
-    return;
-  }
-  if (in_place) {
-    imatcopy_on_cpu(p);
-  } else {
-    omatcopy_on_cpu(p);
-  }
+  transpose_on_cpu(p, in_place, ka, kb, routine);
   record_call(routine, p, TILEBLAS_ROUTE_CPU,
               in_place ? "cpu_blas simatcopy_" : "cpu_blas somatcopy_", reason);
 }
@@ -114,16 +182,22 @@ void transpose_op(const TransposeProblem& p, bool in_place, const char* routine)
 }  // namespace
 
 void axpy(const AxpyProblem& p, const char* routine) {
-  Device* device = Device::get();
-  const MemKind kx = device ? classify(p.x) : MemKind::kHostPageable;
-  const MemKind ky = device ? classify(p.y) : MemKind::kHostPageable;
-  const Route<AxpyKernel> route = route_axpy(p, device_accessible(kx), device_accessible(ky),
-                                             config(), device ? &device->caps() : nullptr,
-                                             device ? std::string() : Device::unavailable_reason());
+  Device* device = Device::available();
+  const MemKind kx = kind_of(p.x, device), ky = kind_of(p.y, device);
+  const bool elsewhere = kx == MemKind::kOtherDevice || ky == MemKind::kOtherDevice;
+  const Route<AxpyKernel> route =
+      route_axpy(p, device_accessible(kx), device_accessible(ky), config(),
+                 device && !elsewhere ? &device->caps() : nullptr,
+                 !device     ? Device::unavailable_reason()
+                 : elsewhere ? std::string("an operand on another GPU")
+                             : std::string());
   std::string reason = route.reason;
   if (route.side == TILEBLAS_ROUTE_GPU) {
+    const CurrentDevice current(*device);
     const cudaError_t err =
-        run_axpy(p, device_accessible(kx), device_accessible(ky), *route.kernel, device->stream());
+        current.ok() ? run_axpy(p, device_accessible(kx), device_accessible(ky), *route.kernel,
+                                device->stream())
+                     : cudaErrorInvalidDevice;
     if (err == cudaSuccess) {
       record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, reason);
       return;
@@ -131,11 +205,7 @@ void axpy(const AxpyProblem& p, const char* routine) {
     Device::report_failure(routine, err);
     reason = std::string("GPU failed (") + cudaGetErrorString(err) + "), CPU fallback";
   }
-  if (kx == MemKind::kDevice || ky == MemKind::kDevice) {
-    device_memory_error(routine);
-    return;
-  }
-  cpu_blas::saxpy(int(p.n), p.alpha, p.x, int(p.incx), p.y, int(p.incy));
+  axpy_on_cpu(p, kx, ky, routine);
   record_call(routine, p, TILEBLAS_ROUTE_CPU, "cpu_blas saxpy_", reason);
 }
 
