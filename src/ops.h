@@ -3,6 +3,7 @@
 // kernel (src/executor.*), record the route for tileblas_last_route() and print the verbose line.
 #pragma once
 
+#include "level3.h"
 #include "problem.h"
 
 namespace tileblas {
@@ -19,5 +20,9 @@ void omatcopy(const TransposeProblem& p, const char* routine);
 
 // In place: p.a == p.b, read with lda, written with ldb.
 void imatcopy(const TransposeProblem& p, const char* routine);
+
+// symm, hemm, syrk, herk, syr2k, her2k, trmm, trsm: any shapes netlib allows after its checks and
+// quick returns; pointers host, device or managed.
+void level3(const Level3Problem& p, const char* routine);
 
 }  // namespace tileblas
