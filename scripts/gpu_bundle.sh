@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Packs what the GPU machine needs into .gpu/bundle.tar.xz (ignored by git, carried by the device
 # tool): tileblas's test and bench binaries and library, plus the runtime libraries the GPU
-# machine lacks (OpenBLAS, libgfortran, Google Benchmark) and the netlib testers.
+# machine lacks (OpenBLAS, libgfortran, Google Benchmark) and the netlib testers, and the
+# host-pointer comparison (its binary and scripts/host_blas_compare.sh at the bundle's root).
 # Usage: scripts/gpu_bundle.sh [build-dir] [bundle-dir]   (defaults: build, .gpu)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,7 +13,8 @@ trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,lib,netlib} "$bundle"
 
 for f in "$build"/tests/tileblas_kernel_tests "$build"/tests/tileblas_api_* \
-         "$build"/bench/tileblas_bench "$build"/bench/demo/tileblas_demo; do
+         "$build"/bench/tileblas_bench "$build"/bench/demo/tileblas_demo \
+         "$build"/bench/host_compare/tileblas_host_blas_compare; do
   [ -x "$f" ] && cp "$f" "$stage/bin/"
 done
 cp -P "$build"/compat/libtileblas.so* "$stage/lib/" 2>/dev/null || echo "note: no libtileblas.so in $build (kernel tests and benches do not need it)"
@@ -28,7 +30,9 @@ cp -L "$multiarch/blas/libblas.so.3" "$stage/netlib/libblas.so.3" 2>/dev/null ||
 for t in xblat1s xblat3s xscblat1 xscblat3 sblat3.in sin3; do
   cp "$multiarch/blas/$t" "$stage/netlib/" 2>/dev/null || true
 done
-cp scripts/gpu_run.sh scripts/bench_table.py "$stage/" 2>/dev/null || true
+# host_blas_compare.sh runs from the bundle's root (bash /tmp/tb/host_blas_compare.sh OUTDIR).
+cp scripts/gpu_run.sh scripts/bench_table.py scripts/host_blas_compare.sh \
+   scripts/host_compare_table.py "$stage/" 2>/dev/null || true
 
 tar -C "$stage" -cJf "$bundle/bundle.tar.xz" .
 ls -la "$bundle/bundle.tar.xz"

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Puts benchmark tables (markdown printed by scripts/bench_table.py from the bench's JSON) into
-README.md between the markers <!-- bench-table:begin --> and <!-- bench-table:end -->.
+README.md between the markers <!-- bench-table:begin --> and <!-- bench-table:end -->, or, with
+--marker NAME, between <!-- NAME:begin --> and <!-- NAME:end --> (host-compare: the table
+scripts/host_compare_table.py writes as host-compare.md).
 
-Usage: update_readme.py TABLE.md [TABLE.md ...] [--readme README.md]
+Usage: update_readme.py TABLE.md [TABLE.md ...] [--readme README.md] [--marker NAME]
 Numbers are never typed into the README by hand: they come from the bench's JSON through
 bench_table.py, and from there only through this script.
 """
@@ -11,14 +13,14 @@ import pathlib
 import re
 import sys
 
-BEGIN, END = "<!-- bench-table:begin -->", "<!-- bench-table:end -->"
-
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("tables", nargs="+")
     ap.add_argument("--readme", default=str(pathlib.Path(__file__).resolve().parent.parent / "README.md"))
+    ap.add_argument("--marker", default="bench-table", help="the marker pair's name (default: bench-table)")
     args = ap.parse_args()
+    BEGIN, END = f"<!-- {args.marker}:begin -->", f"<!-- {args.marker}:end -->"
     tables = []
     for name in args.tables:
         table = pathlib.Path(name).read_text().strip()

@@ -1,0 +1,131 @@
+#!/usr/bin/env bash
+# Host-pointer sgemm_/dgemm_/cgemm_/zgemm_ under three BLAS configurations, one after the other on
+# the same machine, with the same bench binary (bench/host_compare, linked against OpenBLAS):
+#   1. OpenBLAS alone (OPENBLAS_NUM_THREADS: the machine's cores unless set),
+#   2. NVBLAS preloaded (a generated nvblas.conf: this OpenBLAS as NVBLAS_CPU_BLAS_LIB, all GPUs,
+#      autopinned memory, a log file),
+#   3. tileblas preloaded (the same OpenBLAS underneath, reached through RTLD_NEXT);
+# then scripts/host_compare_table.py joins the three JSON outputs into one table: printed, and
+# written to OUTDIR as host-compare.md (for scripts/update_readme.py --marker host-compare) and
+# host-compare.json (the table, the checks and the three raw outputs), with every log in
+# host-compare-logs.txt. Exit status 1 if a result check failed or a configuration did not run.
+#
+# Without a GPU (CI) it runs 1 and 3 only (tileblas on its CPU path) at sizes <= 128, and says so.
+# Time budget on the GPU machine (16 cores, H200): under 4 minutes for all three. OpenBLAS does
+# not run dgemm_/cgemm_/zgemm_ above 4096 (8192 zgemm_ is ~40 s a call there); any configuration
+# skips a call predicted, from its rate at the previous size, to take over 8 s (both shown as
+# "not run").
+#
+# Usage: host_blas_compare.sh [--quick] [--bin PATH] [--tileblas PATH] [--nvblas PATH] [OUTDIR]
+#   --quick      sizes <= 128 and short timings (a few seconds): the ctest host_blas_compare_quick
+#   --bin        the bench binary (default: bin/ beside this script in the GPU bundle, else
+#                build/bench/host_compare/ of the repository)
+#   --tileblas   libtileblas.so to preload (default: lib/ of the bundle, else build/compat/)
+#   --nvblas     libnvblas.so to preload (default: found under /usr/local/cuda*, then by find)
+#   OUTDIR       where the three files go (default: ./host-compare)
+# On the GPU machine, from the bundle of scripts/gpu_bundle.sh: bash /tmp/tb/host_blas_compare.sh $OUT/host
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+quick=0 bin="" tileblas="" nvblas="" out=""
+while [ $# -gt 0 ]; do
+  case $1 in
+    --quick) quick=1 ;;
+    --bin) bin=$2; shift ;;
+    --tileblas) tileblas=$2; shift ;;
+    --nvblas) nvblas=$2; shift ;;
+    -h|--help) sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "unknown option $1" >&2; exit 2 ;;
+    *) out=$1 ;;
+  esac
+  shift
+done
+if [ -x "$here/bin/tileblas_host_blas_compare" ]; then  # the GPU bundle: bin/, lib/, scripts beside
+  bin=${bin:-$here/bin/tileblas_host_blas_compare}
+  tileblas=${tileblas:-$here/lib/libtileblas.so.0}
+  table_py=$here/host_compare_table.py
+  export LD_LIBRARY_PATH=$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+else                                                   # the repository: scripts/, build/
+  bin=${bin:-$here/../build/bench/host_compare/tileblas_host_blas_compare}
+  tileblas=${tileblas:-$here/../build/compat/libtileblas.so.0}
+  table_py=$here/host_compare_table.py
+fi
+out=${out:-host-compare}
+for f in "$bin" "$tileblas" "$table_py"; do
+  [ -e "$f" ] || { echo "host_blas_compare: missing $f" >&2; exit 2; }
+done
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+tileblas=$(readlink -f "$tileblas")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+threads=${OPENBLAS_NUM_THREADS:-$(nproc)}
+gpu=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n 1 | tr -d ',')
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1 | tr -d ',')
+notes=()
+if [ -z "$gpu" ]; then
+  quick=1
+  notes+=("No GPU on this machine: NVBLAS not run; tileblas ran on its CPU path; sizes <= 128 only.")
+fi
+if [ "$quick" = 1 ]; then
+  sizes=8,16,32,64,128 beta_sizes=64 target=0.01 ob_skip=""
+else
+  sizes=8,16,32,64,128,256,512,1024,2048,4096,8192 beta_sizes=128,2048 target=0.1
+  ob_skip=d:4096,c:4096,z:4096
+  notes+=("OpenBLAS not run above 4096 for dgemm_, cgemm_, zgemm_ (time budget: 8192 zgemm_ takes ~40 s a call on 16 cores).")
+fi
+
+# NVBLAS: only with a GPU.
+if [ -n "$gpu" ] && [ -z "$nvblas" ]; then
+  nvblas=$(ls /usr/local/cuda/lib64/libnvblas.so* /usr/local/cuda/targets/*/lib/libnvblas.so* \
+             /usr/local/cuda-*/lib64/libnvblas.so* 2>/dev/null | head -n 1)
+  [ -n "$nvblas" ] || nvblas=$(timeout 60 find / -xdev -name 'libnvblas.so*' 2>/dev/null | head -n 1)
+fi
+[ -n "$gpu" ] && [ -z "$nvblas" ] && notes+=("NVBLAS not found (libnvblas.so*): not run.")
+openblas=$(ldd "$bin" | awk '/libopenblas/ { print $3 }')
+
+common=(--sizes=$sizes --beta_sizes=$beta_sizes --target_seconds=$target --max_call_seconds=8
+        --benchmark_out_format=json)
+# run NAME [ENV=VALUE...] [-- EXTRA BINARY ARGS]: one configuration; its JSON in $work/NAME.json.
+run() {
+  local name=$1; shift
+  local envs=() extra=()
+  while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+  [ $# -gt 0 ] && { shift; extra=("$@"); }
+  echo "== $name: ${envs[*]}" | tee -a "$work/logs.txt"
+  local start=$SECONDS
+  env OPENBLAS_NUM_THREADS=$threads "${envs[@]}" timeout 200 "$bin" "${common[@]}" "${extra[@]}" \
+    --benchmark_out="$work/$name.json" \
+    --benchmark_context="config=$name,gpu=${gpu:-no GPU},cpu=$cpu" >"$work/$name.out" 2>&1
+  local rc=$?
+  grep -E '^\[host-compare\]' "$work/$name.out" | grep -E 'FAIL' || true
+  { cat "$work/$name.out"; echo "== $name: exit $rc after $((SECONDS - start)) s"; } >>"$work/logs.txt"
+  echo "== $name: exit $rc after $((SECONDS - start)) s"
+  return $rc
+}
+
+status=0
+run openblas -- ${ob_skip:+--skip_above=$ob_skip} || status=1
+runs=(--openblas "$work/openblas.json")
+if [ -n "$gpu" ] && [ -n "$nvblas" ]; then
+  cat >"$work/nvblas.conf" <<EOF
+NVBLAS_LOGFILE $work/nvblas.log
+NVBLAS_CPU_BLAS_LIB $(readlink -f "$openblas")
+NVBLAS_GPU_LIST ALL
+NVBLAS_AUTOPIN_MEM_ENABLED
+EOF
+  { echo "== nvblas.conf ($nvblas)"; cat "$work/nvblas.conf"; } >>"$work/logs.txt"
+  run nvblas LD_PRELOAD="$nvblas" NVBLAS_CONFIG_FILE="$work/nvblas.conf" \
+    LD_LIBRARY_PATH="$(dirname "$nvblas"):${LD_LIBRARY_PATH:-}" || status=1
+  { echo "== nvblas.log"; cat "$work/nvblas.log" 2>/dev/null; } >>"$work/logs.txt"
+  runs+=(--nvblas "$work/nvblas.json")
+fi
+run tileblas LD_PRELOAD="$tileblas" || status=1
+runs+=(--tileblas "$work/tileblas.json")
+
+note_args=()
+for n in "${notes[@]}"; do note_args+=(--note "$n"); done
+cp "$work/logs.txt" "$out/host-compare-logs.txt"
+python3 "$table_py" "${runs[@]}" "${note_args[@]}" --out "$out" || status=1
+echo "host_blas_compare: wrote $out/host-compare.md, host-compare.json, host-compare-logs.txt (status $status)"
+exit $status
