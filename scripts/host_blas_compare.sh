@@ -11,10 +11,10 @@
 # host-compare-logs.txt. Exit status 1 if a result check failed or a configuration did not run.
 #
 # Without a GPU (CI) it runs 1 and 3 only (tileblas on its CPU path) at sizes <= 128, and says so.
-# Time budget on the GPU machine (16 cores, H200): under 4 minutes for all three. OpenBLAS does
-# not run dgemm_/cgemm_/zgemm_ above 4096 (8192 zgemm_ is ~40 s a call there); any configuration
-# skips a call predicted, from its rate at the previous size, to take over 8 s (both shown as
-# "not run").
+# Time budget on the GPU machine (16 cores, H200): under 4 minutes for all three (90 s OpenBLAS,
+# 50 s NVBLAS, 70 s tileblas at most; what would end later is skipped). OpenBLAS does not run
+# dgemm_/cgemm_/zgemm_ above 4096 (8192 zgemm_ is ~40 s a call there); any configuration skips a
+# call predicted, from its rate at the previous size, to take over 8 s. All shown as "not run".
 #
 # Usage: host_blas_compare.sh [--quick] [--bin PATH] [--tileblas PATH] [--nvblas PATH] [OUTDIR]
 #   --quick      sizes <= 128 and short timings (a few seconds): the ctest host_blas_compare_quick
@@ -67,10 +67,14 @@ if [ -z "$gpu" ]; then
   quick=1
   notes+=("No GPU on this machine: NVBLAS not run; tileblas ran on its CPU path; sizes <= 128 only.")
 fi
+# Each configuration's share of the time budget (--deadline_seconds: what would end later is
+# skipped as "not run", so the run ends in time and every JSON is complete).
 if [ "$quick" = 1 ]; then
   sizes=8,16,32,64,128 beta_sizes=64 target=0.01 ob_skip=""
+  deadline_openblas=60 deadline_nvblas=60 deadline_tileblas=60
 else
-  sizes=8,16,32,64,128,256,512,1024,2048,4096,8192 beta_sizes=128,2048 target=0.1
+  sizes=8,16,32,64,128,256,512,1024,2048,4096,8192 beta_sizes=128,2048 target=0.05
+  deadline_openblas=90 deadline_nvblas=50 deadline_tileblas=70
   ob_skip=d:4096,c:4096,z:4096
   notes+=("OpenBLAS not run above 4096 for dgemm_, cgemm_, zgemm_ (time budget: 8192 zgemm_ takes ~40 s a call on 16 cores).")
 fi
@@ -89,12 +93,13 @@ common=(--sizes=$sizes --beta_sizes=$beta_sizes --target_seconds=$target --max_c
 # run NAME [ENV=VALUE...] [-- EXTRA BINARY ARGS]: one configuration; its JSON in $work/NAME.json.
 run() {
   local name=$1; shift
-  local envs=() extra=()
+  local deadline_var=deadline_$name
+  local envs=() extra=(--deadline_seconds=${!deadline_var})
   while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
-  [ $# -gt 0 ] && { shift; extra=("$@"); }
+  [ $# -gt 0 ] && { shift; extra+=("$@"); }
   echo "== $name: ${envs[*]}" | tee -a "$work/logs.txt"
   local start=$SECONDS
-  env OPENBLAS_NUM_THREADS=$threads "${envs[@]}" timeout 200 "$bin" "${common[@]}" "${extra[@]}" \
+  env OPENBLAS_NUM_THREADS=$threads "${envs[@]}" timeout $((${!deadline_var} + 60)) "$bin" "${common[@]}" "${extra[@]}" \
     --benchmark_out="$work/$name.json" \
     --benchmark_context="config=$name,gpu=${gpu:-no GPU},cpu=$cpu" >"$work/$name.out" 2>&1
   local rc=$?

@@ -17,9 +17,9 @@
 // values v<i>_re/v<i>_im and tolerances tol<i>, which the table script compares across the three
 // runs. When tileblas is in the process: tileblas_route (1 CPU, 2 GPU) and, as the label, the
 // kernel of the checked call.
-// Skipped as "not run" (error_message in the JSON): n above --skip_above for that routine, and
-// calls predicted (from the rate this run measured at the routine's previous size) to take longer
-// than --max_call_seconds each.
+// Skipped as "not run" (error_message in the JSON): n above --skip_above for that routine; calls
+// predicted (from the rate this run measured at the routine's previous size) to take longer than
+// --max_call_seconds each; benchmarks that would end after --deadline_seconds from the start.
 // Context: the library each ?gemm_ symbol resolved to (a preload that did not interpose shows),
 // OpenBLAS's configuration and threads, the options.
 #include <dlfcn.h>
@@ -100,12 +100,15 @@ void gemm(const int& n, const std::complex<double>& alpha, const std::complex<do
 struct Options {
   std::vector<int> sizes{8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
   std::vector<int> beta_sizes{128, 2048};
-  std::string routines = "sdcz";
+  // Order of the runs: double and complex double first, where a --deadline_seconds matters most.
+  std::string routines = "dzcs";
   std::map<char, int> skip_above;  // routine letter -> largest n run
   double max_call_seconds = 8.0;
   double target_seconds = 0.1;
+  double deadline_seconds = 0;  // 0: none
 };
 Options g_options;
+Clock::time_point g_start;
 
 // Rate (GFLOP/s) this run measured at the routine's last size, for the budget guard.
 std::map<char, double> g_last_rate;
@@ -186,17 +189,22 @@ void host_gemm(benchmark::State& state, char letter, int n, bool with_beta) {
     return;
   }
   const auto last = g_last_rate.find(letter);
-  if (last != g_last_rate.end()) {
-    const double predicted = flops / (last->second * 1e9);
-    if (predicted > g_options.max_call_seconds) {
-      char why[200];
-      std::snprintf(why, sizeof why,
-                    "not run: predicted %.1f s a call from the rate measured at the previous "
-                    "size (--max_call_seconds=%g)",
-                    predicted, g_options.max_call_seconds);
-      state.SkipWithError(why);
-      return;
-    }
+  const double predicted = last != g_last_rate.end() ? flops / (last->second * 1e9) : 0.0;
+  char why[200] = "";
+  if (predicted > g_options.max_call_seconds) {
+    std::snprintf(why, sizeof why,
+                  "not run: predicted %.1f s a call from the rate measured at the previous size "
+                  "(--max_call_seconds=%g)",
+                  predicted, g_options.max_call_seconds);
+  } else if (g_options.deadline_seconds > 0 &&
+             seconds_since(g_start) + 4 * predicted > g_options.deadline_seconds) {
+    std::snprintf(why, sizeof why,
+                  "not run: this configuration's time budget (--deadline_seconds=%g) was spent",
+                  g_options.deadline_seconds);
+  }
+  if (*why) {
+    state.SkipWithError(why);
+    return;
   }
 
   // The same data in every configuration: seeds from the routine, n and the operand.
@@ -360,6 +368,8 @@ void parse_options(int* argc, char** argv) {
       g_options.max_call_seconds = std::atof(v);
     } else if (const char* v = value("--target_seconds")) {
       g_options.target_seconds = std::atof(v);
+    } else if (const char* v = value("--deadline_seconds")) {
+      g_options.deadline_seconds = std::atof(v);
     } else {
       argv[kept++] = argv[i];
     }
@@ -397,6 +407,7 @@ void register_routine(char letter) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  g_start = Clock::now();
   parse_options(&argc, argv);
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
@@ -428,10 +439,12 @@ int main(int argc, char** argv) {
   for (const auto& [r, limit] : g_options.skip_above) {
     skips += (skips.empty() ? "" : ",") + std::string(1, r) + ":" + std::to_string(limit);
   }
-  char max_call[32];
-  std::snprintf(max_call, sizeof max_call, "%g", g_options.max_call_seconds);
+  char number[32];
   benchmark::AddCustomContext("skip_above", skips);
-  benchmark::AddCustomContext("max_call_seconds", max_call);
+  std::snprintf(number, sizeof number, "%g", g_options.max_call_seconds);
+  benchmark::AddCustomContext("max_call_seconds", number);
+  std::snprintf(number, sizeof number, "%g", g_options.deadline_seconds);
+  benchmark::AddCustomContext("deadline_seconds", number);
 
   for (char r : g_options.routines) {
     switch (r) {
