@@ -13,19 +13,19 @@
 // --target_seconds, at least 3. Manual time = the median time of one call.
 // Counters: gflops (from the median; complex: 8 flops per multiply-add), gflops_best (fastest
 // rep), reps, batch, warmup_ms. The check: three elements of C (from the last timed call; with
-// beta != 0 from one more call on C reset) against a long double dot product (check_ok, err_ratio = largest error / tolerance), their
-// values v<i>_re/v<i>_im and tolerances tol<i>, which the table script compares across the three
-// runs. When tileblas is in the process: tileblas_route (1 CPU, 2 GPU) and, as the label, the
-// kernel of the checked call.
-// Skipped as "not run" (error_message in the JSON): n above --skip_above for that routine; calls
-// predicted (from the rate this run measured at the routine's previous size) to take longer than
+// beta != 0 from one more call on C reset) against a long double dot product (check_ok, err_ratio =
+// largest error / tolerance), their values v<i>_re/v<i>_im and tolerances tol<i>, which the table
+// script compares across the three runs. When tileblas is in the process: tileblas_route (1 CPU, 2
+// GPU) and, as the label, the kernel of the checked call. Skipped as "not run" (error_message in
+// the JSON): n above --skip_above for that routine; calls predicted (from the rate this run
+// measured at the routine's previous size) to take longer than
 // --max_call_seconds each; benchmarks that would end after --deadline_seconds from the start.
 // Context: the library each ?gemm_ symbol resolved to (a preload that did not interpose shows),
 // OpenBLAS's configuration and threads, the options.
 #include <dlfcn.h>
 
-#include <algorithm>
 #include <benchmark/benchmark.h>
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <complex>
@@ -264,7 +264,8 @@ void host_gemm(benchmark::State& state, char letter, int n, bool with_beta) {
     std::complex<long double> sum = 0;
     long double sq = 0;
     for (int p = 0; p < n; ++p) {
-      const std::complex<long double> x = wide(a[size_t(p) * n + i]), y = wide(b[size_t(j) * n + p]);
+      const std::complex<long double> x = wide(a[size_t(p) * n + i]),
+                                      y = wide(b[size_t(j) * n + p]);
       sum += x * y;
       sq += std::norm(x) * std::norm(y);
     }
@@ -285,8 +286,8 @@ void host_gemm(benchmark::State& state, char letter, int n, bool with_beta) {
       std::fprintf(stderr,
                    "[host-compare] FAIL %cgemm_ n=%d%s: C(%d,%d) = (%.9Lg, %.9Lg), expected "
                    "(%.9Lg, %.9Lg): error %.3g x the tolerance\n",
-                   letter, n, with_beta ? " beta!=0" : "", i, j, got.real(), got.imag(),
-                   ref.real(), ref.imag(), ratio);
+                   letter, n, with_beta ? " beta!=0" : "", i, j, got.real(), got.imag(), ref.real(),
+                   ref.imag(), ratio);
     }
   }
   const bool ok = worst <= 1.0;
@@ -448,16 +449,25 @@ int main(int argc, char** argv) {
 
   for (char r : g_options.routines) {
     switch (r) {
-      case 's': register_routine<float>('s'); break;
-      case 'd': register_routine<double>('d'); break;
-      case 'c': register_routine<std::complex<float>>('c'); break;
-      case 'z': register_routine<std::complex<double>>('z'); break;
+      case 's':
+        register_routine<float>('s');
+        break;
+      case 'd':
+        register_routine<double>('d');
+        break;
+      case 'c':
+        register_routine<std::complex<float>>('c');
+        break;
+      case 'z':
+        register_routine<std::complex<double>>('z');
+        break;
     }
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();
   if (g_failures > 0) {
-    std::fprintf(stderr, "[host-compare] FAIL: %d result check(s) failed in this run\n", g_failures);
+    std::fprintf(stderr, "[host-compare] FAIL: %d result check(s) failed in this run\n",
+                 g_failures);
     return 1;
   }
   return 0;
