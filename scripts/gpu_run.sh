@@ -52,11 +52,21 @@ for step in "$@"; do
         --benchmark_out="$out/$name.json" --benchmark_out_format=json >"$out/$name.log" 2>&1
       rc=$?
       python3 /tmp/tb/bench_table.py "$out/$name.json" --gpu "$(cut -d, -f1 "$out/gpu.txt")" \
-        >"$out/${name}_table.md" 2>&1 ;;
+        >"$out/${name}_table.md" 2>&1
+      # The GEMM shape sweep's rows, if any: its summary per type and its worst shapes.
+      if grep -q '"name": "sweep/' "$out/$name.json" 2>/dev/null; then
+        { python3 /tmp/tb/bench_table.py "$out/$name.json" --gpu "$(cut -d, -f1 "$out/gpu.txt")" \
+            --sweep-summary; echo
+          python3 /tmp/tb/bench_table.py "$out/$name.json" --sweep-rows --worst 8; } \
+          >"$out/${name}_sweep.md" 2>&1
+      fi ;;
     *) echo "unknown step $name"; rc=2 ;;
   esac
   summary+=("$name rc=$rc $(( $(date +%s) - start ))s")
   tail -n 15 "$out/$name.log" 2>/dev/null
 done
-for t in "$out"/bench_table.md "$out"/bench_base_table.md; do [ -f "$t" ] && cat "$t"; done
+for t in "$out"/bench_table.md "$out"/bench_base_table.md "$out"/bench_sweep.md \
+         "$out"/bench_base_sweep.md; do
+  [ -f "$t" ] && cat "$t"
+done
 printf '%s\n' "${summary[@]}"

@@ -2,7 +2,8 @@
 """Puts benchmark tables (markdown printed by scripts/bench_table.py from the bench's JSON) into
 README.md between the markers <!-- bench-table:begin --> and <!-- bench-table:end -->, or, with
 --marker NAME, between <!-- NAME:begin --> and <!-- NAME:end --> (host-compare: the table
-scripts/host_compare_table.py writes as host-compare.md).
+scripts/host_compare_table.py writes as host-compare.md; sweep-table: the GEMM shape sweep's
+tables, bench_table.py --sweep-summary and --sweep-rows, through scripts/readme_bench.sh).
 
 Usage: update_readme.py TABLE.md [TABLE.md ...] [--readme README.md] [--marker NAME]
 Numbers are never typed into the README by hand: they come from the bench's JSON through

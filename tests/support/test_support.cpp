@@ -116,7 +116,8 @@ void gemm_reference(const tileblas::GemmProblem& p, std::vector<double>& out,
 
 std::string check_gemm(const tileblas::GemmProblem& p, const float* c,
                        const std::vector<double>& ref, const std::vector<double>& scale, double eps,
-                       double tol_factor) {
+                       double tol_factor, const std::vector<int64_t>* rows,
+                       const std::vector<int64_t>* cols) {
   char msg[256];
   const double kfactor = double(std::max<int64_t>(p.k, 1)) + 2.0;
   for (int64_t j = 0; j < p.n; ++j) {
@@ -125,10 +126,11 @@ std::string check_gemm(const tileblas::GemmProblem& p, const float* c,
       double want = ref[i + j * p.m];
       double tol = tol_factor * eps * kfactor * scale[i + j * p.m] + 1e-30;
       if (!(std::fabs(got - want) <= tol)) {
+        const int64_t row = rows ? (*rows)[size_t(i)] : i, col = cols ? (*cols)[size_t(j)] : j;
         std::snprintf(msg, sizeof msg,
-                      "C(%lld,%lld) = %.9g, want %.9g (tol %.3g) m=%lld n=%lld k=%lld",
-                      (long long)i, (long long)j, got, want, tol, (long long)p.m, (long long)p.n,
-                      (long long)p.k);
+                      "C(%lld,%lld) = %.9g, want %.9g (tol %.3g) m=%lld n=%lld k=%lld%s",
+                      (long long)row, (long long)col, got, want, tol, (long long)p.m,
+                      (long long)p.n, (long long)p.k, rows || cols ? " (sampled)" : "");
         return msg;
       }
     }

@@ -70,10 +70,12 @@ void openblas_gemm_reference(const tileblas::GemmProblem& p, const std::vector<f
                              std::vector<double>& out, std::vector<double>& scale);
 
 // Checks C (host, column-major, ldc) against the reference: |c - ref| <= tol_factor * eps *
-// (k + 2) * scale elementwise (NaN never passes). Returns "" or a message naming the element.
+// (k + 2) * scale elementwise (NaN never passes). Returns "" or a message naming the element; when
+// C holds chosen rows and columns of a larger C, `rows` and `cols` (if given) name them there.
 std::string check_gemm(const tileblas::GemmProblem& p, const float* c,
                        const std::vector<double>& ref, const std::vector<double>& scale, double eps,
-                       double tol_factor);
+                       double tol_factor, const std::vector<int64_t>* rows = nullptr,
+                       const std::vector<int64_t>* cols = nullptr);
 
 // Checks that rows m..ldc-1 of the first n columns of C equal `before` bit for bit (the padding
 // rows a GEMM must not write). Returns "" or a message.
