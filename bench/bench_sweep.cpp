@@ -4,7 +4,8 @@
 // on the same buffers in the same run, followed by a device synchronisation:
 //   fp32:        CUDA_R_32F with CUBLAS_COMPUTE_32F_PEDANTIC on a CUBLAS_PEDANTIC_MATH handle
 //                (no TF32 can leak in);
-//   fp16, bf16:  16F / 16BF inputs, fp32 C, CUBLAS_COMPUTE_32F (tensor cores) on a default handle.
+//   fp16, bf16:  16F / 16BF inputs, fp32 C, CUBLAS_COMPUTE_32F (tensor cores) on a default handle;
+//   (yardstick_of() also has fp64 and complex, for when they join tests/support/gemm_sweep.h).
 // Names: "sweep/<type>/<class>/<m>x<n>x<k>/<ops>"; label "TFLOP/s|<yardstick>|<kernel routed to>".
 // Both sides are timed with the host clock around whole synchronous calls, alternating which
 // goes first rep by rep (tbbench::interleaved_medians); medians. alpha = 1, beta = 0.
@@ -41,7 +42,7 @@ using tileblas::Op;
 
 // Each side's timed calls take about this long, in at least kMinReps and at most kMaxReps calls
 // (the whole sweep then runs in about a minute on an H200).
-constexpr double kSecondsPerSide = 0.12;
+constexpr double kSecondsPerSide = 0.2;
 constexpr int kMinReps = 9, kMaxReps = 500;
 constexpr size_t kSliceAlign = 256;  // bytes: slices start as cudaMalloc'd memory does
 
@@ -53,24 +54,47 @@ cudaDataType cuda_type(DataType t) {
       return CUDA_R_16F;
     case DataType::kBF16:
       return CUDA_R_16BF;
+    case DataType::kF64:
+      return CUDA_R_64F;
+    case DataType::kC32:
+      return CUDA_C_32F;
+    case DataType::kC64:
+      return CUDA_C_64F;
   }
   return CUDA_R_32F;
 }
 
-// cuBLAS as the yardstick for one sweep type: the fp32 path without tensor cores, 16-bit inputs
-// on tensor cores with fp32 accumulation (what our kernels compute).
+cublasOperation_t cublas_op(Op op) {
+  return op == Op::kNoTrans ? CUBLAS_OP_N : op == Op::kTrans ? CUBLAS_OP_T : CUBLAS_OP_C;
+}
+
+// cuBLAS as the yardstick for one sweep type, computing what our kernels compute: fp32 and
+// complex fp32 without tensor cores (pedantic: no TF32); 16-bit inputs on tensor cores with fp32
+// accumulation; fp64 and complex fp64 in the default math mode (FP64 tensor cores, never the
+// emulated modes). alpha and beta are fp32 for fp32 accumulation, fp64 for fp64.
 struct Yardstick {
   cublasComputeType_t compute;
   tbbench::CublasMath math;
   std::string name;
+  bool fp64_scalars;
 };
 
 Yardstick yardstick_of(const SweepType& t) {
-  const std::string types = std::string(tileblas::name_of(t.ab)) + "->" + tileblas::name_of(t.c);
-  if (t.ab == DataType::kF32)
-    return {CUBLAS_COMPUTE_32F_PEDANTIC, tbbench::CublasMath::kPedantic,
-            "cublasGemmEx " + types + " pedantic+sync"};
-  return {CUBLAS_COMPUTE_32F, tbbench::CublasMath::kDefault, "cublasGemmEx " + types + "+sync"};
+  const std::string name =
+      std::string("cublasGemmEx ") + tileblas::name_of(t.ab) + "->" + tileblas::name_of(t.c);
+  switch (t.ab) {
+    case DataType::kF32:
+    case DataType::kC32:
+      return {CUBLAS_COMPUTE_32F_PEDANTIC, tbbench::CublasMath::kPedantic, name + " pedantic+sync",
+              false};
+    case DataType::kF16:
+    case DataType::kBF16:
+      return {CUBLAS_COMPUTE_32F, tbbench::CublasMath::kDefault, name + "+sync", false};
+    case DataType::kF64:
+    case DataType::kC64:
+      return {CUBLAS_COMPUTE_64F, tbbench::CublasMath::kDefault, name + "+sync", true};
+  }
+  return {CUBLAS_COMPUTE_32F_PEDANTIC, tbbench::CublasMath::kPedantic, name, false};
 }
 
 size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
@@ -135,9 +159,12 @@ double sampled_rel_diff(const SweepType& t, const SweepShape& s, const unsigned 
   }
   double num = 0, den = 0;
   for (size_t i = 0; i < x.size() / ce; ++i) {
-    const double a = tbsweep::decode(t.c, &x[i * ce]), b = tbsweep::decode(t.c, &y[i * ce]);
-    num += (a - b) * (a - b);
-    den += b * b;
+    for (int part = 0; part < tbsweep::parts_of(t.c); ++part) {
+      const double a = tbsweep::decode(t.c, &x[i * ce], part);
+      const double b = tbsweep::decode(t.c, &y[i * ce], part);
+      num += (a - b) * (a - b);
+      den += b * b;
+    }
   }
   return den > 0 ? std::sqrt(num / den) : INFINITY;
 }
@@ -166,17 +193,19 @@ void sweep_row(benchmark::State& state, const SweepType* t, const SweepShape* s,
     p.c = c_pool + size_t(set) * c_stride;
     return p;
   };
-  const float one = 1.0f, zero = 0.0f;
+  // alpha = 1, beta = 0 as cuBLAS reads them for the compute type (complex: re, im).
+  const float one_f[2] = {1.0f, 0.0f}, zero_f[2] = {0.0f, 0.0f};
+  const double one_d[2] = {1.0, 0.0}, zero_d[2] = {0.0, 0.0};
+  const void* one = yard.fp64_scalars ? static_cast<const void*>(one_d) : one_f;
+  const void* zero = yard.fp64_scalars ? static_cast<const void*>(zero_d) : zero_f;
   auto ours_on = [&](int set) { tileblas::gemm(problem(set, pools.c_ours->ptr), t->routine); };
   auto ref_on = [&](int set) {
     const GemmProblem p = problem(set, pools.c_ref->ptr);
-    tbbench::check(
-        cublasGemmEx(tbbench::cublas(yard.math), s->ta == Op::kNoTrans ? CUBLAS_OP_N : CUBLAS_OP_T,
-                     s->tb == Op::kNoTrans ? CUBLAS_OP_N : CUBLAS_OP_T, int(p.m), int(p.n),
-                     int(p.k), &one, p.a, cuda_type(t->ab), int(p.lda), p.b, cuda_type(t->ab),
-                     int(p.ldb), &zero, p.c, cuda_type(t->c), int(p.ldc), yard.compute,
-                     CUBLAS_GEMM_DEFAULT),
-        "cublasGemmEx");
+    tbbench::check(cublasGemmEx(tbbench::cublas(yard.math), cublas_op(s->ta), cublas_op(s->tb),
+                                int(p.m), int(p.n), int(p.k), one, p.a, cuda_type(t->ab),
+                                int(p.lda), p.b, cuda_type(t->ab), int(p.ldb), zero, p.c,
+                                cuda_type(t->c), int(p.ldc), yard.compute, CUBLAS_GEMM_DEFAULT),
+                   "cublasGemmEx");
     tbbench::check(cudaDeviceSynchronize(), "cudaDeviceSynchronize");
   };
   // Ours starts at slice 0, cuBLAS half a rotation on.
@@ -198,13 +227,13 @@ void sweep_row(benchmark::State& state, const SweepType* t, const SweepShape* s,
     state.SetIterationTime(t_med.first);
   }
   ours_on(0);
-  const tileblas::CallRecord& call = tileblas::last_call();
-  const std::string kernel = call.route == TILEBLAS_ROUTE_GPU ? call.kernel : "cpu: " + call.kernel;
+  const bool on_gpu = tileblas::last_call().route == TILEBLAS_ROUTE_GPU;
+  const std::string kernel = (on_gpu ? "" : "cpu: ") + tileblas::last_call().kernel;
   ref_on(0);
-  state.counters["on_gpu"] = call.route == TILEBLAS_ROUTE_GPU ? 1 : 0;
+  state.counters["on_gpu"] = on_gpu ? 1 : 0;
   state.counters["sets"] = sets;
   state.counters["rel_diff"] = sampled_rel_diff(*t, *s, pools.c_ours->ptr, pools.c_ref->ptr);
-  const double flops = 2.0 * double(s->m) * double(s->n) * double(s->k);
+  const double flops = base.flops();
   tbbench::report(state, flops / t_med.first * 1e-12, flops / t_med.second * 1e-12, "TFLOP/s",
                   yard.name.c_str(), name + " [" + kernel + "]");
   state.SetLabel("TFLOP/s|" + yard.name + "|" + kernel);

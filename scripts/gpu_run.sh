@@ -4,6 +4,9 @@
 #   scripts/gpu_run.sh STEP...   where STEP is one of
 #     kernel_tests[=FILTER]  api_tests[=FILTER]  api_tests_modegpu[=FILTER]  netlib
 #     sanitize[=FILTER]  bench[=FILTER]  bench_base[=FILTER]  demo
+#     bench_forced=KERNEL@FILTER   the benches matching FILTER with TILEBLAS_FORCE_KERNEL=KERNEL
+#                                  (what routing those calls to KERNEL would give; JSON in
+#                                  forced_KERNEL.json, logs appended to bench_forced.log)
 # Logs go to $OUT (or ./gpu-out); a short summary is printed last.
 set -uo pipefail
 root=$(pwd)
@@ -60,6 +63,13 @@ for step in "$@"; do
           python3 /tmp/tb/bench_table.py "$out/$name.json" --sweep-rows --worst 8; } \
           >"$out/${name}_sweep.md" 2>&1
       fi ;;
+    bench_forced)
+      kernel=${filter%%@*}
+      echo "== TILEBLAS_FORCE_KERNEL=$kernel --benchmark_filter=${filter#*@}" >>"$out/bench_forced.log"
+      TILEBLAS_FORCE_KERNEL=$kernel /tmp/tb/bin/tileblas_bench --benchmark_filter="${filter#*@}" \
+        --benchmark_out="$out/forced_$kernel.json" --benchmark_out_format=json \
+        >>"$out/bench_forced.log" 2>&1
+      rc=$? ;;
     *) echo "unknown step $name"; rc=2 ;;
   esac
   summary+=("$name rc=$rc $(( $(date +%s) - start ))s")

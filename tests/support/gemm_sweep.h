@@ -3,9 +3,9 @@
 // kernel-tier tests (tests/kernels/test_gemm_sweep.cpp: the routed result against OpenBLAS), so
 // that what is timed is what is checked.
 //
-// Adding an element type: one row in sweep_types(), and one case in element_size() and encode()
-// below when its DataType is new (plus its cuBLAS yardstick in bench/bench_sweep.cpp and its
-// OpenBLAS reference in the test). Shapes are type-independent: every type runs every shape.
+// Adding an element type: one row in sweep_types(). Every DataType already has its elements here,
+// its cuBLAS yardstick in bench/bench_sweep.cpp and its OpenBLAS reference (dgemm_ or zgemm_) in
+// the test. Shapes are type-independent: every type runs every shape.
 //
 // Plain C++ (no CUDA, no GoogleTest), header-only.
 #pragma once
@@ -109,37 +109,49 @@ inline const std::vector<SweepShape>& sweep_shapes() {
 // ---- elements ----------------------------------------------------------------------------------
 
 inline size_t element_size(DataType t) { return tileblas::size_of(t); }
+// Real numbers per element: 2 for complex types (re, im interleaved), else 1.
+inline int parts_of(DataType t) { return tileblas::is_complex(t) ? 2 : 1; }
 
-// Stores v rounded to type t (round to nearest even) at out.
-inline void encode(DataType t, double v, unsigned char* out) {
-  switch (t) {
-    case DataType::kF32: {
-      const float f = float(v);
-      std::memcpy(out, &f, sizeof f);
-      return;
-    }
-    case DataType::kF16: {
-      const uint16_t h = tileblas::float_to_half(float(v));
-      std::memcpy(out, &h, sizeof h);
-      return;
-    }
-    case DataType::kBF16: {
-      const uint16_t b = tileblas::float_to_bf16(float(v));
-      std::memcpy(out, &b, sizeof b);
-      return;
-    }
-  }
-}
-
-// The value of the element of type t stored at p (exact: every value of these types is a double).
-inline double decode(DataType t, const unsigned char* p) {
+// Stores re (+ i im for complex types; im is ignored for real ones) rounded to type t (round to
+// nearest even) at out.
+inline void encode(DataType t, double re, double im, unsigned char* out) {
+  const float f[2] = {float(re), float(im)};
+  const double d[2] = {re, im};
   uint16_t h = 0;
   switch (t) {
-    case DataType::kF32: {
-      float f;
-      std::memcpy(&f, p, sizeof f);
+    case DataType::kF32:
+    case DataType::kC32:
+      std::memcpy(out, f, element_size(t));
+      return;
+    case DataType::kF64:
+    case DataType::kC64:
+      std::memcpy(out, d, element_size(t));
+      return;
+    case DataType::kF16:
+      h = tileblas::float_to_half(f[0]);
+      break;
+    case DataType::kBF16:
+      h = tileblas::float_to_bf16(f[0]);
+      break;
+  }
+  std::memcpy(out, &h, sizeof h);
+}
+
+// Part `part` (0: real, 1: imaginary, complex types only) of the element of type t stored at p.
+// Exact: every value of these types is a double.
+inline double decode(DataType t, const unsigned char* p, int part = 0) {
+  float f;
+  double d;
+  uint16_t h;
+  switch (t) {
+    case DataType::kF32:
+    case DataType::kC32:
+      std::memcpy(&f, p + part * sizeof f, sizeof f);
       return f;
-    }
+    case DataType::kF64:
+    case DataType::kC64:
+      std::memcpy(&d, p + part * sizeof d, sizeof d);
+      return d;
     case DataType::kF16:
       std::memcpy(&h, p, sizeof h);
       return tileblas::half_to_float(h);
@@ -164,8 +176,11 @@ inline uint64_t splitmix64(uint64_t& state) {
 class RandomElements {
  public:
   explicit RandomElements(DataType t) : size_(element_size(t)), table_(size_t(65536) * size_) {
+    // Complex entries: the imaginary part from the index scrambled by an odd multiplier (a
+    // permutation of 0..65535), so re and im are not equal.
     for (size_t i = 0; i < 65536; ++i)
-      encode(t, (double(i) - 32768.0) / 32768.0, &table_[i * size_]);
+      encode(t, (double(i) - 32768.0) / 32768.0, (double(i * 40503 % 65536) - 32768.0) / 32768.0,
+             &table_[i * size_]);
   }
   // Fills `count` elements (element_size(t) bytes each) at out, from `seed`.
   void fill(uint64_t seed, size_t count, unsigned char* out) const {

@@ -19,6 +19,10 @@ namespace tbtest {
 using SgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const float*,
                          const float*, const int*, const float*, const int*, const float*, float*,
                          const int*, size_t, size_t);
+// dgemm_; zgemm_ has the same form, its scalars and arrays interleaved (re, im) double pairs.
+using DgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*,
+                         const double*, const double*, const int*, const double*, const int*,
+                         const double*, double*, const int*, size_t, size_t);
 using SaxpyFn = void (*)(const int*, const float*, const float*, const int*, float*, const int*);
 using SomatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*,
                              const float*, const int*, float*, const int*);
@@ -28,6 +32,8 @@ using SimatcopyFn = void (*)(const char*, const char*, const int*, const int*, c
 // OpenBLAS, loaded once. Fails the test (ASSERT in the caller) if it cannot be loaded.
 struct OpenBlas {
   SgemmFn sgemm = nullptr;
+  DgemmFn dgemm = nullptr;
+  DgemmFn zgemm = nullptr;
   SaxpyFn saxpy = nullptr;
   SomatcopyFn somatcopy = nullptr;
   SimatcopyFn simatcopy = nullptr;
@@ -70,12 +76,10 @@ void openblas_gemm_reference(const tileblas::GemmProblem& p, const std::vector<f
                              std::vector<double>& out, std::vector<double>& scale);
 
 // Checks C (host, column-major, ldc) against the reference: |c - ref| <= tol_factor * eps *
-// (k + 2) * scale elementwise (NaN never passes). Returns "" or a message naming the element; when
-// C holds chosen rows and columns of a larger C, `rows` and `cols` (if given) name them there.
+// (k + 2) * scale elementwise (NaN never passes). Returns "" or a message naming the element.
 std::string check_gemm(const tileblas::GemmProblem& p, const float* c,
                        const std::vector<double>& ref, const std::vector<double>& scale, double eps,
-                       double tol_factor, const std::vector<int64_t>* rows = nullptr,
-                       const std::vector<int64_t>* cols = nullptr);
+                       double tol_factor);
 
 // Checks that rows m..ldc-1 of the first n columns of C equal `before` bit for bit (the padding
 // rows a GEMM must not write). Returns "" or a message.
