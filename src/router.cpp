@@ -35,21 +35,44 @@ bool split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
   const int64_t t = tiles(p, 128, 64);
   return (t < caps.num_sms && p.k >= 4096) || (2 * t <= caps.num_sms && p.k >= 512);
 }
-// Large in every dimension: packing op(A), op(B) into zero-padded tile panels costs little and
-// gives a main loop without edges, faster than the direct rows in every layout (run 6, 4096^3:
-// NN 0.91 vs 0.85, TN 0.93 vs 0.82, aligned NT 0.90 vs 0.88). At 2048^3 the pack's share makes
-// the direct 128x128 row faster (run 7: 0.855 vs 0.870; run 8b: 0.854 vs 0.897).
-bool packing_pays(const GemmProblem& p, const DeviceCaps&) {
-  return std::min({p.m, p.n, p.k}) >= 4096;
-}
 // Since run 7 (interior tiles copied without bounds) the 128x128 _align16 row is also faster than
 // the 256x128 row on large aligned outputs (2048^3 0.870 vs 0.864, 4096^3 0.874 vs 0.857); run 8b
 // took it to 0.897 at 2048^3, and the 256x128 row, no longer routed, was removed.
 bool fills_sms_128x128(const GemmProblem& p, const DeviceCaps& caps) {
   return tiles(p, 128, 128) >= caps.num_sms;
 }
+// Whether the direct fp32 rows can take p with 16-byte copies (their _align16 variants), as the
+// 128x128 _align16 row's supports() says.
+bool direct_rows_copy_16_bytes(const GemmProblem& p, const DeviceCaps& caps) {
+  static const GemmKernel* const aligned_row =
+      find_gemm_kernel("sgemm_regblock_128x128x16_align16");
+  return aligned_row && aligned_row->supports(p, caps);
+}
+// Large in every dimension: packing op(A), op(B) into zero-padded tile panels costs little and
+// gives a main loop without edges, faster than the direct rows in every layout (run 6, 4096^3:
+// NN 0.91 vs 0.85, TN 0.93 vs 0.82, aligned NT 0.90 vs 0.88). At 2048^3 the pack's share makes
+// the direct 128x128 row faster (run 7: 0.855 vs 0.870; run 8b: 0.854 vs 0.897).
+// Operands not 16-byte aligned (the direct rows then copy 4 bytes at a time) are packed from
+// smaller sizes on, once the 128x128 tiles fill the SMs and k is long: in the shape sweep (H200,
+// 2026-11-23, the packed row forced against the routed _align4 128x128 row, same run) 2049^3 ran
+// 40 % faster, 4095^3 11 %, 3001x2999x1531 10-12 % in all four transposes, 2047^3 4 %; with short
+// k the packing does not pay (4097^2 x 64: 16 % slower); k between 64 and 1531 was not measured.
+bool packing_pays(const GemmProblem& p, const DeviceCaps& caps) {
+  return std::min({p.m, p.n, p.k}) >= 4096 ||
+         (p.k >= 1500 && fills_sms_128x128(p, caps) && !direct_rows_copy_16_bytes(p, caps));
+}
 bool half_fills_sms_128x64(const GemmProblem& p, const DeviceCaps& caps) {
   return 2 * tiles(p, 128, 64) >= caps.num_sms;
+}
+// fp16/bf16: wgmma's 128x256x64 tile is mostly empty (n of 64 or less fills a quarter of its
+// width; k of 64 or less is one k-step, padded for k = 32) or its pipeline never fills (n of 128
+// or less with k of 256 or less), and the mma.sync 128x128x32 row is faster. Measured in the shape
+// sweep (H200, 2026-11-23, the mma row forced against the routed wgmma row, same run, fp16 / bf16):
+// m = n = 4096 and 8192 with k = 32, 64: 7-19 % faster; 16384x64x4096: 23 / 28 %; 32768x128x256:
+// 31 / 40 %. wgmma stays faster at k = 256 (5-10 %), at 8192x128x8192 (21 %), on 256^3-1024^3
+// squares (7-11 %) and on small m with large n (16x4096x4096, 64x8192x8192); k = 128 was a tie.
+bool wgmma_tile_mostly_empty(const GemmProblem& p, const DeviceCaps&) {
+  return p.k <= 64 || p.n <= 64 || (p.n <= 128 && p.k <= 256);
 }
 // TF32 pays once the 128x128 tensor-core tiles fill the SMs (tile-starved at 1024^3).
 bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {
@@ -87,6 +110,8 @@ struct Preference {
 };
 
 const Preference kGemmPreferences[] = {
+    {"gemm_mma_f16_", wgmma_tile_mostly_empty, "fp16 tensor cores, mma.sync: small n or short k"},
+    {"gemm_mma_bf16_", wgmma_tile_mostly_empty, "bf16 tensor cores, mma.sync: small n or short k"},
     {"gemm_wgmma_f16_", always, "fp16 tensor cores, wgmma (sm_90)"},
     {"gemm_wgmma_bf16_", always, "bf16 tensor cores, wgmma (sm_90)"},
     {"gemm_wgmma_tf32_", large_tf32, "TF32 tensor cores, wgmma (sm_90, TILEBLAS_ALLOW_TF32=1)"},
@@ -94,7 +119,7 @@ const Preference kGemmPreferences[] = {
     {"gemm_mma_bf16_", always, "bf16 tensor cores"},
     {"gemm_mma_tf32_", large_tf32, "TF32 tensor cores (TILEBLAS_ALLOW_TF32=1)"},
     {"sgemm_splitk_128x64x16", split_k_pays, "few output tiles, long k: split-K"},
-    {"sgemm_packed_128x128x16", packing_pays, "large in m, n, k: packed operands"},
+    {"sgemm_packed_128x128x16", packing_pays, "large, or unaligned with long k: packed operands"},
     {"sgemm_regblock_128x128x16", fills_sms_128x128, "128x128 tiles fill the SMs"},
     {"sgemm_regblock_128x64x16", half_fills_sms_128x64, "mid-size: 128x64 tiles"},
     {"sgemm_regblock_64x64x16", always, "small or skinny: 64x64 tiles"},

@@ -580,6 +580,64 @@ TEST(RouterTest, PacksLargeAlignedNtSgemm) {
   EXPECT_STREQ(k->name, "sgemm_packed_128x128x16") << why;
 }
 
+// Unaligned operands (odd leading dimensions): packed once the 128x128 tiles fill the SMs and k
+// is long (the shape sweep, H200: 2049^3 +40 %, 3001x2999x1531 +10-12 % over the _align4 row),
+// not with short k (4097^2 x 64) nor with too few tiles (1025^3).
+TEST(RouterTest, PacksUnalignedSgemmWithLongK) {
+  const struct {
+    int64_t m, n, k;
+    const char* kernel;
+  } cases[] = {
+      {2049, 2049, 2049, "sgemm_packed_128x128x16"},
+      {3001, 2999, 1531, "sgemm_packed_128x128x16"},
+      {4097, 4097, 64, "sgemm_regblock_128x128x16_align4"},
+      {1025, 1025, 1025, "sgemm_regblock_128x64x16_align4"},
+      {2048, 2048, 2048, "sgemm_regblock_128x128x16_align16"},  // aligned: direct below 4096
+  };
+  for (const auto& e : cases) {
+    GemmProblem p = square(e.m);
+    p.n = e.n, p.k = e.k;
+    p.lda = e.m, p.ldb = e.k, p.ldc = e.m;
+    std::string why;
+    const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, tbtest::hopper_caps(), "", &why);
+    ASSERT_NE(k, nullptr);
+    EXPECT_STREQ(k->name, e.kernel) << e.m << "x" << e.n << "x" << e.k << ": " << why;
+  }
+}
+
+// fp16/bf16 on Hopper: mma.sync's 128x128x32 tiles where wgmma's 128x256x64 tile is mostly empty
+// (n <= 64, k <= 64, or n <= 128 with k <= 256: the shape sweep, H200, 7-40 % faster), wgmma
+// elsewhere.
+TEST(RouterTest, PicksMmaWhereTheWgmmaTileIsMostlyEmpty) {
+  const struct {
+    int64_t m, n, k;
+    bool mma;
+  } cases[] = {
+      {8192, 8192, 32, true},  {4096, 4096, 64, true},    {16384, 64, 4096, true},
+      {32768, 128, 256, true}, {8192, 8192, 128, false},  {8192, 128, 8192, false},
+      {64, 8192, 8192, false}, {1024, 1024, 1024, false}, {4096, 4096, 4096, false},
+  };
+  for (DataType t : {DataType::kF16, DataType::kBF16}) {
+    const std::string type = t == DataType::kF16 ? "f16_" : "bf16_";
+    for (const auto& e : cases) {
+      GemmProblem p = square(e.m, t);
+      p.n = e.n, p.k = e.k;
+      p.lda = e.m, p.ldb = e.k, p.ldc = e.m;
+      std::string why;
+      const tileblas::GemmKernel* k =
+          tileblas::pick_gemm_kernel(p, tbtest::hopper_caps(), "", &why);
+      ASSERT_NE(k, nullptr);
+      const tileblas::GemmKernel* wgmma =
+          tileblas::find_gemm_kernel(("gemm_wgmma_" + type + "128x256x64").c_str());
+      ASSERT_NE(wgmma, nullptr);
+      const bool expect_mma = e.mma || !wgmma->supports(p, tbtest::hopper_caps());
+      EXPECT_EQ(std::string(k->name), expect_mma ? "gemm_mma_" + type + "128x128x32"
+                                                 : "gemm_wgmma_" + type + "128x256x64")
+          << e.m << "x" << e.n << "x" << e.k << ": " << why;
+    }
+  }
+}
+
 TEST(RouterTest, OrderNOperationsOnHostDataStayOnTheCpu) {
   const DeviceCaps caps = tbtest::hopper_caps();
   tileblas::AxpyProblem axpy;
