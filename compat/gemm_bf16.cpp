@@ -17,7 +17,7 @@ TILEBLAS_EXPORT void gemm_bf16bf16f32_(const char* transa, const char* transb, c
                                        const int* n, const int* k, const float* alpha,
                                        const tileblas_bfloat16* a, const int* lda,
                                        const tileblas_bfloat16* b, const int* ldb,
-                                       const float* beta, float* c, const int* ldc) {
+                                       const float* beta, float* c, const int* ldc) noexcept {
   const GemmArgs args{*m,   *n, *k,   *alpha,          *beta,         a, *lda, b,
                       *ldb, c,  *ldc, DataType::kBF16, DataType::kF32};
   GemmProblem p;
@@ -39,7 +39,7 @@ TILEBLAS_EXPORT void cblas_gemm_bf16bf16f32(int layout, int transa, int transb, 
 TILEBLAS_EXPORT void sbgemm_(const char* transa, const char* transb, const int* m, const int* n,
                              const int* k, const float* alpha, const tileblas_bfloat16* a,
                              const int* lda, const tileblas_bfloat16* b, const int* ldb,
-                             const float* beta, float* c, const int* ldc) {
+                             const float* beta, float* c, const int* ldc) noexcept {
   const GemmArgs args{*m,   *n, *k,   *alpha,          *beta,         a, *lda, b,
                       *ldb, c,  *ldc, DataType::kBF16, DataType::kF32};
   GemmProblem p;

@@ -19,7 +19,7 @@ using tileblas::compat::GemmArgs;
 TILEBLAS_EXPORT void hgemm_(const char* transa, const char* transb, const int* m, const int* n,
                             const int* k, const tileblas_half* alpha, const tileblas_half* a,
                             const int* lda, const tileblas_half* b, const int* ldb,
-                            const tileblas_half* beta, tileblas_half* c, const int* ldc) {
+                            const tileblas_half* beta, tileblas_half* c, const int* ldc) noexcept {
   const GemmArgs args{*m,   *n, *k,   half_to_float(*alpha), half_to_float(*beta), a, *lda, b,
                       *ldb, c,  *ldc, DataType::kF16,        DataType::kF16};
   GemmProblem p;
@@ -40,7 +40,8 @@ TILEBLAS_EXPORT void cblas_hgemm(int layout, int transa, int transb, int m, int 
 TILEBLAS_EXPORT void gemm_f16f16f32_(const char* transa, const char* transb, const int* m,
                                      const int* n, const int* k, const float* alpha,
                                      const tileblas_half* a, const int* lda, const tileblas_half* b,
-                                     const int* ldb, const float* beta, float* c, const int* ldc) {
+                                     const int* ldb, const float* beta, float* c,
+                                     const int* ldc) noexcept {
   const GemmArgs args{*m,   *n, *k,   *alpha,         *beta,         a, *lda, b,
                       *ldb, c,  *ldc, DataType::kF16, DataType::kF32};
   GemmProblem p;

@@ -15,6 +15,7 @@
 // matrix of its transpose: rows and cols swap, op and leading dimensions stay.
 #include "compat.h"
 #include "ops.h"
+#include "tileblas.h"
 
 using tileblas::Op;
 using tileblas::TransposeProblem;
@@ -127,7 +128,7 @@ TransposeProblem problem_of(const MatcopyArgs& m, float alpha, const float* a, f
 
 TILEBLAS_EXPORT void somatcopy_(const char* order, const char* trans, const int* rows,
                                 const int* cols, const float* alpha, const float* a, const int* lda,
-                                float* b, const int* ldb) {
+                                float* b, const int* ldb) noexcept {
   MatcopyArgs m{false, Op::kNoTrans, *rows, *cols, *lda, *ldb};
   const bool order_ok = parse_order_char(*order, &m.row_major);
   const bool trans_ok = parse_trans_char(*trans, &m.op);
@@ -152,7 +153,7 @@ TILEBLAS_EXPORT void cblas_somatcopy(int order, int trans, int rows, int cols, f
 
 TILEBLAS_EXPORT void simatcopy_(const char* order, const char* trans, const int* rows,
                                 const int* cols, const float* alpha, float* a, const int* lda,
-                                const int* ldb) {
+                                const int* ldb) noexcept {
   MatcopyArgs m{false, Op::kNoTrans, *rows, *cols, *lda, *ldb};
   const bool order_ok = parse_order_char(*order, &m.row_major);
   const bool trans_ok = parse_trans_char(*trans, &m.op);

@@ -70,54 +70,89 @@ int tileblas_sgemm_device(char transa, char transb, int64_t m, int64_t n, int64_
                           const float* a, int64_t lda, const float* b, int64_t ldb, float beta,
                           float* c, int64_t ldc, void* stream);
 
-/* ---- Extension symbols (MKL) ---------------------------------------------------------------- */
+/* ---- Extension symbols -------------------------------------------------------------------- */
 
-/* CBLAS enums as plain ints: order 101 row / 102 column, trans 111 N / 112 T / 113 C. */
-void cblas_hgemm(int layout, int transa, int transb, int m, int n, int k, tileblas_half alpha,
-                 const tileblas_half* a, int lda, const tileblas_half* b, int ldb,
-                 tileblas_half beta, tileblas_half* c, int ldc);
-void cblas_gemm_f16f16f32(int layout, int transa, int transb, int m, int n, int k, float alpha,
-                          const tileblas_half* a, int lda, const tileblas_half* b, int ldb,
-                          float beta, float* c, int ldc);
-void cblas_gemm_bf16bf16f32(int layout, int transa, int transb, int m, int n, int k, float alpha,
-                            const tileblas_bfloat16* a, int lda, const tileblas_bfloat16* b,
-                            int ldb, float beta, float* c, int ldc);
+/* Other BLAS headers declare some of these names too, with their own types: OpenBLAS's cblas.h
+ * (cblas_sbgemm, cblas_somatcopy, cblas_simatcopy, with enum CBLAS_ORDER / CBLAS_TRANSPOSE),
+ * MKL's mkl_cblas.h (cblas_hgemm, cblas_gemm_f16f16f32, cblas_gemm_bf16bf16f32, with enum
+ * CBLAS_LAYOUT / CBLAS_TRANSPOSE) and mkl_blas.h (hgemm_, gemm_f16f16f32_, gemm_bf16bf16f32_,
+ * noexcept in C++). This header compiles beside any of them, included before or after it:
+ *  - Fortran names carry exactly MKL's types, and in C++ its exception specification, since C++
+ *    allows a C function one type and one exception specification.
+ *  - CBLAS names take the CBLAS enums as unsigned int. In C that is the type GCC and Clang give an
+ *    enum whose values are all non-negative, so these prototypes are compatible with the enum-typed
+ *    ones. In C++ an enum is a type of its own: there the prototypes are C++ declarations bound to
+ *    the C symbol by an asm label, which overload another header's C declarations; any overload a
+ *    call picks reaches the same symbol. */
+#ifdef __cplusplus
+#if __cplusplus > 199711L
+#define TILEBLAS_NOTHROW noexcept
+#else
+#define TILEBLAS_NOTHROW throw()
+#endif
+#define TILEBLAS_C_SYMBOL(name) __asm__(#name)
+#else
+#define TILEBLAS_NOTHROW
+#define TILEBLAS_C_SYMBOL(name)
+#endif
+
+/* CBLAS enums: order 101 row / 102 column; trans 111 N / 112 T / 113 C. */
+typedef unsigned int tileblas_cblas_enum;
+
+/* MKL's names. */
 void hgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
             const tileblas_half* alpha, const tileblas_half* a, const int* lda,
             const tileblas_half* b, const int* ldb, const tileblas_half* beta, tileblas_half* c,
-            const int* ldc);
+            const int* ldc) TILEBLAS_NOTHROW;
 void gemm_f16f16f32_(const char* transa, const char* transb, const int* m, const int* n,
                      const int* k, const float* alpha, const tileblas_half* a, const int* lda,
                      const tileblas_half* b, const int* ldb, const float* beta, float* c,
-                     const int* ldc);
+                     const int* ldc) TILEBLAS_NOTHROW;
 void gemm_bf16bf16f32_(const char* transa, const char* transb, const int* m, const int* n,
                        const int* k, const float* alpha, const tileblas_bfloat16* a, const int* lda,
                        const tileblas_bfloat16* b, const int* ldb, const float* beta, float* c,
-                       const int* ldc);
+                       const int* ldc) TILEBLAS_NOTHROW;
 
-/* ---- Extension symbols (OpenBLAS) ----------------------------------------------------------- */
-
-void cblas_sbgemm(int order, int transa, int transb, int m, int n, int k, float alpha,
-                  const tileblas_bfloat16* a, int lda, const tileblas_bfloat16* b, int ldb,
-                  float beta, float* c, int ldc);
+/* OpenBLAS's names. B = alpha * op(A) out of place; A in place (lda on entry, ldb on exit).
+ * order 'C'/'R' (Fortran) or 101/102 (CBLAS), trans 'N','T','R','C' (R = N, C = T for real). */
 void sbgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
              const float* alpha, const tileblas_bfloat16* a, const int* lda,
              const tileblas_bfloat16* b, const int* ldb, const float* beta, float* c,
-             const int* ldc);
-
-/* B = alpha * op(A) out of place; A in place (lda on entry, ldb on exit). OpenBLAS argument order:
- * order 'C'/'R' (Fortran) or 101/102 (CBLAS), trans 'N','T','R','C' (R = N, C = T for real). */
-void cblas_somatcopy(int order, int trans, int rows, int cols, float alpha, const float* a, int lda,
-                     float* b, int ldb);
-void cblas_simatcopy(int order, int trans, int rows, int cols, float alpha, float* a, int lda,
-                     int ldb);
+             const int* ldc) TILEBLAS_NOTHROW;
 void somatcopy_(const char* order, const char* trans, const int* rows, const int* cols,
-                const float* alpha, const float* a, const int* lda, float* b, const int* ldb);
+                const float* alpha, const float* a, const int* lda, float* b,
+                const int* ldb) TILEBLAS_NOTHROW;
 void simatcopy_(const char* order, const char* trans, const int* rows, const int* cols,
-                const float* alpha, float* a, const int* lda, const int* ldb);
+                const float* alpha, float* a, const int* lda, const int* ldb) TILEBLAS_NOTHROW;
 
 #ifdef __cplusplus
 }
 #endif
+
+/* MKL's names. */
+void cblas_hgemm(tileblas_cblas_enum layout, tileblas_cblas_enum transa, tileblas_cblas_enum transb,
+                 int m, int n, int k, tileblas_half alpha, const tileblas_half* a, int lda,
+                 const tileblas_half* b, int ldb, tileblas_half beta, tileblas_half* c, int ldc)
+    TILEBLAS_C_SYMBOL(cblas_hgemm);
+void cblas_gemm_f16f16f32(tileblas_cblas_enum layout, tileblas_cblas_enum transa,
+                          tileblas_cblas_enum transb, int m, int n, int k, float alpha,
+                          const tileblas_half* a, int lda, const tileblas_half* b, int ldb,
+                          float beta, float* c, int ldc) TILEBLAS_C_SYMBOL(cblas_gemm_f16f16f32);
+void cblas_gemm_bf16bf16f32(tileblas_cblas_enum layout, tileblas_cblas_enum transa,
+                            tileblas_cblas_enum transb, int m, int n, int k, float alpha,
+                            const tileblas_bfloat16* a, int lda, const tileblas_bfloat16* b,
+                            int ldb, float beta, float* c, int ldc)
+    TILEBLAS_C_SYMBOL(cblas_gemm_bf16bf16f32);
+
+/* OpenBLAS's names. */
+void cblas_sbgemm(tileblas_cblas_enum order, tileblas_cblas_enum transa, tileblas_cblas_enum transb,
+                  int m, int n, int k, float alpha, const tileblas_bfloat16* a, int lda,
+                  const tileblas_bfloat16* b, int ldb, float beta, float* c, int ldc)
+    TILEBLAS_C_SYMBOL(cblas_sbgemm);
+void cblas_somatcopy(tileblas_cblas_enum order, tileblas_cblas_enum trans, int rows, int cols,
+                     float alpha, const float* a, int lda, float* b, int ldb)
+    TILEBLAS_C_SYMBOL(cblas_somatcopy);
+void cblas_simatcopy(tileblas_cblas_enum order, tileblas_cblas_enum trans, int rows, int cols,
+                     float alpha, float* a, int lda, int ldb) TILEBLAS_C_SYMBOL(cblas_simatcopy);
 
 #endif /* TILEBLAS_H */

@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-packages=(cmake ninja-build make g++ gfortran pkg-config python3 xz-utils libopenblas-dev libblas-test
+packages=(cmake ninja-build make g++ gfortran pkg-config python3 xz-utils libopenblas-dev libblas-dev libblas-test
           libgtest-dev googletest libbenchmark-dev)
 missing=()
 for p in "${packages[@]}"; do
