@@ -49,6 +49,28 @@ cudaError_t device_caps_of(int device, DeviceCaps* caps) {
   return cudaSuccess;
 }
 
+namespace {
+
+// "12.4" for CUDA's 12040.
+std::string cuda_version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+}  // namespace
+
+std::string cuda_failure_reason(cudaError_t err, int driver_version, int runtime_version) {
+  // The CUDA runtime reports a driver it cannot load as an insufficient one: the driver's version
+  // (0 when there is none) tells the two apart.
+  if (driver_version == 0) return "no CUDA driver found (libcuda.so.1 cannot be loaded)";
+  if (err == cudaErrorInsufficientDriver) {
+    return "the CUDA driver supports CUDA " + cuda_version_text(driver_version) +
+           ", older than the CUDA " + cuda_version_text(runtime_version) +
+           " runtime tileblas was built with; a newer NVIDIA driver is needed";
+  }
+  if (err == cudaErrorNoDevice) return "no CUDA device";
+  return std::string("no usable CUDA driver or device (") + cudaGetErrorString(err) + ")";
+}
+
 class DeviceAccess {
  public:
   static void probe(DeviceState& s) {
@@ -60,11 +82,16 @@ class DeviceAccess {
     }
     int count = 0;
     cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess || count == 0) {
-      s.why_not = err != cudaSuccess ? std::string("no usable CUDA driver or device (") +
-                                           cudaGetErrorString(err) + ")"
-                                     : "no CUDA device";
+    if (err != cudaSuccess) {
+      int driver_version = 0, runtime_version = 0;
+      cudaDriverGetVersion(&driver_version);
+      cudaRuntimeGetVersion(&runtime_version);
+      s.why_not = cuda_failure_reason(err, driver_version, runtime_version);
       cudaGetLastError();
+      return;
+    }
+    if (count == 0) {
+      s.why_not = "no CUDA device";
       return;
     }
     const int index = config().device;
@@ -101,6 +128,11 @@ void ensure_probed(DeviceState& s) {
   std::lock_guard<std::mutex> lock(s.mu);
   if (s.probed.load(std::memory_order_relaxed)) return;
   DeviceAccess::probe(s);
+  // Forcing the GPU is a request the user will look for on stderr when it cannot be met.
+  if (!s.usable && config().mode == Mode::kGpu) {
+    warn_once("mode-gpu", "TILEBLAS_MODE=gpu, but no GPU can be used: " + s.why_not +
+                              "; every call runs on the CPU BLAS");
+  }
   s.probed.store(true, std::memory_order_release);
 }
 

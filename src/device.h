@@ -13,6 +13,10 @@ namespace tileblas {
 // Fills caps from cudaGetDeviceProperties(device). Used by the device context, tests and benches.
 cudaError_t device_caps_of(int device, DeviceCaps* caps);
 
+// Why CUDA cannot be used after cudaGetDeviceCount() failed with `err`, given
+// cudaDriverGetVersion() and cudaRuntimeGetVersion() (driver_version 0: no driver installed).
+std::string cuda_failure_reason(cudaError_t err, int driver_version, int runtime_version);
+
 class Device {
  public:
   // The device to use, or nullptr when none can be used (no driver, no device, TILEBLAS_MODE=cpu,

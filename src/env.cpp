@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "kernel_table.h"
+
 extern char** environ;
 
 namespace tileblas {
@@ -62,7 +64,14 @@ Config parse_config(const char* const* env) {
     } else if (name == "TILEBLAS_ALLOW_TF32") {
       parse_bool(name, value, &c.allow_tf32, c);
     } else if (name == "TILEBLAS_FORCE_KERNEL") {
-      c.force_kernel = value;  // checked against the kernel tables by the router
+      // Checked here, against the kernel tables (host data), so a wrong name is reported whether
+      // or not a GPU is there to run it.
+      if (value.empty() || is_kernel_name(value.c_str())) {
+        c.force_kernel = value;
+      } else {
+        c.problems.push_back("TILEBLAS_FORCE_KERNEL=" + value +
+                             " names no kernel (see src/kernel_table.cpp); ignored");
+      }
     } else if (name == "TILEBLAS_CPU_BLAS") {
       c.cpu_blas_path = value;
     } else if (name == "TILEBLAS_DEVICE") {

@@ -97,5 +97,8 @@ const AxpyKernel* find_axpy_kernel(const char* name) { return find_in(axpy_kerne
 const TransposeKernel* find_transpose_kernel(const char* name) {
   return find_in(transpose_kernels(), name);
 }
+bool is_kernel_name(const char* name) {
+  return find_gemm_kernel(name) || find_axpy_kernel(name) || find_transpose_kernel(name);
+}
 
 }  // namespace tileblas

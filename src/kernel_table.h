@@ -39,5 +39,7 @@ const std::vector<TransposeKernel>& transpose_kernels();
 const GemmKernel* find_gemm_kernel(const char* name);
 const AxpyKernel* find_axpy_kernel(const char* name);
 const TransposeKernel* find_transpose_kernel(const char* name);
+// True when some table has a row named `name` (host data: no device needed).
+bool is_kernel_name(const char* name);
 
 }  // namespace tileblas

@@ -177,17 +177,6 @@ const Kernel* first_supporting(const std::vector<Kernel>& table, const Problem& 
   return nullptr;
 }
 
-bool known_kernel_name(const std::string& name) {
-  return find_gemm_kernel(name.c_str()) || find_axpy_kernel(name.c_str()) ||
-         find_transpose_kernel(name.c_str());
-}
-
-void check_forced_name(const std::string& force) {
-  if (!force.empty() && !known_kernel_name(force)) {
-    warn_once("force-unknown", "TILEBLAS_FORCE_KERNEL=" + force + " names no kernel; ignored");
-  }
-}
-
 double bytes_of(int64_t rows, int64_t cols, DataType t) {
   return double(rows) * double(cols) * double(size_of(t));
 }
@@ -200,7 +189,6 @@ double rate_for(MemKind kind, double pinned, double pageable) {
 
 const GemmKernel* pick_gemm_kernel(const GemmProblem& p, const DeviceCaps& caps,
                                    const std::string& force, std::string* why) {
-  check_forced_name(force);
   if (const GemmKernel* k = forced(gemm_kernels(), p, caps, force, why)) return k;
   for (size_t i = 0; i < kPreferences; ++i) {
     if (const GemmKernel* k = preferred(i, p, caps)) {
@@ -419,7 +407,6 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
     r.reason = Reason("no GPU: ", no_device_why);
     return r;
   }
-  check_forced_name(cfg.force_kernel);
   // Host data is costed before a kernel is picked: a call that stays on the CPU pays for no
   // kernel choice (this runs on every call, and small calls are the CPU's).
   Reason side_why;
@@ -519,7 +506,6 @@ Route<AxpyKernel> route_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_d
     r.reason = "host data: O(n) work stays on the CPU";
     return r;
   }
-  check_forced_name(cfg.force_kernel);
   std::string why;
   const AxpyKernel* k = forced(axpy_kernels(), p, *caps, cfg.force_kernel, &why);
   if (!k) k = first_supporting(axpy_kernels(), p, *caps);
@@ -545,7 +531,6 @@ Route<TransposeKernel> route_transpose(const TransposeProblem& p, bool a_on_devi
     r.reason = "host data: O(n) work stays on the CPU";
     return r;
   }
-  check_forced_name(cfg.force_kernel);
   std::string why;
   const TransposeKernel* k = forced(transpose_kernels(), p, *caps, cfg.force_kernel, &why);
   if (!k) k = first_supporting(transpose_kernels(), p, *caps);

@@ -84,6 +84,15 @@ TEST(ConfigTest, ReportsUnknownValuesAndNames) {
   EXPECT_NE(c.problems[4].find("TILEBLAS_MOOD"), std::string::npos);
 }
 
+TEST(ConfigTest, ReportsAForcedKernelNoTableHas) {
+  const char* env[] = {"TILEBLAS_FORCE_KERNEL=sgemm_no_such_kernel", nullptr};
+  const Config c = tileblas::parse_config(env);
+  EXPECT_EQ(c.force_kernel, "");
+  ASSERT_EQ(c.problems.size(), 1u);
+  EXPECT_NE(c.problems[0].find("sgemm_no_such_kernel names no kernel"), std::string::npos)
+      << c.problems[0];
+}
+
 TEST(RouterTest, NoDeviceMeansCpu) {
   const auto r =
       tileblas::route_gemm(square(4096), Placement{}, Config{}, nullptr, "no CUDA device", nullptr);
