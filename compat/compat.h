@@ -35,6 +35,12 @@ void report_cblas_xerbla(int info, const char* rout, bool row_major);
 // True while report_cblas_xerbla() reports a row-major call (read by our default cblas_xerbla).
 bool reporting_row_major();
 
+// The forwarded CBLAS routine ("cblas_dgemv") whose call on this thread `frame` (an address on the
+// stack) lies within, and in *row_major its layout; nullptr when the thread's last forwarded call
+// was a Fortran routine, or `frame` is outside the last CBLAS one. A record left by a call that has
+// returned can still hold for a frame as deep: a caller checks the routine it expects.
+const char* forwarded_cblas_call(const void* frame, bool* row_major);
+
 // netlib LSAME: case-insensitive character compare.
 bool lsame(char a, char b);
 

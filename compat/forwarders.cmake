@@ -7,6 +7,13 @@
 # tileblas_forward_resolve(index) (compat/forwarders.cpp) for the CPU BLAS's address of the symbol,
 # restores the registers and jumps there; the resolver stores the address in the slot, so later
 # calls cost one indirect jump.
+#
+# Before the jump, a CBLAS symbol's trampoline records in the thread's tileblas_cblas_call
+# (compat/forwarders.cpp) its index, its first argument (the layout) and the stack pointer at the
+# call, and a Fortran symbol's trampoline clears the record: the CPU BLAS's CBLAS code reports a bad
+# argument through xerbla_ in Fortran terms, and compat/xerbla.cpp uses the record to report it as
+# the reference CBLAS does. The variable is initial-exec TLS, reached with %r11 alone (free at a
+# call boundary: it carries no argument), so no argument register is touched.
 function(tileblas_generate_forwarders table output)
   if(NOT CMAKE_SYSTEM_PROCESSOR MATCHES "^(x86_64|AMD64|amd64)$")
     message(FATAL_ERROR "tileblas: the BLAS forwarders are x86-64 assembly; "
@@ -37,8 +44,15 @@ function(tileblas_generate_forwarders table output)
   set(index 0)
   foreach(sym IN LISTS symbols)
     math(EXPR offset "${index} * 8")
+    if(sym MATCHES "^cblas_")
+      string(CONCAT record "\tmovl\t$${index}, %fs:0(%r11)\n\tmovl\t%edi, %fs:4(%r11)\n"
+                           "\tmovq\t%rsp, %fs:8(%r11)\n")
+    else()
+      set(record "\tmovq\t$0, %fs:8(%r11)\n")
+    endif()
     string(APPEND trampolines
       "\t.globl\t${sym}\n\t.type\t${sym}, @function\n\t.p2align 4\n${sym}:\n"
+      "\tmovq\ttileblas_cblas_call@gottpoff(%rip), %r11\n${record}"
       "\tjmp\t*tileblas_forward_slots+${offset}(%rip)\n\t.size\t${sym}, .-${sym}\n\n")
     string(APPEND stubs
       ".Llazy_${index}:\n\tmovl\t$${index}, %r11d\n\tjmp\t.Llazy_common\n")

@@ -2,43 +2,112 @@
 // (the netlib testers define both) takes their place. Unlike netlib's, which STOP / exit(-1), they
 // print and return, as OpenBLAS's and MKL's do: the call with the bad argument does nothing, and a
 // library has no business ending the program over it.
+//
+// CBLAS routines tileblas forwards (compat/forwarders.txt) run the CPU BLAS's CBLAS code, which
+// checks the arguments of the column-major call a row-major one maps to and reports the first bad
+// one as the Fortran routine would: xerbla_("DGEMV ", info). The reference CBLAS's own xerbla_
+// turns such a report into cblas_xerbla(info + 1, "cblas_dgemv", "") (the layout is argument 1),
+// with its RowMajorStrg set for a row-major call; its cblas_xerbla then maps the positions the
+// row-major mapping exchanged back to the caller's. Our xerbla_ does the same when the report comes
+// from inside a forwarded CBLAS call (the trampolines record the call: compat/forwarders.cmake) and
+// names that call's routine, or when the CPU BLAS is the reference CBLAS in the middle of a call
+// (its CBLAS_CallFromC is set: its Fortran routine's report reached our xerbla_, not its own).
+#include <dlfcn.h>
+
+#include <cctype>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "compat.h"
+#include "cpu_blas.h"
 
 namespace {
 
-// The reference CBLAS numbers a row-major call's error by the column-major call it maps to, then
-// its cblas_xerbla swaps the positions back. Only GEMM-like routines report through ours, and
-// their mapping exchanges M (4) with N (5) and A's leading dimension (9) with B's (11).
+// The reference CBLAS's cblas_xerbla: a row-major call's error is numbered by the column-major
+// call it maps to; these are the positions that mapping exchanges, swapped back.
 int row_major_position(const char* rout, int info) {
-  if (std::strstr(rout, "gemm") == nullptr) return info;
-  switch (info) {
-    case 4:
-      return 5;
-    case 5:
-      return 4;
-    case 9:
-      return 11;
-    case 11:
-      return 9;
-    default:
-      return info;
+  auto swap = [&info](int p, int q) { info = info == p ? q : info == q ? p : info; };
+  if (std::strstr(rout, "gemm")) {
+    swap(4, 5);
+    swap(9, 11);
+  } else if (std::strstr(rout, "symm") || std::strstr(rout, "hemm")) {
+    swap(4, 5);
+  } else if (std::strstr(rout, "trmm") || std::strstr(rout, "trsm")) {
+    swap(6, 7);
+  } else if (std::strstr(rout, "gemv")) {
+    swap(3, 4);
+  } else if (std::strstr(rout, "gbmv")) {
+    swap(3, 4);
+    swap(5, 6);
+  } else if (std::strstr(rout, "ger")) {
+    swap(2, 3);
+    swap(6, 8);
+  } else if ((std::strstr(rout, "her2") || std::strstr(rout, "hpr2")) &&
+             !std::strstr(rout, "her2k")) {
+    swap(6, 8);
   }
+  return info;
+}
+
+// The routine name of a Fortran report, without its blank (or NUL) padding.
+std::string trimmed(const char* srname, size_t srname_len) {
+  size_t len = strnlen(srname, srname_len);
+  while (len > 0 && srname[len - 1] == ' ') --len;  // Fortran blank padding (LEN_TRIM)
+  return std::string(srname, len);
+}
+
+// "cblas_dgemv" -> "DGEMV".
+std::string fortran_name_of(const char* cblas_name) {
+  std::string name(cblas_name + std::strlen("cblas_"));
+  for (char& c : name) c = char(std::toupper(static_cast<unsigned char>(c)));
+  return name;
+}
+
+// A global of the reference CBLAS as its code binds it: a definition in the process's global scope
+// (a program's own, as the CBLAS testers have) before the CPU BLAS's.
+int* reference_cblas_global(const char* name) {
+  if (void* global = dlsym(RTLD_DEFAULT, name)) return static_cast<int*>(global);
+  return static_cast<int*>(tileblas::cpu_blas::symbol(name));
+}
+
+// When a Fortran report `name` comes from a CBLAS call, that call's routine and layout.
+bool cblas_call_reporting(const std::string& name, std::string* rout, bool* row_major) {
+  if (const char* forwarded =
+          tileblas::compat::forwarded_cblas_call(__builtin_frame_address(0), row_major)) {
+    if (fortran_name_of(forwarded) == name) {
+      *rout = forwarded;
+      return true;
+    }
+  }
+  static int* const reference_in_call = reference_cblas_global("CBLAS_CallFromC");
+  static int* const reference_row_major = reference_cblas_global("RowMajorStrg");
+  if (reference_in_call && *reference_in_call) {
+    *rout = "cblas_" + name;
+    for (char& c : *rout) c = char(std::tolower(static_cast<unsigned char>(c)));
+    *row_major = reference_row_major && *reference_row_major;
+    return true;
+  }
+  return false;
 }
 
 }  // namespace
 
 // netlib's message, routine name in at least six columns as the classic CHARACTER*6 SRNAME
-// printed it: " ** On entry to SGEMM  parameter number  8 had an illegal value".
+// printed it: " ** On entry to SGEMM  parameter number  8 had an illegal value". A report from
+// inside a CBLAS call goes to cblas_xerbla instead, as described at the top of this file.
 TILEBLAS_EXPORT __attribute__((weak)) void xerbla_(const char* srname, const int* info,
                                                    size_t srname_len) {
-  size_t len = srname_len;
-  while (len > 0 && srname[len - 1] == ' ') --len;  // Fortran blank padding (LEN_TRIM)
-  std::fprintf(stderr, " ** On entry to %-6.*s parameter number %2d had an illegal value\n",
-               static_cast<int>(len), srname, *info);
+  const std::string name = trimmed(srname, srname_len);
+  std::string rout;
+  bool row_major = false;
+  if (cblas_call_reporting(name, &rout, &row_major)) {
+    tileblas::compat::report_cblas_xerbla(*info + 1, rout.c_str(), row_major);
+    return;
+  }
+  std::fprintf(stderr, " ** On entry to %-6s parameter number %2d had an illegal value\n",
+               name.c_str(), *info);
 }
 
 // The reference CBLAS's message: "Parameter 9 to routine cblas_sgemm was incorrect", then `form`.
