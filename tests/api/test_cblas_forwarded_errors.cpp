@@ -24,8 +24,8 @@ void cblas_dgemv(int layout, int trans, int m, int n, double alpha, const double
                  const double* x, int incx, double beta, double* y, int incy);
 void cblas_zgemv(int layout, int trans, int m, int n, const void* alpha, const void* a, int lda,
                  const void* x, int incx, const void* beta, void* y, int incy);
-void cblas_dger(int layout, int m, int n, double alpha, const double* x, int incx,
-                const double* y, int incy, double* a, int lda);
+void cblas_dger(int layout, int m, int n, double alpha, const double* x, int incx, const double* y,
+                int incy, double* a, int lda);
 void cblas_dtrsm(int layout, int side, int uplo, int trans, int diag, int m, int n, double alpha,
                  const double* a, int lda, double* b, int ldb);
 void cblas_dsyrk(int layout, int uplo, int trans, int n, int k, double alpha, const double* a,
@@ -87,8 +87,8 @@ void expect_reports(const char* routine, const std::vector<Case>& cases) {
   for (size_t i = 0; i < cases.size(); ++i) {
     g_reports.clear();
     cases[i].call();
-    ASSERT_EQ(g_reports.size(), 1u) << routine << " case " << i << " (expected " << cases[i].info
-                                    << ")";
+    ASSERT_EQ(g_reports.size(), 1u)
+        << routine << " case " << i << " (expected " << cases[i].info << ")";
     EXPECT_EQ(g_reports[0].routine, routine) << "case " << i;
     EXPECT_EQ(g_reports[0].info, cases[i].info) << routine << " case " << i;
   }
@@ -98,20 +98,19 @@ TEST(ForwardedCblasErrors, Dgemv) {
   auto gemv = [](int layout, int trans, int m, int n, int lda, int incx, int incy) {
     return [=] { cblas_dgemv(layout, trans, m, n, 0.0, a, lda, x, incx, 0.0, y, incy); };
   };
-  expect_reports("cblas_dgemv",
-                 {{1, gemv(kInvalid, kNoTrans, 0, 0, 1, 1, 1)},
-                  {2, gemv(kCol, kInvalid, 0, 0, 1, 1, 1)},
-                  {3, gemv(kCol, kNoTrans, kInvalid, 0, 1, 1, 1)},
-                  {4, gemv(kCol, kNoTrans, 0, kInvalid, 1, 1, 1)},
-                  {7, gemv(kCol, kNoTrans, 2, 0, 1, 1, 1)},
-                  {9, gemv(kCol, kNoTrans, 0, 0, 1, 0, 1)},
-                  {12, gemv(kCol, kNoTrans, 0, 0, 1, 1, 0)},
-                  {2, gemv(kRow, kInvalid, 0, 0, 1, 1, 1)},
-                  {3, gemv(kRow, kNoTrans, kInvalid, 0, 1, 1, 1)},
-                  {4, gemv(kRow, kNoTrans, 0, kInvalid, 1, 1, 1)},
-                  {7, gemv(kRow, kNoTrans, 0, 2, 1, 1, 1)},
-                  {9, gemv(kRow, kNoTrans, 0, 0, 1, 0, 1)},
-                  {12, gemv(kRow, kNoTrans, 0, 0, 1, 1, 0)}});
+  expect_reports("cblas_dgemv", {{1, gemv(kInvalid, kNoTrans, 0, 0, 1, 1, 1)},
+                                 {2, gemv(kCol, kInvalid, 0, 0, 1, 1, 1)},
+                                 {3, gemv(kCol, kNoTrans, kInvalid, 0, 1, 1, 1)},
+                                 {4, gemv(kCol, kNoTrans, 0, kInvalid, 1, 1, 1)},
+                                 {7, gemv(kCol, kNoTrans, 2, 0, 1, 1, 1)},
+                                 {9, gemv(kCol, kNoTrans, 0, 0, 1, 0, 1)},
+                                 {12, gemv(kCol, kNoTrans, 0, 0, 1, 1, 0)},
+                                 {2, gemv(kRow, kInvalid, 0, 0, 1, 1, 1)},
+                                 {3, gemv(kRow, kNoTrans, kInvalid, 0, 1, 1, 1)},
+                                 {4, gemv(kRow, kNoTrans, 0, kInvalid, 1, 1, 1)},
+                                 {7, gemv(kRow, kNoTrans, 0, 2, 1, 1, 1)},
+                                 {9, gemv(kRow, kNoTrans, 0, 0, 1, 0, 1)},
+                                 {12, gemv(kRow, kNoTrans, 0, 0, 1, 1, 0)}});
 }
 
 TEST(ForwardedCblasErrors, Zgemv) {
@@ -197,8 +196,7 @@ TEST(ForwardedCblasErrors, DefaultHandlerPrintsTheCallersPosition) {
   cblas_dgemv(kRow, kNoTrans, 0, 2, 0.0, a, 1, x, 1, 0.0, y, 1);
   const std::string err = testing::internal::GetCapturedStderr();
   g_passthrough = false;
-  EXPECT_NE(err.find("Parameter 7 to routine cblas_dgemv was incorrect"), std::string::npos)
-      << err;
+  EXPECT_NE(err.find("Parameter 7 to routine cblas_dgemv was incorrect"), std::string::npos) << err;
 }
 
 }  // namespace

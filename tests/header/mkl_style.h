@@ -54,10 +54,10 @@ void gemm_f16f16f32_(const char* transa, const char* transb, const MKL_INT* m, c
                      const MKL_INT* k, const float* alpha, const MKL_F16* a, const MKL_INT* lda,
                      const MKL_F16* b, const MKL_INT* ldb, const float* beta, float* c,
                      const MKL_INT* ldc) NOTHROW;
-void gemm_bf16bf16f32_(const char* transa, const char* transb, const MKL_INT* m,
-                       const MKL_INT* n, const MKL_INT* k, const float* alpha, const MKL_BF16* a,
-                       const MKL_INT* lda, const MKL_BF16* b, const MKL_INT* ldb,
-                       const float* beta, float* c, const MKL_INT* ldc) NOTHROW;
+void gemm_bf16bf16f32_(const char* transa, const char* transb, const MKL_INT* m, const MKL_INT* n,
+                       const MKL_INT* k, const float* alpha, const MKL_BF16* a, const MKL_INT* lda,
+                       const MKL_BF16* b, const MKL_INT* ldb, const float* beta, float* c,
+                       const MKL_INT* ldc) NOTHROW;
 
 #ifdef __cplusplus
 }

@@ -34,8 +34,8 @@ int main(void) {
   /* All-ones 2x2 times all-ones 2x2: every element 2. */
   cblas_sbgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, 2, 2, 2, 1.0f, bf, 2, bf, 2, 0.0f, c, 2);
   for (i = 0; i < 4; ++i) failures += c[i] != 2.0f;
-  cblas_gemm_bf16bf16f32(CblasColMajor, CblasNoTrans, CblasTrans, 2, 2, 2, 1.0f, bf, 2, bf, 2,
-                         0.0f, c, 2);
+  cblas_gemm_bf16bf16f32(CblasColMajor, CblasNoTrans, CblasTrans, 2, 2, 2, 1.0f, bf, 2, bf, 2, 0.0f,
+                         c, 2);
   for (i = 0; i < 4; ++i) failures += c[i] != 2.0f;
   cblas_gemm_f16f16f32(102, 111, 111, 2, 2, 2, 1.0f, h, 2, h, 2, 0.0f, c, 2);
   for (i = 0; i < 4; ++i) failures += c[i] != 2.0f;
