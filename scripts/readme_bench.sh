@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Regenerates the README's performance tables from bench JSON kept in docs/bench/:
-#   scripts/readme_bench.sh ROUTED.json TRANSPOSE.json ALL_ROWS.json [SWEEP.json]
+#   scripts/readme_bench.sh ROUTED.json KERNELS.json [SWEEP.json]
 # ROUTED.json gives the routed calls (what a program calling sgemm_ gets) and the host kernel's
-# widest variant (NN), TRANSPOSE.json the
-# transpose row the router uses, ALL_ROWS.json the tensor-core GEMMs, axpy and the scaled copy;
-# SWEEP.json, when given, the GEMM shape sweep's summary and its five worst shapes per type.
+# widest variant (NN); KERNELS.json the transpose row the router uses, the tensor-core GEMMs, axpy
+# and the scaled copy; SWEEP.json, when given, the GEMM shape sweep's summary and its five worst
+# shapes per type (docs/bench/README.md says which files the README uses).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -12,12 +12,12 @@ trap 'rm -rf "$tmp"' EXIT
 python3 scripts/bench_table.py "$1" --filter '^routed/|^host/sgemm_host_small_avx512_32x8/.*/NN' \
   >"$tmp/1.md"
 python3 scripts/bench_table.py "$2" --filter '^transpose/transpose_tiled_64x64_vec4/' >"$tmp/2.md"
-python3 scripts/bench_table.py "$3" \
+python3 scripts/bench_table.py "$2" \
   --filter '^(gemm_f16f32|gemm_bf16f32|hgemm|sgemm_tf32)/.*/(4096x4096x4096|8192x8192x8192)/NN|^(axpy/axpy_vec4|omatcopy_N)/' \
   >"$tmp/3.md"
 python3 scripts/update_readme.py "$tmp/1.md" "$tmp/2.md" "$tmp/3.md"
-if [ $# -ge 4 ]; then
-  python3 scripts/bench_table.py "$4" --sweep-summary >"$tmp/4.md"
-  python3 scripts/bench_table.py "$4" --sweep-rows --worst 5 >"$tmp/5.md"
+if [ $# -ge 3 ]; then
+  python3 scripts/bench_table.py "$3" --sweep-summary >"$tmp/4.md"
+  python3 scripts/bench_table.py "$3" --sweep-rows --worst 5 >"$tmp/5.md"
   python3 scripts/update_readme.py --marker sweep-table "$tmp/4.md" "$tmp/5.md"
 fi
