@@ -35,10 +35,10 @@ void report_cblas_xerbla(int info, const char* rout, bool row_major);
 // True while report_cblas_xerbla() reports a row-major call (read by our default cblas_xerbla).
 bool reporting_row_major();
 
-// The forwarded CBLAS routine ("cblas_dgemv") whose call on this thread `frame` (an address on the
-// stack) lies within, and in *row_major its layout; nullptr when the thread's last forwarded call
-// was a Fortran routine, or `frame` is outside the last CBLAS one. A record left by a call that has
-// returned can still hold for a frame as deep: a caller checks the routine it expects.
+// The Level 2 or 3 CBLAS routine ("cblas_dgemv") last forwarded on this thread, if `frame` (an
+// address on the stack) lies within that call, and in *row_major its layout; else nullptr. The
+// record of a call that has returned can still hold for a frame as deep: a caller also checks that
+// the report comes from that routine.
 const char* forwarded_cblas_call(const void* frame, bool* row_major);
 
 // netlib LSAME: case-insensitive character compare.

@@ -8,10 +8,11 @@
 // one as the Fortran routine would: xerbla_("DGEMV ", info). The reference CBLAS's own xerbla_
 // turns such a report into cblas_xerbla(info + 1, "cblas_dgemv", "") (the layout is argument 1),
 // with its RowMajorStrg set for a row-major call; its cblas_xerbla then maps the positions the
-// row-major mapping exchanged back to the caller's. Our xerbla_ does the same when the report comes
-// from inside a forwarded CBLAS call (the trampolines record the call: compat/forwarders.cmake) and
-// names that call's routine, or when the CPU BLAS is the reference CBLAS in the middle of a call
-// (its CBLAS_CallFromC is set: its Fortran routine's report reached our xerbla_, not its own).
+// row-major mapping exchanged back to the caller's. Our xerbla_ does the same for a report made by
+// the CPU BLAS's CBLAS routine from inside a forwarded call of it (the trampolines record the call
+// and its layout: compat/forwarders.cmake), and when the CPU BLAS is the reference CBLAS in the
+// middle of a call (its CBLAS_CallFromC is set: its Fortran routine's report reached our xerbla_,
+// not its own).
 #include <dlfcn.h>
 
 #include <cctype>
@@ -72,15 +73,23 @@ int* reference_cblas_global(const char* name) {
   return static_cast<int*>(tileblas::cpu_blas::symbol(name));
 }
 
-// When a Fortran report `name` comes from a CBLAS call, that call's routine and layout.
-bool cblas_call_reporting(const std::string& name, std::string* rout, bool* row_major) {
-  if (const char* forwarded =
-          tileblas::compat::forwarded_cblas_call(__builtin_frame_address(0), row_major)) {
-    if (fortran_name_of(forwarded) == name) {
-      *rout = forwarded;
-      return true;
-    }
+// When the Fortran report `name` comes from a CBLAS call, that call's routine and layout. `caller`
+// is the address the report returns to.
+bool cblas_call_reporting(const std::string& name, const void* caller, std::string* rout,
+                          bool* row_major) {
+  // A forwarded call: the CPU BLAS's CBLAS routine itself reports (OpenBLAS's cblas_dgemv calls
+  // xerbla_("DGEMV ", ...)), within the call this thread's record describes. A Fortran routine's
+  // report (dgemv_ calling xerbla_) after such a call is not taken for it.
+  const char* forwarded =
+      tileblas::compat::forwarded_cblas_call(__builtin_frame_address(0), row_major);
+  Dl_info reporter{};
+  if (forwarded && fortran_name_of(forwarded) == name && dladdr(caller, &reporter) &&
+      reporter.dli_sname && std::strcmp(reporter.dli_sname, forwarded) == 0) {
+    *rout = forwarded;
+    return true;
   }
+  // The reference CBLAS checks nothing itself: its Fortran routine reports, while its
+  // CBLAS_CallFromC says a CBLAS call is running and RowMajorStrg in what layout.
   static int* const reference_in_call = reference_cblas_global("CBLAS_CallFromC");
   static int* const reference_row_major = reference_cblas_global("RowMajorStrg");
   if (reference_in_call && *reference_in_call) {
@@ -102,7 +111,7 @@ TILEBLAS_EXPORT __attribute__((weak)) void xerbla_(const char* srname, const int
   const std::string name = trimmed(srname, srname_len);
   std::string rout;
   bool row_major = false;
-  if (cblas_call_reporting(name, &rout, &row_major)) {
+  if (cblas_call_reporting(name, __builtin_return_address(0), &rout, &row_major)) {
     tileblas::compat::report_cblas_xerbla(*info + 1, rout.c_str(), row_major);
     return;
   }
