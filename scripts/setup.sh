@@ -6,7 +6,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build make g++ gfortran pkg-config python3 xz-utils libopenblas-dev libblas-dev libblas-test
-          libgtest-dev googletest libbenchmark-dev)
+          libgtest-dev googletest libbenchmark-dev python3-numpy)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
