@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what building and testing tileblas needs on Debian 12 (the CUDA toolkit with nvcc is
-# expected at /usr/local/cuda or on PATH), then configures and builds into ./build.
+# expected at /usr/local/cuda or on PATH), then configures and builds into ./build. python3-numpy
+# and python3-matplotlib serve tests (Debian's BLAS slot, the README's plot script) only.
 # Usage: scripts/setup.sh [extra cmake arguments]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 packages=(cmake ninja-build make g++ gfortran pkg-config python3 xz-utils libopenblas-dev libblas-dev libblas-test
-          libgtest-dev googletest libbenchmark-dev python3-numpy)
+          libgtest-dev googletest libbenchmark-dev python3-numpy python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
