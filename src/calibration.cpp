@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstring>
 #include <iterator>
+#include <limits>
 #include <mutex>
 #include <vector>
 
@@ -352,6 +353,26 @@ const Rates& measured_rates(const GemmProblem& p, Device& device) {
   }
   const Rates* stored = new Rates(r);  // never freed: calls read it until the process exits
   slot_of(p).store(stored, std::memory_order_release);
+  return *stored;
+}
+
+const Rates& measured_cpu_rates(const GemmProblem& p) {
+  static std::atomic<const Rates*> slots[kDataTypeCount];
+  std::atomic<const Rates*>& slot = slots[int(p.ab_type)];
+  if (const Rates* r = slot.load(std::memory_order_acquire)) return *r;
+  static std::mutex mu;
+  std::lock_guard<std::mutex> lock(mu);
+  if (const Rates* r = slot.load(std::memory_order_relaxed)) return *r;
+  Rates r;
+  r.gpu_overhead_s = std::numeric_limits<double>::infinity();  // no GPU: never the faster side
+  measure_cpu(p, r);
+  r.host_kernel_sure_flops = host_kernel_sure_flops(r);
+  if (config().verbose) {
+    std::fprintf(stderr, "tileblas: measured rates (%s, no GPU): cpu %.1f GFLOP/s + %.1f us\n",
+                 name_of(p.ab_type), r.cpu_flops * 1e-9, r.cpu_overhead_s * 1e6);
+  }
+  const Rates* stored = new Rates(r);  // never freed, as measured_rates()' rates
+  slot.store(stored, std::memory_order_release);
   return *stored;
 }
 

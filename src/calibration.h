@@ -19,5 +19,8 @@ class Device;
 const Rates& measured_rates(const GemmProblem& p, Device& device);
 // The same once measured (one atomic load, nothing made current), else nullptr.
 const Rates* rates_if_measured(const GemmProblem& p);
+// Rates of the CPU side alone, for a process without a usable GPU (its fixed cost infinite):
+// measured once per data type on first need, as measured_rates() measures that side.
+const Rates& measured_cpu_rates(const GemmProblem& p);
 
 }  // namespace tileblas

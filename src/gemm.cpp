@@ -126,18 +126,26 @@ void gemm(const GemmProblem& call, const char* routine) {
                          where.c == MemKind::kOtherDevice;
   if (elsewhere) device = nullptr;
   const Rates* rates = nullptr;
-  if (device && gemm_needs_rates(where, config()) && p.k > 0 && p.alpha != 0.0) {
-    rates = rates_if_measured(p);
-    if (!rates) {
-      const CurrentDevice current(*device);
-      if (current.ok()) rates = &measured_rates(p, *device);
+  if (gemm_needs_rates(where, config()) && p.k > 0 && p.alpha != 0.0) {
+    if (device) {
+      rates = rates_if_measured(p);
+      if (!rates) {
+        const CurrentDevice current(*device);
+        if (current.ok()) rates = &measured_rates(p, *device);
+      }
+    } else if (p.ab_type == DataType::kF32 && p.c_type == DataType::kF32) {
+      // No GPU: fp32 still has three CPU paths (the CPU BLAS, the host team, our host kernel).
+      rates = &measured_cpu_rates(p);
     }
   }
   // Small host problems below the measured crossover: our host kernel, as route_gemm() would say,
   // without its costing (host_kernel_sure_flops()).
   if (rates && p.flops() <= rates->host_kernel_sure_flops) {
     if (sgemm_host_small::supports(p, sgemm_host_small::best_isa())) {
-      gemm_on_host_kernel(p, routine, "host data, host kernel: below the measured crossover");
+      gemm_on_host_kernel(p, routine,
+                          device ? Reason("host data, host kernel: below the measured crossover")
+                                 : Reason("host kernel, below the measured crossover; no GPU: ",
+                                          Device::unavailable_reason()));
       return;
     }
   }
@@ -159,8 +167,8 @@ void gemm(const GemmProblem& call, const char* routine) {
     Rates without_team = *rates;
     std::fill(std::begin(without_team.cpu_team_point_s), std::end(without_team.cpu_team_point_s),
               0.0);
-    route = route_gemm(p, where, config(), &device->caps(), Device::unavailable_reason(),
-                       &without_team);
+    route = route_gemm(p, where, config(), device ? &device->caps() : nullptr,
+                       Device::unavailable_reason(), &without_team);
   }
   GemmProblem rest = p;  // what the CPU computes: all of p, or what a failed GPU run left
   if (route.side == TILEBLAS_ROUTE_GPU) {

@@ -379,6 +379,42 @@ const char* cpu_path_label(CpuPath path, bool fixed) {
   return fixed ? "host data, GPU fixed cost" : "host data";
 }
 
+// The CPU side per the rates: one CPU BLAS call, the host team running it in panels, or our host
+// kernel, either of the last two only where predicted faster by its margin. Sets r's cpu_path,
+// cpu_parts and wake_team; returns the predicted seconds.
+double choose_cpu_path(const GemmProblem& p, const Rates& rates, GemmRoute* r) {
+  double t_cpu = predict_cpu_seconds(p, rates);
+  const double t_blas = t_cpu;
+  const double t_team = predict_cpu_team_seconds(p, rates);
+  if (t_team > 0 && t_team * kTeamAdvantage < t_blas) {
+    t_cpu = t_team;
+    r->cpu_path = CpuPath::kHostTeam;
+    r->cpu_parts = cpu_team_parts(p, rates.cpu_team_threads);
+  }
+  const double t_kernel = predict_host_kernel_seconds(p, rates);
+  if (t_kernel > 0 && t_kernel * kHostKernelAdvantage < t_blas && t_kernel < t_cpu) {
+    t_cpu = t_kernel;
+    r->cpu_path = CpuPath::kHostKernel;
+    r->cpu_parts = 0;
+  }
+  const double t_one_thread = t_kernel > 0 ? std::min(t_kernel, t_blas) : t_blas;
+  r->wake_team = r->cpu_path == CpuPath::kHostTeam && t_one_thread >= kTeamWakeAboveSeconds;
+  return t_cpu;
+}
+
+// The reason's text for a call without a GPU, before the reason no GPU is used.
+const char* no_gpu_label(CpuPath path) {
+  switch (path) {
+    case CpuPath::kHostTeam:
+      return "host team; no GPU: ";
+    case CpuPath::kHostKernel:
+      return "host kernel; no GPU: ";
+    case CpuPath::kCpuBlas:
+      break;
+  }
+  return "no GPU: ";
+}
+
 }  // namespace
 
 double host_kernel_sure_flops(const Rates& r) {
@@ -404,7 +440,9 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
                      const DeviceCaps* caps, const std::string& no_device_why, const Rates* rates) {
   GemmRoute r;
   if (!caps) {
-    r.reason = Reason("no GPU: ", no_device_why);
+    // Without a GPU, rates (of the CPU side alone) say which CPU path runs host data.
+    if (rates && where.all_host()) choose_cpu_path(p, *rates, &r);
+    r.reason = Reason(no_gpu_label(r.cpu_path), no_device_why);
     return r;
   }
   // Host data is costed before a kernel is picked: a call that stays on the CPU pays for no
@@ -420,24 +458,7 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
     r.reason = "host data, no measured rates";
     return r;
   } else {
-    // The CPU side: one CPU BLAS call, the host team running it in panels, or our host kernel;
-    // either of the last two only where predicted faster by its margin.
-    double t_cpu = predict_cpu_seconds(p, *rates);
-    const double t_blas = t_cpu;
-    const double t_team = predict_cpu_team_seconds(p, *rates);
-    if (t_team > 0 && t_team * kTeamAdvantage < t_blas) {
-      t_cpu = t_team;
-      r.cpu_path = CpuPath::kHostTeam;
-      r.cpu_parts = cpu_team_parts(p, rates->cpu_team_threads);
-    }
-    const double t_kernel = predict_host_kernel_seconds(p, *rates);
-    if (t_kernel > 0 && t_kernel * kHostKernelAdvantage < t_blas && t_kernel < t_cpu) {
-      t_cpu = t_kernel;
-      r.cpu_path = CpuPath::kHostKernel;
-      r.cpu_parts = 0;
-    }
-    const double t_one_thread = t_kernel > 0 ? std::min(t_kernel, t_blas) : t_blas;
-    r.wake_team = r.cpu_path == CpuPath::kHostTeam && t_one_thread >= kTeamWakeAboveSeconds;
+    const double t_cpu = choose_cpu_path(p, *rates, &r);
     // Most host calls are small: where the CPU beats even the GPU's fixed cost, nothing else needs
     // costing.
     const bool bounce_measured = bounce_was_measured(*rates);

@@ -146,8 +146,9 @@ double predict_bounced_seconds(const GemmProblem& p, const Placement& where, con
 double host_kernel_sure_flops(const Rates& r);
 
 // Side and kernel for a GEMM. `caps` is nullptr when no device is usable (`no_device_why` says
-// why). `rates` may be nullptr when they are not needed (device data, forced modes); the caller
-// measures them when needs_rates() says so.
+// why); host data then runs on the CPU path `rates` (of the CPU side alone) predicts fastest, or
+// on one CPU BLAS call without them. `rates` may be nullptr when they are not needed (device data,
+// forced modes); the caller measures them when needs_rates() says so.
 bool gemm_needs_rates(const Placement& where, const Config& cfg);
 GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config& cfg,
                      const DeviceCaps* caps, const std::string& no_device_why, const Rates* rates);

@@ -2,8 +2,10 @@
 // rates stand in for the measured ones.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 
+#include "calibration.h"
 #include "device_support.h"
 #include "env.h"
 #include "executor.h"
@@ -328,6 +330,59 @@ TEST(RouterTest, HostTeamWhenPredictedFaster) {
   EXPECT_EQ(tileblas::route_gemm(square(64), host, cpu_mode, nullptr, "TILEBLAS_MODE=cpu", nullptr)
                 .cpu_parts,
             0);
+}
+
+// Without a GPU, fp32 host problems still take the fastest CPU path the CPU side's rates predict:
+// our host kernel, the host team or one CPU BLAS call; without rates, one CPU BLAS call.
+TEST(RouterTest, NoDeviceTakesTheHostKernelWhereMeasuredFaster) {
+  namespace small = tileblas::sgemm_host_small;
+  if (small::best_isa() == small::Isa::kNone) GTEST_SKIP() << "no host kernel for this CPU";
+  const Placement host;
+  Rates rates = with_team_points(typical_rates());  // CPU BLAS 16: 0.5, 64: 31, 128: 53 us
+  rates.gpu_overhead_s = std::numeric_limits<double>::infinity();  // as measured_cpu_rates()
+  rates.bounce_overhead_s = rates.bounce_bps = rates.bounce_flops = 0;
+  rates.host_kernel_point_s[0] = 0.3e-6;  // 16^3
+  rates.host_kernel_point_s[1] = 6e-6;    // 64^3
+  rates.host_kernel_point_s[2] = 60e-6;   // 128^3: slower than the CPU BLAS and the team
+  const std::string why = "no CUDA driver found (libcuda.so.1 cannot be loaded)";
+  for (int64_t n : {8, 16, 64}) {
+    const auto r = tileblas::route_gemm(square(n), host, Config{}, nullptr, why, &rates);
+    EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU);
+    EXPECT_EQ(r.cpu_path, CpuPath::kHostKernel) << n << ": " << r.reason.str();
+    EXPECT_EQ(r.reason.str(), "host kernel; no GPU: " + why);
+  }
+  const auto at_128 = tileblas::route_gemm(square(128), host, Config{}, nullptr, why, &rates);
+  EXPECT_EQ(at_128.cpu_path, CpuPath::kHostTeam) << at_128.reason.str();
+  EXPECT_GE(at_128.cpu_parts, 2);
+  // Above the measured points the kernel's time is unknown: one CPU BLAS call.
+  EXPECT_EQ(tileblas::route_gemm(square(512), host, Config{}, nullptr, why, &rates).cpu_path,
+            CpuPath::kCpuBlas);
+  // A kernel not 10% faster than the CPU BLAS is not taken.
+  Rates close = rates;
+  close.host_kernel_point_s[0] = 0.48e-6;
+  EXPECT_EQ(tileblas::route_gemm(square(16), host, Config{}, nullptr, why, &close).cpu_path,
+            CpuPath::kCpuBlas);
+  // No rates: one CPU BLAS call.
+  const auto no_rates = tileblas::route_gemm(square(16), host, Config{}, nullptr, why, nullptr);
+  EXPECT_EQ(no_rates.cpu_path, CpuPath::kCpuBlas);
+  EXPECT_EQ(no_rates.reason.str(), "no GPU: " + why);
+  // The shortcut below the crossover holds without a GPU: no fixed GPU cost bounds it.
+  EXPECT_DOUBLE_EQ(tileblas::host_kernel_sure_flops(rates), square(64).flops());
+}
+
+// A process without a GPU measures the CPU side alone, once per data type: the CPU BLAS at every
+// point, and our host kernel where this CPU has a variant.
+TEST(CalibrationTest, CpuSideIsMeasuredWithoutADevice) {
+  namespace small = tileblas::sgemm_host_small;
+  const Rates& r = tileblas::measured_cpu_rates(square(64));
+  ASSERT_EQ(r.cpu_points, Rates::kMaxCpuPoints);
+  for (int i = 0; i < r.cpu_points; ++i) {
+    EXPECT_GT(r.cpu_point_s[i], 0.0) << i;
+    if (small::best_isa() != small::Isa::kNone) EXPECT_GT(r.host_kernel_point_s[i], 0.0) << i;
+  }
+  EXPECT_TRUE(std::isinf(r.gpu_overhead_s));
+  EXPECT_DOUBLE_EQ(r.host_kernel_sure_flops, tileblas::host_kernel_sure_flops(r));
+  EXPECT_EQ(&r, &tileblas::measured_cpu_rates(square(8)));
 }
 
 // Our host kernel's prediction interpolates between its measured points, takes the smallest
