@@ -55,8 +55,8 @@ struct Tile {
 // the _align16 row (0.5-2 % faster there), 4x16 per thread on m-major 8x4 lanes for the _align4
 // and packed rows (8x8 lost 10 % with 4-byte copies and stores at 8192x8192x128; in the packed
 // row the layouts tie, and this instance is the fastest). 64x32 warps for 128x64 (8x8 per thread,
-// 3 blocks per SM), which split-K also runs: on paired lanes in its _align16 row (run 8: 8 warps of
-// 32x32, 4x8 per thread, were bound by shared-memory reads, 3 float4 per 32 FMAs).
+// 3 blocks per SM), which split-K also runs: on paired lanes in its _align16 row (8 warps of 32x32,
+// 4x8 per thread, were bound by shared-memory reads, 3 float4 per 32 FMAs).
 using Tile128x128x16T8x8 = Tile<128, 128, 16, 32, 64, 4, 2, 4, LaneOrder::kPaired>;
 using Tile128x128x16T4x16 = Tile<128, 128, 16, 32, 64, 4, 2>;
 using Tile128x64x16 = Tile<128, 64, 16, 64, 32, 4, 3>;
@@ -66,7 +66,7 @@ constexpr int kRasterGroup = 8;       // block-rows per rasterization group
 constexpr int kMinTilesPerSlice = 8;  // split-K: fewer k-steps per slice cannot hide the prologue
 // Split-K reduce: partial loads in flight per thread. Few output elements over many slices
 // (128x128x65536: 16,384 threads, ~200 slices) make the reduce latency-bound; 32 instead of 8
-// gained 1 % there in run 8 (the same sums in the same order).
+// gained 1 % there (the same sums in the same order).
 constexpr int kReduceUnroll = 32;
 // Split-K and packing workspaces come from the device's default memory pool; after a
 // synchronisation the pool keeps at least kPoolKeepBytes, and as much as the largest workspace
@@ -394,7 +394,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
   // and n, copied without bounds. (Split-K slices start at whole k-steps, so only the last slice's
   // last k-step can be partial.) One int compare per k-step picks the path, and the checked path
   // derives its k values left from the step: no 64-bit running count and interior flag live in
-  // the k-loop (+3 % at 2048^3 and 4096^3 over that form, run 8b in docs/NOTES-sgemm.md).
+  // the k-loop (+3 % at 2048^3 and 4096^3 over that form, docs/NOTES-sgemm.md).
   [[maybe_unused]] const bool interior = row0 + T::kBlockM <= p.m && col0 + T::kBlockN <= p.n;
   [[maybe_unused]] const int kt_inside =
       interior ? int(std::min<int64_t>(kt_count, (p.k - kt_begin * T::kBlockK) / T::kBlockK)) : 0;

@@ -35,9 +35,9 @@ bool split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
   const int64_t t = tiles(p, 128, 64);
   return (t < caps.num_sms && p.k >= 4096) || (2 * t <= caps.num_sms && p.k >= 512);
 }
-// Since run 7 (interior tiles copied without bounds) the 128x128 _align16 row is also faster than
-// the 256x128 row on large aligned outputs (2048^3 0.870 vs 0.864, 4096^3 0.874 vs 0.857); run 8b
-// took it to 0.897 at 2048^3, and the 256x128 row, no longer routed, was removed.
+// With interior tiles copied without bounds the 128x128 _align16 row is also faster than the
+// 256x128 row once was on large aligned outputs (2048^3 0.870 vs 0.864, 4096^3 0.874 vs 0.857;
+// 0.897 at 2048^3 with the lean k-step test), and the 256x128 row was removed.
 bool fills_sms_128x128(const GemmProblem& p, const DeviceCaps& caps) {
   return tiles(p, 128, 128) >= caps.num_sms;
 }
@@ -49,9 +49,9 @@ bool direct_rows_copy_16_bytes(const GemmProblem& p, const DeviceCaps& caps) {
   return aligned_row && aligned_row->supports(p, caps);
 }
 // Large in every dimension: packing op(A), op(B) into zero-padded tile panels costs little and
-// gives a main loop without edges, faster than the direct rows in every layout (run 6, 4096^3:
-// NN 0.91 vs 0.85, TN 0.93 vs 0.82, aligned NT 0.90 vs 0.88). At 2048^3 the pack's share makes
-// the direct 128x128 row faster (run 7: 0.855 vs 0.870; run 8b: 0.854 vs 0.897).
+// gives a main loop without edges, faster than the direct rows in every layout (4096^3: NN 0.91
+// vs 0.85, TN 0.93 vs 0.82, aligned NT 0.90 vs 0.88; docs/NOTES-sgemm.md). At 2048^3 the pack's
+// share makes the direct 128x128 row faster (0.854 vs 0.897).
 // Operands not 16-byte aligned (the direct rows then copy 4 bytes at a time) are packed from
 // smaller sizes on, once the 128x128 tiles fill the SMs and k is long: in the shape sweep (H200,
 // 2026-11-23, the packed row forced against the routed _align4 128x128 row, same run) 2049^3 ran

@@ -633,8 +633,8 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
   }
 }
 
-// Aligned NT data: the packed row's main loop without edges beats the direct 128x128 row (run 6,
-// 4096^3: 0.90 vs 0.88), so large NT problems are packed like the other layouts.
+// Aligned NT data: the packed row's main loop without edges beats the direct 128x128 row (4096^3:
+// 0.90 vs 0.88), so large NT problems are packed like the other layouts.
 TEST(RouterTest, PacksLargeAlignedNtSgemm) {
   GemmProblem p = square(4096);
   p.trans_b = tileblas::Op::kTrans;
