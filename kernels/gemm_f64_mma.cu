@@ -1,0 +1,665 @@
+// gemm_f64_mma: FP64 tensor-core GEMM, real and complex. The contract (formula, storage, tiling,
+// edges, alignment) is at the top of gemm_f64_mma.h.
+#include "gemm_f64_mma.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
+#include "gemm_device_common.cuh"
+
+namespace tileblas::gemm_f64_mma {
+
+namespace {
+
+using gemm_device::aligned_to;
+
+struct Args {
+  int m, n, k;
+  double alpha_re, alpha_im, beta_re, beta_im;
+  const void* a;
+  int64_t lda;
+  const void* b;
+  int64_t ldb;
+  void* c;
+  int64_t ldc;
+  // XOR-ed into the high word of the imaginary parts of A's (B's) elements: 0x80000000 where op()
+  // conjugates, else 0 (always 0 for real data).
+  uint32_t conj_a, conj_b;
+};
+
+// How an operand tile lies in global (and shared) memory: k-contiguous (A transposed, B not) or
+// m/n-contiguous (A not transposed, B transposed).
+enum class Layout { kKContiguous, kMNContiguous };
+
+constexpr int kChunkBytes = 16;  // one cp.async, one fragment load
+
+// ---- Element types ------------------------------------------------------------------------------
+// The bytes of an element and the XOR swizzles (of the 16-byte chunk index, by the tile row) that
+// keep the fragment loads of each layout free of bank conflicts. A 16-byte load is served a quarter
+// warp (8 lanes: g = 2 q', 2 q' + 1, q = 0..3) at a time; the 8 chunks those lanes read must lie
+// in 8 distinct 16-byte bank groups (chunk index mod 8 after the swizzle).
+
+struct TypeF64 {
+  static constexpr bool kComplex = false;
+  static constexpr int kBytes = 8;
+  static constexpr DataType kDataType = DataType::kF64;
+  // k-contiguous rows (m or n) of 8 chunks: lanes read chunk q of rows 2g (+1): rows 2g and
+  // 2g + 2 of a quarter warp differ in bit 1, which flips chunk bit 2.
+  __device__ static uint32_t k_swizzle(int row) { return uint32_t((row >> 1) & 1) << 2; }
+  // m/n-contiguous rows (k): lanes read chunk g of k rows 2q (+1): XOR with 2q.
+  __device__ static uint32_t mn_swizzle(int row) { return uint32_t(row & 6); }
+};
+
+struct TypeC64 {
+  static constexpr bool kComplex = true;
+  static constexpr int kBytes = 16;
+  static constexpr DataType kDataType = DataType::kC64;
+  // k-contiguous rows of 8 chunks: lanes read chunk q (+4) of rows g (+8): odd rows flip bit 2.
+  __device__ static uint32_t k_swizzle(int row) { return uint32_t(row & 1) << 2; }
+  // m/n-contiguous rows: lanes read chunk g (+8) of k rows q (+4): XOR with 2q.
+  __device__ static uint32_t mn_swizzle(int row) { return uint32_t(row & 3) << 1; }
+};
+
+// ---- PTX wrappers -------------------------------------------------------------------------------
+
+__device__ __forceinline__ uint32_t smem_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+// 16 (8) bytes global -> shared; bytes past `src_bytes` are zero-filled and not read.
+__device__ __forceinline__ void cp_async_16(uint32_t dst, const void* src, int src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(src_bytes)
+               : "memory");
+}
+__device__ __forceinline__ void cp_async_8(uint32_t dst, const void* src, int src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(dst), "l"(src), "r"(src_bytes)
+               : "memory");
+}
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;" ::: "memory");
+}
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(kPending) : "memory");
+}
+__device__ __forceinline__ void lds_f64x2(double& x, double& y, uint32_t addr) {
+  asm volatile("ld.shared.v2.f64 {%0,%1}, [%2];" : "=d"(x), "=d"(y) : "r"(addr));
+}
+
+// d += a * b for one m16n8k8 fp64 tile. Fragments (g = lane / 4, q = lane % 4):
+//   a[v0 + 2 v1] = A(g + 8 v0, q + 4 v1),  b[v] = B(q + 4 v, g),  d[v0 + 2 v1] = D(g + 8 v1, 2q + v0).
+// sm_80 has only m8n8k4: the same tile as its four (m half, k half) parts.
+__device__ __forceinline__ void mma_f64(double (&d)[4], const double (&a)[4], const double (&b)[2]) {
+#if __CUDA_ARCH__ >= 900
+  asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+      "{%0,%1,%2,%3};"
+      : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
+      : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
+#else
+#pragma unroll
+  for (int h = 0; h < 2; ++h) {
+#pragma unroll
+    for (int kh = 0; kh < 2; ++kh) {
+      asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
+          : "+d"(d[2 * h]), "+d"(d[2 * h + 1])
+          : "d"(a[h + 2 * kh]), "d"(b[kh]));
+    }
+  }
+#endif
+}
+
+__device__ __forceinline__ bool aligned16(const void* p) {
+  return reinterpret_cast<uintptr_t>(p) % 16 == 0;
+}
+
+// x with its sign bit XOR-ed with bit 31 of `mask` (negation where mask = 0x80000000).
+__device__ __forceinline__ double flip_sign(double x, uint32_t mask) {
+  return __longlong_as_double(__double_as_longlong(x) ^ (static_cast<long long>(mask) << 32));
+}
+
+// ---- Configuration ------------------------------------------------------------------------------
+
+template <class T, int kBlockM_, int kBlockN_, int kBlockK_, int kWarpM_, int kWarpN_, int kStages_>
+struct Config {
+  static constexpr int kBlockM = kBlockM_, kBlockN = kBlockN_, kBlockK = kBlockK_;
+  static constexpr int kWarpM = kWarpM_, kWarpN = kWarpN_, kStages = kStages_;
+  static constexpr int kWarpsM = kBlockM / kWarpM, kWarpsN = kBlockN / kWarpN;
+  static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
+  static constexpr int kTilesM = kWarpM / 16, kTilesN = kWarpN / 8;  // MMA tiles of a warp
+  static constexpr int kSteps = kBlockK / 8;                         // MMA k-steps of a k-tile
+  static constexpr int kATileBytes = kBlockM * kBlockK * T::kBytes;
+  static constexpr int kBTileBytes = kBlockN * kBlockK * T::kBytes;
+  static constexpr int kStageBytes = kATileBytes + kBTileBytes;
+  static constexpr int kSmemBytes = kStages * kStageBytes;
+  static constexpr int kRasterGroup = 8;
+
+  static_assert(kBlockM % kWarpM == 0 && kBlockN % kWarpN == 0, "warps tile the block exactly");
+  static_assert(kWarpM % 16 == 0 && kWarpN % 16 == 0,
+                "whole m16 tiles, and n8 tiles in pairs (dgemm reads two n8 tiles a load)");
+  static_assert(kBlockK * T::kBytes == 128,
+                "k-contiguous tile rows are 8 chunks: the swizzles permute one group of 8");
+  static_assert(!T::kComplex || kSteps == 1, "zgemm fragment addressing assumes one k-step");
+  static_assert(kStages >= 3,
+                "k-tile kt + kStages - 1 is copied during k-tile kt, into the stage of kt - 1");
+};
+
+// ---- Global -> shared copies --------------------------------------------------------------------
+
+// One operand's copies, as one thread sees them. Tile rows are m or n (k-contiguous) or k
+// (m/n-contiguous), each kChunksPerRow 16-byte chunks. Thread t copies chunk t % kChunksPerRow of
+// rows r0 + i kRowStep (r0 = t / kChunksPerRow < kRowStep); k-tiles are copied in order, one
+// pointer advancing. Only what changes or depends on the thread is kept in registers (the operand
+// and its leading dimension come from the kernel's parameters): the rows' swizzles are XOR-linear
+// and kRowStep is a power of two, so row r0 + i kRowStep lies at a compile-time XOR and add from
+// row r0's chunk.
+template <class T, class Cfg, Layout kLayout, int kRows, bool kVector>
+struct TileCopier {
+  static constexpr bool kK = kLayout == Layout::kKContiguous;
+  static constexpr int kElems = kChunkBytes / T::kBytes;  // elements per chunk: 2 (f64), 1 (c64)
+  static constexpr int kChunksPerRow = kK ? Cfg::kBlockK / kElems : kRows / kElems;
+  static constexpr int kTileRows = kK ? kRows : Cfg::kBlockK;
+  static constexpr int kRowBytes = kChunksPerRow * kChunkBytes;
+  static constexpr int kRowStep = Cfg::kThreads / kChunksPerRow;
+  static constexpr int kCopies = kTileRows / kRowStep;
+  static_assert(Cfg::kThreads % kChunksPerRow == 0 && kTileRows % kRowStep == 0 && kCopies >= 1,
+                "every thread copies the same chunk column of the same number of rows");
+  static_assert((kRowStep & (kRowStep - 1)) == 0, "rows kRowStep apart swizzle by a constant XOR");
+  static_assert(kChunksPerRow % 8 == 0, "the swizzle permutes whole groups of 8 chunks");
+
+  const char* src;  // this thread's first chunk in the next k-tile to copy
+  uint32_t dst;     // its shared-memory offset in a tile
+  int mn_left;      // k-contiguous: matrix rows from this thread's first row on;
+                    // m/n-contiguous: elements of the matrix in its chunk (0..kElems)
+  int k_left;       // k-contiguous: elements of k in its chunk (0..kElems, may go negative);
+                    // m/n-contiguous: k rows from its first row on (both in the next k-tile)
+
+  __device__ static uint32_t swizzle(int row) {
+    return kK ? T::k_swizzle(row) : T::mn_swizzle(row);
+  }
+
+  __device__ TileCopier(const void* operand, int64_t ld, int mn0, int mn_extent, int k_extent) {
+    const int row0 = int(threadIdx.x) / kChunksPerRow;
+    const int chunk = int(threadIdx.x) % kChunksPerRow;
+    const char* base = static_cast<const char*>(operand);
+    dst = uint32_t(row0 * kRowBytes) + ((uint32_t(chunk) ^ swizzle(row0)) << 4);
+    if constexpr (kK) {
+      src = base + (int64_t(mn0 + row0) * ld + chunk * kElems) * T::kBytes;
+      mn_left = mn_extent - mn0 - row0;
+      k_left = k_extent - chunk * kElems;
+    } else {
+      src = base + (int64_t(row0) * ld + mn0 + chunk * kElems) * T::kBytes;
+      mn_left = min(max(mn_extent - mn0 - chunk * kElems, 0), kElems);
+      k_left = k_extent - row0;
+    }
+  }
+
+  // Copies the next k-tile of `operand` (leading dimension ld) into the tile at shared address
+  // `tile`, then advances.
+  __device__ void copy_next(uint32_t tile, const void* operand, int64_t ld) {
+    const int64_t row_step = ld * T::kBytes * kRowStep;
+    const char* from = src;
+#pragma unroll
+    for (int i = 0; i < kCopies; ++i) {
+      // Elements of this chunk inside the matrix (0..kElems).
+      int valid;
+      if constexpr (kK) {
+        valid = mn_left > i * kRowStep ? min(max(k_left, 0), kElems) : 0;
+      } else {
+        valid = k_left > i * kRowStep ? mn_left : 0;
+      }
+      const uint32_t at =
+          tile + (dst ^ (swizzle(i * kRowStep) << 4)) + uint32_t(i * kRowStep * kRowBytes);
+      if constexpr (kVector) {
+        cp_async_16(at, valid > 0 ? from : operand, valid * T::kBytes);
+      } else {
+        // 8 bytes at a time: an f64 element, or half (re or im) of a c64 element.
+#pragma unroll
+        for (int w = 0; w < 2; ++w) {
+          const bool ok = (w * 8) / T::kBytes < valid;
+          cp_async_8(at + 8 * w, ok ? from + 8 * w : operand, ok ? 8 : 0);
+        }
+      }
+      from += row_step;
+    }
+    if constexpr (kK) {
+      src += Cfg::kBlockK * T::kBytes;
+    } else {
+      src += Cfg::kBlockK * ld * T::kBytes;
+    }
+    k_left -= Cfg::kBlockK;
+  }
+};
+
+// ---- Fragment loads -----------------------------------------------------------------------------
+
+// Shared-memory addresses of one lane's fragments of one operand (A: kRows = kBlockM, warp offset
+// in m; B: kBlockN, in n). `lane_offset` holds everything that depends on the lane; the rest are
+// compile-time offsets. XOR terms only touch chunk bits (4..6), below the 128-byte multiples added
+// to them, so they are applied to the lane's offset first (one register per XOR-ed variant).
+template <class T, class Cfg, Layout kLayout, int kRows>
+struct FragmentReader {
+  static constexpr bool kK = kLayout == Layout::kKContiguous;
+  static constexpr int kRowBytes = kK ? Cfg::kBlockK * T::kBytes : kRows * T::kBytes;
+  uint32_t lane_offset;
+
+  // dgemm: lane (g, q) holds rows (m or n) w0 + 16 tile + 2g + {0,1} and k-step rows 8s + 2q +
+  // {0,1}. k-contiguous: row 2g + r, chunk 4s + q, swizzle bit 2 = g & 1 (XOR with 4s). m/n-
+  // contiguous: k row 2q + r, chunk w0/2 + 8 tile + g, swizzle 2q.
+  // zgemm: lane (g, q) holds rows w0 + 16 tile + g (+8), k 8s + q (+4). k-contiguous: row g + ..,
+  // chunk q + 4 v, swizzle bit 2 = g & 1. m/n-contiguous: k row q + 4 v, chunk w0 + g + ..,
+  // swizzle 2q.
+  __device__ FragmentReader(int w0, int lane) {
+    const int g = lane >> 2, q = lane & 3;
+    if constexpr (!T::kComplex) {
+      if constexpr (kK) {
+        lane_offset = uint32_t((w0 + 2 * g) * kRowBytes) + uint32_t((q ^ ((g & 1) << 2)) << 4);
+      } else {
+        lane_offset = uint32_t(2 * q * kRowBytes) + uint32_t((w0 / 2 + (g ^ (2 * q))) << 4);
+      }
+    } else {
+      if constexpr (kK) {
+        lane_offset = uint32_t((w0 + g) * kRowBytes) + uint32_t((q ^ ((g & 1) << 2)) << 4);
+      } else {
+        lane_offset = uint32_t(q * kRowBytes) + uint32_t((w0 + (g ^ (2 * q))) << 4);
+      }
+    }
+  }
+
+  // dgemm: the 16 bytes at rows 16 tile + 2g + r (k-contiguous: both k 2q, 2q + 1 of k-step s) or
+  // at k row 8s + 2q + r (m/n-contiguous: both rows 2g, 2g + 1 of `tile`), r = 0 or 1.
+  __device__ uint32_t f64(uint32_t tile_base, int tile, int s, int r) const {
+    if constexpr (kK) {
+      return tile_base + (lane_offset ^ uint32_t(s << 6)) + uint32_t((16 * tile + r) * kRowBytes);
+    } else {
+      return tile_base + lane_offset + uint32_t((8 * s + r) * kRowBytes) + uint32_t(tile * 128);
+    }
+  }
+  // zgemm (a k-tile is one k-step): the element at row 8 row8 + g (row8: an n8 tile of B, or
+  // half 2i + v0 of A's m16 tile i), k q + 4v.
+  __device__ uint32_t c64(uint32_t tile_base, int row8, int v) const {
+    if constexpr (kK) {
+      return tile_base + (lane_offset ^ uint32_t(v << 6)) + uint32_t(8 * row8 * kRowBytes);
+    } else {
+      return tile_base + lane_offset + uint32_t(4 * v * kRowBytes) +
+             uint32_t(row8 * 8 * kChunkBytes);
+    }
+  }
+};
+
+// dgemm fragments. Physical placement inside the warp tile (undone by the epilogue):
+//   MMA row g + 8 v0 of m16 tile i     -> warp row 16 i + 2g + v0
+//   MMA col g of n8 tile j             -> warp col 16 (j / 2) + 2g + j % 2
+//   MMA k q + 4 v of k-step s          -> k 8 s + 2q + v
+template <class Cfg, Layout kLayout, class Reader>
+__device__ __forceinline__ void load_a_f64(double (&a)[4], const Reader& rd, uint32_t tile, int i,
+                                           int s) {
+  if constexpr (kLayout == Layout::kKContiguous) {
+    lds_f64x2(a[0], a[2], rd.f64(tile, i, s, 0));  // row 2g: k 2q, 2q + 1
+    lds_f64x2(a[1], a[3], rd.f64(tile, i, s, 1));  // row 2g + 1
+  } else {
+    lds_f64x2(a[0], a[1], rd.f64(tile, i, s, 0));  // k 2q: rows 2g, 2g + 1
+    lds_f64x2(a[2], a[3], rd.f64(tile, i, s, 1));  // k 2q + 1
+  }
+}
+// B fragments of n8 tiles 2 jp and 2 jp + 1.
+template <class Cfg, Layout kLayout, class Reader>
+__device__ __forceinline__ void load_b_pair_f64(double (&b0)[2], double (&b1)[2], const Reader& rd,
+                                                uint32_t tile, int jp, int s) {
+  if constexpr (kLayout == Layout::kKContiguous) {
+    lds_f64x2(b0[0], b0[1], rd.f64(tile, jp, s, 0));  // col 2g (tile 2 jp): k 2q, 2q + 1
+    lds_f64x2(b1[0], b1[1], rd.f64(tile, jp, s, 1));  // col 2g + 1 (tile 2 jp + 1)
+  } else {
+    lds_f64x2(b0[0], b1[0], rd.f64(tile, jp, s, 0));  // k 2q: cols 2g, 2g + 1
+    lds_f64x2(b0[1], b1[1], rd.f64(tile, jp, s, 1));  // k 2q + 1
+  }
+}
+
+// zgemm fragments (no permutation): A of m16 tile i (re and im planes, conjugated as asked).
+template <class Reader>
+__device__ __forceinline__ void load_a_c64(double (&re)[4], double (&im)[4], const Reader& rd,
+                                           uint32_t tile, int i, uint32_t conj) {
+#pragma unroll
+  for (int v0 = 0; v0 < 2; ++v0) {
+#pragma unroll
+    for (int v1 = 0; v1 < 2; ++v1) {
+      double x, y;
+      lds_f64x2(x, y, rd.c64(tile, 2 * i + v0, v1));
+      re[v0 + 2 * v1] = x;
+      im[v0 + 2 * v1] = flip_sign(y, conj);
+    }
+  }
+}
+// B of n8 tile j: re and im (conjugated as asked).
+template <class Reader>
+__device__ __forceinline__ void load_b_c64(double (&re)[2], double (&im)[2], const Reader& rd,
+                                           uint32_t tile, int j, uint32_t conj) {
+#pragma unroll
+  for (int v = 0; v < 2; ++v) {
+    double x, y;
+    lds_f64x2(x, y, rd.c64(tile, j, v));
+    re[v] = x;
+    im[v] = flip_sign(y, conj);
+  }
+}
+
+// ---- The kernel ---------------------------------------------------------------------------------
+
+// Main loop: the barrier of k-tile kt sits at the start of its last k-step (every warp has then
+// loaded that step's fragments, so kt's stage can be refilled, and k-tile kt + 1 has landed); the
+// fragments of the next k-step are loaded into the registers of the current one as each is dead.
+template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVector>
+__global__ void __launch_bounds__(Cfg::kThreads, 1) gemm_f64_mma_kernel(Args args) {
+  extern __shared__ __align__(128) unsigned char smem[];
+  constexpr int kStages = Cfg::kStages;
+  constexpr int kTM = Cfg::kTilesM, kTN = Cfg::kTilesN;
+
+  const int2 origin = gemm_device::grouped_tile_origin(args.m, args.n, Cfg::kBlockM, Cfg::kBlockN,
+                                                       Cfg::kRasterGroup);
+  const int m0 = origin.x, n0 = origin.y;
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+  const int warp_m0 = (warp % Cfg::kWarpsM) * Cfg::kWarpM;
+  const int warp_n0 = (warp / Cfg::kWarpsM) * Cfg::kWarpN;
+  const int g = lane >> 2, q = lane & 3;
+
+  TileCopier<T, Cfg, kALayout, Cfg::kBlockM, kVector> a_copier(args.a, args.lda, m0, args.m,
+                                                               args.k);
+  TileCopier<T, Cfg, kBLayout, Cfg::kBlockN, kVector> b_copier(args.b, args.ldb, n0, args.n,
+                                                               args.k);
+  const FragmentReader<T, Cfg, kALayout, Cfg::kBlockM> a_reader(warp_m0, lane);
+  const FragmentReader<T, Cfg, kBLayout, Cfg::kBlockN> b_reader(warp_n0, lane);
+  const uint32_t smem0 = smem_address(smem);
+  const bool alpha_zero = args.alpha_re == 0.0 && args.alpha_im == 0.0;
+  const int k_tiles = alpha_zero ? 0 : (args.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
+
+  auto stage_address = [&](int stage) { return smem0 + uint32_t(stage * Cfg::kStageBytes); };
+  auto load_stage = [&](int stage) {
+    const uint32_t sa = stage_address(stage);
+    a_copier.copy_next(sa, args.a, args.lda);
+    b_copier.copy_next(sa + Cfg::kATileBytes, args.b, args.ldb);
+  };
+
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < k_tiles) load_stage(s);
+    cp_async_commit();
+  }
+  // The last stage is filled in the first k-tile's last step, after its barrier.
+  cp_async_wait<kStages - 2>();
+  __syncthreads();
+
+  // Accumulators: dgemm acc[i][j][4]; zgemm re and im of each tile.
+  constexpr int kPlanes = T::kComplex ? 2 : 1;
+  double acc[kPlanes][kTM][kTN][4];
+#pragma unroll
+  for (int p = 0; p < kPlanes; ++p)
+#pragma unroll
+    for (int i = 0; i < kTM; ++i)
+#pragma unroll
+      for (int j = 0; j < kTN; ++j)
+#pragma unroll
+        for (int r = 0; r < 4; ++r) acc[p][i][j][r] = 0.0;
+
+  // Fragments of the current k-step. dgemm: af[0][i], bf[0][j]. zgemm: re and im planes of A and
+  // B (B's im plane holds -Bi during the Ai terms).
+  double af[kPlanes][kTM][4];
+  double bf[kPlanes][kTN][2];
+
+  auto load_a = [&](int i, uint32_t tile, int s) {
+    if constexpr (T::kComplex) {
+      load_a_c64(af[0][i], af[1][i], a_reader, tile, i, args.conj_a);
+    } else {
+      load_a_f64<Cfg, kALayout>(af[0][i], a_reader, tile, i, s);
+    }
+  };
+  auto load_b = [&](int j, uint32_t tile, int s) {  // dgemm: the pair of tiles j, j + 1 (j even)
+    if constexpr (T::kComplex) {
+      load_b_c64(bf[0][j], bf[1][j], b_reader, tile, j, args.conj_b);
+    } else {
+      load_b_pair_f64<Cfg, kBLayout>(bf[0][j], bf[0][j + 1], b_reader, tile, j / 2, s);
+    }
+  };
+
+  {
+    const uint32_t a0 = stage_address(0), b0 = a0 + Cfg::kATileBytes;
+#pragma unroll
+    for (int i = 0; i < kTM; ++i) load_a(i, a0, 0);
+#pragma unroll
+    for (int j = 0; j < kTN; j += T::kComplex ? 1 : 2) load_b(j, b0, 0);
+  }
+
+  int stage = 0;
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    const int next_stage = stage + 1 == kStages ? 0 : stage + 1;
+#pragma unroll
+    for (int s = 0; s < Cfg::kSteps; ++s) {
+      uint32_t next_a = stage_address(stage);
+      int next_s = s + 1;
+      if (s == Cfg::kSteps - 1) {
+        cp_async_wait<kStages - 3>();  // k-tile kt + 1 has landed (this thread's copies) ...
+        __syncthreads();  // ... everyone's; every warp has loaded its fragments of k-tile kt
+        // k-tile kt + kStages - 1 goes into the stage k-tile kt - 1 used (free since the last
+        // barrier): stage - 1.
+        if (kt + kStages - 1 < k_tiles) load_stage(stage == 0 ? kStages - 1 : stage - 1);
+        cp_async_commit();
+        next_a = stage_address(next_stage);
+        next_s = 0;
+      }
+      const uint32_t next_b = next_a + Cfg::kATileBytes;
+      if constexpr (!T::kComplex) {
+#pragma unroll
+        for (int i = 0; i < kTM; ++i) {
+          if (i < kTM - 1) {
+#pragma unroll
+            for (int j = 0; j < kTN; ++j) mma_f64(acc[0][i][j], af[0][i], bf[0][j]);
+          } else {
+#pragma unroll
+            for (int j = 0; j < kTN; j += 2) {
+              mma_f64(acc[0][i][j], af[0][i], bf[0][j]);
+              mma_f64(acc[0][i][j + 1], af[0][i], bf[0][j + 1]);
+              load_b(j, next_b, next_s);
+            }
+          }
+          load_a(i, next_a, next_s);
+        }
+      } else {
+#pragma unroll
+        // Ar terms of every tile, then Ai terms: the two products into one accumulator are
+        // 2 kTM kTN MMAs apart, and Bi's registers turn into -Bi's in between.
+#pragma unroll
+        for (int i = 0; i < kTM; ++i) {
+#pragma unroll
+          for (int j = 0; j < kTN; ++j) {
+            mma_f64(acc[0][i][j], af[0][i], bf[0][j]);  // re += Ar Br
+            mma_f64(acc[1][i][j], af[0][i], bf[1][j]);  // im += Ar Bi
+          }
+        }
+#pragma unroll
+        for (int j = 0; j < kTN; ++j) {
+          bf[1][j][0] = flip_sign(bf[1][j][0], 0x80000000u);
+          bf[1][j][1] = flip_sign(bf[1][j][1], 0x80000000u);
+        }
+#pragma unroll
+        for (int i = 0; i < kTM; ++i) {
+#pragma unroll
+          for (int j = 0; j < kTN; ++j) {
+            mma_f64(acc[0][i][j], af[1][i], bf[1][j]);  // re += Ai (-Bi)
+            mma_f64(acc[1][i][j], af[1][i], bf[0][j]);  // im += Ai Br
+            if (i == kTM - 1) load_b(j, next_b, next_s);
+          }
+          load_a(i, next_a, next_s);
+        }
+      }
+    }
+    stage = next_stage;
+  }
+
+  // Epilogue: C = alpha * acc + beta * C (C read only where beta != 0).
+  const bool beta_zero = args.beta_re == 0.0 && args.beta_im == 0.0;
+  double* c = static_cast<double*>(args.c);
+  if constexpr (!T::kComplex) {
+    // acc[i][j][v0 + 2 v1] is C(row 16 i + 2g + v1, col 16 (j / 2) + 4q + 2 v0 + j % 2) of the
+    // warp tile: rows 2g and 2g + 1 of a column side by side (one 16-byte access where C allows).
+    const bool c_pairs = aligned16(args.c) && args.ldc % 2 == 0;
+#pragma unroll
+    for (int i = 0; i < kTM; ++i) {
+      const int row = m0 + warp_m0 + 16 * i + 2 * g;
+      if (row >= args.m) continue;
+#pragma unroll
+      for (int j = 0; j < kTN; ++j) {
+#pragma unroll
+        for (int v0 = 0; v0 < 2; ++v0) {
+          const int col = n0 + warp_n0 + 16 * (j / 2) + 4 * q + 2 * v0 + j % 2;
+          if (col >= args.n) continue;
+          double* at = c + (row + int64_t(col) * args.ldc);
+          double v[2] = {args.alpha_re * acc[0][i][j][v0], args.alpha_re * acc[0][i][j][v0 + 2]};
+          if (c_pairs && row + 1 < args.m) {
+            if (!beta_zero) {
+              const double2 old = *reinterpret_cast<const double2*>(at);
+              v[0] = fma(args.beta_re, old.x, v[0]);
+              v[1] = fma(args.beta_re, old.y, v[1]);
+            }
+            *reinterpret_cast<double2*>(at) = make_double2(v[0], v[1]);
+          } else {
+#pragma unroll
+            for (int e = 0; e < 2; ++e) {
+              if (row + e >= args.m) break;
+              if (!beta_zero) v[e] = fma(args.beta_re, at[e], v[e]);
+              at[e] = v[e];
+            }
+          }
+        }
+      }
+    }
+  } else {
+    // re/im[i][j][v0 + 2 v1] is C(row 16 i + g + 8 v1, col 8 j + 2q + v0) of the warp tile.
+    const bool c_vectors = aligned16(args.c);
+    const double ar = args.alpha_re, ai = args.alpha_im, br = args.beta_re, bi = args.beta_im;
+#pragma unroll
+    for (int i = 0; i < kTM; ++i) {
+#pragma unroll
+      for (int v1 = 0; v1 < 2; ++v1) {
+        const int row = m0 + warp_m0 + 16 * i + g + 8 * v1;
+        if (row >= args.m) continue;
+#pragma unroll
+        for (int j = 0; j < kTN; ++j) {
+#pragma unroll
+          for (int v0 = 0; v0 < 2; ++v0) {
+            const int col = n0 + warp_n0 + 8 * j + 2 * q + v0;
+            if (col >= args.n) continue;
+            double* at = c + 2 * (row + int64_t(col) * args.ldc);
+            const double xr = acc[0][i][j][v0 + 2 * v1], xi = acc[1][i][j][v0 + 2 * v1];
+            double re = fma(ar, xr, -ai * xi), im = fma(ar, xi, ai * xr);
+            if (!beta_zero) {
+              double cr, ci;
+              if (c_vectors) {
+                const double2 old = *reinterpret_cast<const double2*>(at);
+                cr = old.x, ci = old.y;
+              } else {
+                cr = at[0], ci = at[1];
+              }
+              re += fma(br, cr, -bi * ci);
+              im += fma(br, ci, bi * cr);
+            }
+            if (c_vectors) {
+              *reinterpret_cast<double2*>(at) = make_double2(re, im);
+            } else {
+              at[0] = re;
+              at[1] = im;
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
+// ---- Host side ----------------------------------------------------------------------------------
+
+template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVector>
+cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
+  auto kernel = gemm_f64_mma_kernel<T, Cfg, kALayout, kBLayout, kVector>;
+  cudaError_t err =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
+  if (err != cudaSuccess) return err;
+  const int64_t tiles = ((args.m + Cfg::kBlockM - 1) / Cfg::kBlockM) *
+                        int64_t((args.n + Cfg::kBlockN - 1) / Cfg::kBlockN);
+  kernel<<<unsigned(tiles), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(args);
+  return cudaGetLastError();
+}
+
+template <class T, class Cfg, bool kVector>
+cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
+  Args args{int(p.m), int(p.n), int(p.k), p.alpha.re, p.alpha.im, p.beta.re, p.beta.im,
+            p.a,      p.lda,    p.b,      p.ldb,      p.c,        p.ldc,     0u,        0u};
+  if constexpr (T::kComplex) {
+    args.conj_a = p.trans_a == Op::kConjTrans ? 0x80000000u : 0u;
+    args.conj_b = p.trans_b == Op::kConjTrans ? 0x80000000u : 0u;
+  } else {
+    args.alpha_im = args.beta_im = 0.0;
+  }
+  constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
+  // A as stored is m-contiguous unless (conjugate-)transposed; B is k-contiguous unless so.
+  const bool a_k = p.trans_a != Op::kNoTrans;
+  const bool b_k = p.trans_b == Op::kNoTrans;
+  if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kVector>(args, stream);
+  if (a_k) return launch_layouts<T, Cfg, kK, kMN, kVector>(args, stream);
+  if (b_k) return launch_layouts<T, Cfg, kMN, kK, kVector>(args, stream);
+  return launch_layouts<T, Cfg, kMN, kMN, kVector>(args, stream);
+}
+
+template <class T, class Cfg, bool kVector>
+bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
+  if (p.ab_type != T::kDataType || p.c_type != T::kDataType) return false;
+  constexpr int64_t kMaxExtent = INT32_MAX - 1024;
+  if (p.m < 1 || p.n < 1 || p.k < 0 || p.m > kMaxExtent || p.n > kMaxExtent || p.k > kMaxExtent)
+    return false;
+  if ((p.m + Cfg::kBlockM - 1) / Cfg::kBlockM * ((p.n + Cfg::kBlockN - 1) / Cfg::kBlockN) >
+      INT32_MAX)
+    return false;
+  if (p.lda < std::max<int64_t>(1, p.a_rows()) || p.ldb < std::max<int64_t>(1, p.b_rows()) ||
+      p.ldc < std::max<int64_t>(1, p.m))
+    return false;
+  if (caps.sm_version < 80 || caps.smem_per_block_optin < size_t(Cfg::kSmemBytes)) return false;
+  if (!aligned_to(p.a, 8) || !aligned_to(p.b, 8) || !aligned_to(p.c, 8)) return false;
+  if constexpr (kVector) {
+    if (!aligned_to(p.a, kChunkBytes) || !aligned_to(p.b, kChunkBytes)) return false;
+    if (!T::kComplex && (p.lda % 2 != 0 || p.ldb % 2 != 0)) return false;
+  }
+  return true;
+}
+
+// dgemm: 128 x 128 x 16, warps of 64 x 32, 4 stages (128 KiB). zgemm: 128 x 64 x 8, warps of
+// 32 x 32, 6 stages (144 KiB). Both one block (8 warps) per SM: 64 fp64 accumulators a thread.
+using ConfigF64 = Config<TypeF64, 128, 128, 16, 64, 32, 4>;
+using ConfigC64 = Config<TypeC64, 128, 64, 8, 32, 32, 6>;
+
+}  // namespace
+
+bool supports_dgemm_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeF64, ConfigF64, true>(p, caps);
+}
+cudaError_t launch_dgemm_128x128x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeF64, ConfigF64, true>(p, stream);
+}
+bool supports_dgemm_scalarload_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeF64, ConfigF64, false>(p, caps);
+}
+cudaError_t launch_dgemm_scalarload_128x128x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeF64, ConfigF64, false>(p, stream);
+}
+bool supports_zgemm_128x64x8(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeC64, ConfigC64, true>(p, caps);
+}
+cudaError_t launch_zgemm_128x64x8(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeC64, ConfigC64, true>(p, stream);
+}
+bool supports_zgemm_scalarload_128x64x8(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeC64, ConfigC64, false>(p, caps);
+}
+cudaError_t launch_zgemm_scalarload_128x64x8(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeC64, ConfigC64, false>(p, stream);
+}
+
+}  // namespace tileblas::gemm_f64_mma

@@ -1,0 +1,60 @@
+// gemm_f64_mma: double and complex double GEMM on the FP64 tensor cores (mma.sync .f64).
+//
+// Computes  C = alpha * op(A) * op(B) + beta * C  (column-major, GemmProblem's conventions) with
+//   dgemm rows: A, B, C fp64 (DataType::kF64); alpha, beta real. op is N or T (C counts as T).
+//   zgemm rows: A, B, C complex fp64 (kC64: interleaved re, im); alpha, beta complex. op is N, T
+//               or C (conjugate transpose) for A and B independently.
+// Every product is an IEEE fp64 fused multiply-add on the tensor cores (DMMA), accumulated in fp64:
+// results agree with a CPU dgemm/zgemm to double accuracy (the order of the k-sum differs). The
+// epilogue computes alpha * acc + beta * C in fp64 (complex arithmetic for zgemm).
+//
+// MMA: mma.sync.m16n8k8.f64 on sm_90; on sm_80 each is issued as the four m8n8k4.f64 it contains
+// (same fragments). Complex products are four real products on planes of the same fragments:
+//   re += Ar Br + Ai (-Bi),  im += Ar Bi + Ai Br,
+// with Ai and Bi negated on load where op() conjugates (the sign bit flipped in registers).
+//
+// Tiling (8 warps, 256 threads, one block per SM: the accumulators take 128 registers a thread):
+//   dgemm 128 x 128 block, warps 2 (m) x 4 (n) of 64 x 32 (4 x 4 MMA tiles), k-tile 16, 4 stages
+//         (128 KiB of shared memory);
+//   zgemm 128 x 64 block, warps 4 x 2 of 32 x 32 (2 x 4 MMA tiles, a re and an im accumulator
+//         each), k-tile 8, 6 stages (144 KiB).
+// A multistage cp.async pipeline copies each operand tile into shared memory as it lies in global
+// memory (k-contiguous: A transposed, B not; or m/n-contiguous), XOR-swizzled in 16-byte chunks so
+// that the 16-byte fragment loads and the copies are free of bank conflicts. dgemm fragments are
+// read 16 bytes (two doubles) a load: the MMA's k index is permuted inside each k-step (lane q holds
+// k = 2q, 2q + 1) and its rows and columns inside the warp tile (lane g holds rows 2g, 2g + 1, and
+// columns of two n8 tiles side by side), the same permutation for A and B, undone by the epilogue.
+// zgemm fragments are one complex element (16 bytes) a load. One barrier per k-tile; the next
+// k-step's fragments are loaded into the registers of the current one as soon as these are dead.
+// Blocks are rasterized in groups of 8 tile rows (L2 reuse).
+//
+// Edges: any m, n >= 1 and k >= 0. Rows, columns and k outside the matrices are zero-filled in
+// shared memory (cp.async with a short source size: nothing outside is read), C's stores are
+// predicated per element; rows m..ldc-1 of C are never written.
+// k == 0 or alpha == 0: A and B are not read (they may be null), C = beta * C.
+// beta == 0: C is not read (NaN in C does not leak).
+//
+// Alignment: the vector rows (names without "scalarload") copy A and B in 16-byte chunks and need
+// A and B 16-byte aligned, and (dgemm) lda, ldb even. The "scalarload" rows copy 8 bytes at a time
+// and need only 8-byte alignment of A and B (any leading dimension); otherwise they are identical.
+// C needs 8-byte alignment (16-byte stores are used where C and ldc allow them). Needs sm_80 or
+// newer and the row's shared memory per block.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "problem.h"
+
+namespace tileblas::gemm_f64_mma {
+
+bool supports_dgemm_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_dgemm_128x128x16(const GemmProblem& p, cudaStream_t stream);
+bool supports_dgemm_scalarload_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_dgemm_scalarload_128x128x16(const GemmProblem& p, cudaStream_t stream);
+
+bool supports_zgemm_128x64x8(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_zgemm_128x64x8(const GemmProblem& p, cudaStream_t stream);
+bool supports_zgemm_scalarload_128x64x8(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_zgemm_scalarload_128x64x8(const GemmProblem& p, cudaStream_t stream);
+
+}  // namespace tileblas::gemm_f64_mma
