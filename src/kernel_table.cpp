@@ -4,6 +4,8 @@
 #include <cstring>
 
 #include "axpy.h"
+#include "cgemm_simt.h"
+#include "gemm_f64_mma.h"
 #include "gemm_mma.h"
 #include "gemm_wgmma.h"
 #include "sgemm_regblock.h"
@@ -56,6 +58,20 @@ const std::vector<GemmKernel>& gemm_kernels() {
       {"sgemm_splitk_128x64x16_align4", sgemm_regblock::supports_splitk_128x64x16_align4,
        sgemm_regblock::launch_splitk_128x64x16_align4},
       {"sgemm_tiled", sgemm_tiled::supports, sgemm_tiled::launch},
+      // fp64 and complex fp64 on the FP64 tensor cores, mma.sync (kernels/gemm_f64_mma.cu):
+      // 16-byte-load rows before the scalar-load ones.
+      {"dgemm_mma_f64_128x128x16", gemm_f64_mma::supports_dgemm_128x128x16,
+       gemm_f64_mma::launch_dgemm_128x128x16},
+      {"dgemm_mma_f64_scalarload_128x128x16", gemm_f64_mma::supports_dgemm_scalarload_128x128x16,
+       gemm_f64_mma::launch_dgemm_scalarload_128x128x16},
+      {"zgemm_mma_f64_128x64x8", gemm_f64_mma::supports_zgemm_128x64x8,
+       gemm_f64_mma::launch_zgemm_128x64x8},
+      {"zgemm_mma_f64_scalarload_128x64x8", gemm_f64_mma::supports_zgemm_scalarload_128x64x8,
+       gemm_f64_mma::launch_zgemm_scalarload_128x64x8},
+      // complex fp32 SIMT (kernels/cgemm_simt.cu)
+      {"cgemm_simt_64x128x16", cgemm_simt::supports_64x128x16, cgemm_simt::launch_64x128x16},
+      {"cgemm_simt_scalarload_64x128x16", cgemm_simt::supports_scalarload_64x128x16,
+       cgemm_simt::launch_scalarload_64x128x16},
   };
   return table;
 }

@@ -29,11 +29,12 @@ const OpenBlas& OpenBlas::get() {
     }
     b.sgemm = reinterpret_cast<SgemmFn>(dlsym(h, "sgemm_"));
     b.dgemm = reinterpret_cast<DgemmFn>(dlsym(h, "dgemm_"));
+    b.cgemm = reinterpret_cast<CgemmFn>(dlsym(h, "cgemm_"));
     b.zgemm = reinterpret_cast<DgemmFn>(dlsym(h, "zgemm_"));
     b.saxpy = reinterpret_cast<SaxpyFn>(dlsym(h, "saxpy_"));
     b.somatcopy = reinterpret_cast<SomatcopyFn>(dlsym(h, "somatcopy_"));
     b.simatcopy = reinterpret_cast<SimatcopyFn>(dlsym(h, "simatcopy_"));
-    if (!b.sgemm || !b.dgemm || !b.zgemm || !b.saxpy || !b.somatcopy || !b.simatcopy)
+    if (!b.sgemm || !b.dgemm || !b.cgemm || !b.zgemm || !b.saxpy || !b.somatcopy || !b.simatcopy)
       b.error = "OpenBLAS lacks a symbol";
     return b;
   }();

@@ -19,10 +19,12 @@ namespace tbtest {
 using SgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const float*,
                          const float*, const int*, const float*, const int*, const float*, float*,
                          const int*, size_t, size_t);
-// dgemm_; zgemm_ has the same form, its scalars and arrays interleaved (re, im) double pairs.
+// dgemm_; zgemm_ has the same form, its scalars and arrays interleaved (re, im) double pairs, and
+// cgemm_ sgemm_'s, with interleaved float pairs.
 using DgemmFn = void (*)(const char*, const char*, const int*, const int*, const int*,
                          const double*, const double*, const int*, const double*, const int*,
                          const double*, double*, const int*, size_t, size_t);
+using CgemmFn = SgemmFn;
 using SaxpyFn = void (*)(const int*, const float*, const float*, const int*, float*, const int*);
 using SomatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*,
                              const float*, const int*, float*, const int*);
@@ -33,6 +35,7 @@ using SimatcopyFn = void (*)(const char*, const char*, const int*, const int*, c
 struct OpenBlas {
   SgemmFn sgemm = nullptr;
   DgemmFn dgemm = nullptr;
+  CgemmFn cgemm = nullptr;
   DgemmFn zgemm = nullptr;
   SaxpyFn saxpy = nullptr;
   SomatcopyFn somatcopy = nullptr;

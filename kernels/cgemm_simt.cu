@@ -1,0 +1,349 @@
+// cgemm_simt: complex fp32 GEMM on the SIMT cores. The contract (formula, storage, tiling, edges,
+// alignment) is at the top of cgemm_simt.h.
+#include "cgemm_simt.h"
+
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+
+#include "gemm_device_common.cuh"
+
+namespace tileblas::cgemm_simt {
+
+namespace {
+
+using gemm_device::aligned_to;
+
+constexpr int kBlockM = 64, kBlockN = 128, kBlockK = 16;
+constexpr int kWarpM = 16, kWarpN = 64;
+constexpr int kWarpsM = kBlockM / kWarpM;
+constexpr int kThreads = 32 * kWarpsM * (kBlockN / kWarpN);
+constexpr int kStages = 3;
+constexpr int kRasterGroup = 8;
+// Shared rows (one k each) padded by 2 complex: 16-byte aligned rows for the fragment reads, and
+// a pitch of 2 (mod 16) complex puts the 8-byte writes of a k-contiguous operand (8 consecutive k
+// of two rows a half warp) on 16 distinct 8-byte bank pairs.
+constexpr int kPad = 2;
+constexpr int kPitchA = kBlockM + kPad, kPitchB = kBlockN + kPad;  // complex elements
+constexpr int kStageElems = kBlockK * (kPitchA + kPitchB);
+constexpr int kSmemBytes = kStages * kStageElems * 8;
+
+static_assert(kThreads == 256, "the copy layouts below assume 256 threads");
+static_assert(kWarpM == 16 && kWarpN == 64,
+              "4 x 8 lanes, each 2 x 2 complex vectors of 2: 16 x 64 warp tiles");
+static_assert(kPitchA % 16 == 2 && kPitchB % 16 == 2, "conflict-free transposing writes");
+static_assert(kBlockK == 16, "k-contiguous copies: 8 consecutive k per lane group, two groups");
+static_assert(kStages >= 3, "k-tile kt + kStages - 1 is copied during k-tile kt, into kt - 1's stage");
+
+struct Args {
+  int m, n, k;
+  float alpha_re, alpha_im, beta_re, beta_im;
+  const float2* a;
+  int64_t lda;
+  const float2* b;
+  int64_t ldb;
+  float2* c;
+  int64_t ldc;
+};
+
+// How an operand lies in global memory: contiguous along k (A transposed, B not) or along m/n.
+enum class Layout { kKContiguous, kMNContiguous };
+
+__device__ __forceinline__ uint32_t smem_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+// 16 (8) bytes global -> shared; bytes past `src_bytes` are zero-filled and not read.
+__device__ __forceinline__ void cp_async_16(uint32_t dst, const void* src, int src_bytes) {
+  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(src_bytes)
+               : "memory");
+}
+__device__ __forceinline__ void cp_async_8(uint32_t dst, const void* src, int src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(dst), "l"(src), "r"(src_bytes)
+               : "memory");
+}
+__device__ __forceinline__ void cp_async_4(uint32_t dst, const void* src, int src_bytes) {
+  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(src_bytes)
+               : "memory");
+}
+// One complex element: 8 bytes at once, or (scalar loads: 4-byte alignment only) re and im apart.
+template <bool kVector>
+__device__ __forceinline__ void copy_element(uint32_t dst, const float2* src, bool ok) {
+  if constexpr (kVector) {
+    cp_async_8(dst, src, ok ? 8 : 0);
+  } else {
+    const float* f = reinterpret_cast<const float*>(src);
+    cp_async_4(dst, f, ok ? 4 : 0);
+    cp_async_4(dst + 4, ok ? f + 1 : f, ok ? 4 : 0);
+  }
+}
+__device__ __forceinline__ void cp_async_commit() {
+  asm volatile("cp.async.commit_group;" ::: "memory");
+}
+template <int kPending>
+__device__ __forceinline__ void cp_async_wait() {
+  asm volatile("cp.async.wait_group %0;" ::"n"(kPending) : "memory");
+}
+
+// Copies the k-step starting at k0 of one operand x (kRows rows of m or n from mn0) into shared
+// memory at `dst` (k-major, `kPitch` complex per k): element (k0 + kk, mn0 + r) -> dst[kk][r].
+template <Layout kLayout, int kRows, int kPitch, bool kVector>
+__device__ __forceinline__ void copy_tile(uint32_t dst, const float2* x, int64_t ld, int mn0,
+                                          int mn_extent, int k0, int k_extent) {
+  const int tid = int(threadIdx.x);
+  if constexpr (kLayout == Layout::kMNContiguous) {
+    constexpr int kElems = kVector ? 2 : 1;  // complex per copy
+    constexpr int kPerRow = kRows / kElems;
+    constexpr int kRowStep = kThreads / kPerRow;
+    static_assert(kThreads % kPerRow == 0 && kBlockK % kRowStep == 0, "whole k rows per pass");
+    const int e = tid % kPerRow, r0 = tid / kPerRow;
+    const int mn = mn0 + e * kElems;
+    const int elems = min(max(mn_extent - mn, 0), kElems);
+#pragma unroll
+    for (int i = 0; i < kBlockK / kRowStep; ++i) {
+      const int row = r0 + i * kRowStep;
+      const bool ok = elems > 0 && k0 + row < k_extent;
+      const float2* src = ok ? x + (int64_t(k0 + row) * ld + mn) : x;
+      const uint32_t at = dst + uint32_t((row * kPitch + e * kElems) * 8);
+      if constexpr (kVector) {
+        cp_async_16(at, src, ok ? elems * 8 : 0);
+      } else {
+        copy_element<false>(at, src, ok);
+      }
+    }
+  } else {
+    // Lane groups of 8 consecutive k (64 contiguous bytes of a row), 32 rows per pass.
+    const int kk = tid % 8, r0 = tid / 8;
+#pragma unroll
+    for (int h = 0; h < kBlockK / 8; ++h) {
+      const bool k_ok = k0 + kk + 8 * h < k_extent;
+#pragma unroll
+      for (int rr = 0; rr < kRows / 32; ++rr) {
+        const int row = r0 + 32 * rr;
+        const bool ok = k_ok && mn0 + row < mn_extent;
+        const float2* src = ok ? x + (int64_t(mn0 + row) * ld + k0 + kk + 8 * h) : x;
+        copy_element<kVector>(dst + uint32_t(((kk + 8 * h) * kPitch + row) * 8), src, ok);
+      }
+    }
+  }
+}
+
+template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, bool kVector>
+__global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
+  extern __shared__ __align__(16) float2 smem[];
+  const int2 origin =
+      gemm_device::grouped_tile_origin(args.m, args.n, kBlockM, kBlockN, kRasterGroup);
+  const int m0 = origin.x, n0 = origin.y;
+  const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
+  const int m_lane = (lane >> 1) & 3;
+  const int n_lane = (lane & 1) | ((lane >> 3) << 1);
+  const int wm0 = (warp % kWarpsM) * kWarpM, wn0 = (warp / kWarpsM) * kWarpN;
+  const bool alpha_zero = args.alpha_re == 0.0f && args.alpha_im == 0.0f;
+  const int k_tiles = alpha_zero ? 0 : (args.k + kBlockK - 1) / kBlockK;
+  const uint32_t smem0 = smem_address(smem);
+
+  auto load_stage = [&](int stage, int kt) {
+    const uint32_t sa = smem0 + uint32_t(stage * kStageElems * 8);
+    copy_tile<kALayout, kBlockM, kPitchA, kVector>(sa, args.a, args.lda, m0, args.m, kt * kBlockK,
+                                                   args.k);
+    copy_tile<kBLayout, kBlockN, kPitchB, kVector>(sa + uint32_t(kBlockK * kPitchA * 8), args.b,
+                                                   args.ldb, n0, args.n, kt * kBlockK, args.k);
+  };
+
+#pragma unroll
+  for (int s = 0; s < kStages - 1; ++s) {
+    if (s < k_tiles) load_stage(s, s);
+    cp_async_commit();
+  }
+
+  // acc[r][c] = (re, im) of C(rows 8 (r / 2) + 2 m_lane + r % 2, cols 16 (c / 2) + 2 n_lane + c % 2)
+  // of the warp tile.
+  float acc[4][8][2];
+#pragma unroll
+  for (int r = 0; r < 4; ++r)
+#pragma unroll
+    for (int c = 0; c < 8; ++c) acc[r][c][0] = acc[r][c][1] = 0.0f;
+
+  // Signs of the products ai bi (re), ar bi and ai br (im) under conjugation.
+  constexpr float kSignAiBi = kConjA == kConjB ? -1.0f : 1.0f;
+  constexpr float kSignBi = kConjB ? -1.0f : 1.0f;
+  constexpr float kSignAi = kConjA ? -1.0f : 1.0f;
+
+  int stage = 0;
+  for (int kt = 0; kt < k_tiles; ++kt) {
+    cp_async_wait<kStages - 2>();  // k-tile kt has landed (this thread's copies) ...
+    __syncthreads();               // ... everyone's; every thread is done with k-tile kt - 1
+    const int refill = kt + kStages - 1;
+    if (refill < k_tiles) load_stage(stage == 0 ? kStages - 1 : stage - 1, refill);
+    cp_async_commit();
+
+    const float2* as = smem + stage * kStageElems + wm0 + 2 * m_lane;
+    const float2* bs = smem + stage * kStageElems + kBlockK * kPitchA + wn0 + 2 * n_lane;
+#pragma unroll
+    for (int kk = 0; kk < kBlockK; ++kk) {
+      float4 a[2], b[4];
+#pragma unroll
+      for (int x = 0; x < 2; ++x) a[x] = *reinterpret_cast<const float4*>(as + kk * kPitchA + 8 * x);
+#pragma unroll
+      for (int y = 0; y < 4; ++y) b[y] = *reinterpret_cast<const float4*>(bs + kk * kPitchB + 16 * y);
+#pragma unroll
+      for (int r = 0; r < 4; ++r) {
+        const float ar = r % 2 ? a[r / 2].z : a[r / 2].x;
+        const float ai = r % 2 ? a[r / 2].w : a[r / 2].y;
+#pragma unroll
+        for (int c = 0; c < 8; ++c) {
+          const float br = c % 2 ? b[c / 2].z : b[c / 2].x;
+          const float bi = c % 2 ? b[c / 2].w : b[c / 2].y;
+          acc[r][c][0] = fmaf(ar, br, acc[r][c][0]);
+          acc[r][c][0] = fmaf(kSignAiBi * ai, bi, acc[r][c][0]);
+          acc[r][c][1] = fmaf(ar, kSignBi * bi, acc[r][c][1]);
+          acc[r][c][1] = fmaf(kSignAi * ai, br, acc[r][c][1]);
+        }
+      }
+    }
+    stage = stage + 1 == kStages ? 0 : stage + 1;
+  }
+
+  // Epilogue: C = alpha acc + beta C; rows 2 m_lane and 2 m_lane + 1 of a column side by side (one
+  // 16-byte access where C allows it).
+  const bool beta_zero = args.beta_re == 0.0f && args.beta_im == 0.0f;
+  const bool c_pairs = reinterpret_cast<uintptr_t>(args.c) % 16 == 0 && args.ldc % 2 == 0;
+  const float ar = args.alpha_re, ai = args.alpha_im, br = args.beta_re, bi = args.beta_im;
+#pragma unroll
+  for (int x = 0; x < 2; ++x) {
+    const int row = m0 + wm0 + 8 * x + 2 * m_lane;
+    if (row >= args.m) continue;
+#pragma unroll
+    for (int c = 0; c < 8; ++c) {
+      const int col = n0 + wn0 + 16 * (c / 2) + 2 * n_lane + c % 2;
+      if (col >= args.n) continue;
+      float2* at = args.c + (row + int64_t(col) * args.ldc);
+      float2 v[2];
+#pragma unroll
+      for (int e = 0; e < 2; ++e) {
+        const float xr = acc[2 * x + e][c][0], xi = acc[2 * x + e][c][1];
+        v[e] = make_float2(fmaf(ar, xr, -ai * xi), fmaf(ar, xi, ai * xr));
+      }
+      const bool both = row + 1 < args.m;
+      if (c_pairs && both) {
+        if (!beta_zero) {
+          const float4 old = *reinterpret_cast<const float4*>(at);
+          v[0].x += fmaf(br, old.x, -bi * old.y);
+          v[0].y += fmaf(br, old.y, bi * old.x);
+          v[1].x += fmaf(br, old.z, -bi * old.w);
+          v[1].y += fmaf(br, old.w, bi * old.z);
+        }
+        *reinterpret_cast<float4*>(at) = make_float4(v[0].x, v[0].y, v[1].x, v[1].y);
+      } else {  // float by float: C may be only 4-byte aligned
+        float* f = reinterpret_cast<float*>(at);
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          if (e == 1 && !both) break;
+          if (!beta_zero) {
+            const float cr = f[2 * e], ci = f[2 * e + 1];
+            v[e].x += fmaf(br, cr, -bi * ci);
+            v[e].y += fmaf(br, ci, bi * cr);
+          }
+          f[2 * e] = v[e].x;
+          f[2 * e + 1] = v[e].y;
+        }
+      }
+    }
+  }
+}
+
+// ---- Host side ----------------------------------------------------------------------------------
+
+template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, bool kVector>
+cudaError_t launch_kernel(const Args& args, cudaStream_t stream) {
+  auto kernel = cgemm_simt_kernel<kALayout, kBLayout, kConjA, kConjB, kVector>;
+  cudaError_t err =
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
+  if (err == cudaSuccess)
+    err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                               cudaSharedmemCarveoutMaxShared);
+  if (err != cudaSuccess) return err;
+  const int64_t tiles =
+      ((args.m + kBlockM - 1) / kBlockM) * int64_t((args.n + kBlockN - 1) / kBlockN);
+  kernel<<<unsigned(tiles), kThreads, kSmemBytes, stream>>>(args);
+  return cudaGetLastError();
+}
+
+// Dispatches B's transpose for a fixed A.
+template <Layout kALayout, bool kConjA, bool kVector>
+cudaError_t launch_b(const GemmProblem& p, const Args& args, cudaStream_t stream) {
+  constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
+  switch (p.trans_b) {
+    case Op::kNoTrans:
+      return launch_kernel<kALayout, kK, kConjA, false, kVector>(args, stream);
+    case Op::kTrans:
+      return launch_kernel<kALayout, kMN, kConjA, false, kVector>(args, stream);
+    case Op::kConjTrans:
+      return launch_kernel<kALayout, kMN, kConjA, true, kVector>(args, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <bool kVector>
+cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
+  const Args args{int(p.m),
+                  int(p.n),
+                  int(p.k),
+                  float(p.alpha.re),
+                  float(p.alpha.im),
+                  float(p.beta.re),
+                  float(p.beta.im),
+                  static_cast<const float2*>(p.a),
+                  p.lda,
+                  static_cast<const float2*>(p.b),
+                  p.ldb,
+                  static_cast<float2*>(p.c),
+                  p.ldc};
+  constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
+  switch (p.trans_a) {
+    case Op::kNoTrans:
+      return launch_b<kMN, false, kVector>(p, args, stream);
+    case Op::kTrans:
+      return launch_b<kK, false, kVector>(p, args, stream);
+    case Op::kConjTrans:
+      return launch_b<kK, true, kVector>(p, args, stream);
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <bool kVector>
+bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
+  if (p.ab_type != DataType::kC32 || p.c_type != DataType::kC32) return false;
+  constexpr int64_t kMaxExtent = INT32_MAX - 1024;
+  if (p.m < 1 || p.n < 1 || p.k < 0 || p.m > kMaxExtent || p.n > kMaxExtent || p.k > kMaxExtent)
+    return false;
+  if ((p.m + kBlockM - 1) / kBlockM * ((p.n + kBlockN - 1) / kBlockN) > INT32_MAX) return false;
+  if (p.lda < std::max<int64_t>(1, p.a_rows()) || p.ldb < std::max<int64_t>(1, p.b_rows()) ||
+      p.ldc < std::max<int64_t>(1, p.m))
+    return false;
+  if (caps.sm_version < 80 || caps.smem_per_block_optin < size_t(kSmemBytes)) return false;
+  if (!aligned_to(p.a, 4) || !aligned_to(p.b, 4) || !aligned_to(p.c, 4)) return false;
+  if constexpr (kVector) {
+    if (!aligned_to(p.a, 16) || !aligned_to(p.b, 16) || p.lda % 2 != 0 || p.ldb % 2 != 0)
+      return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+bool supports_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<true>(p, caps);
+}
+cudaError_t launch_64x128x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<true>(p, stream);
+}
+bool supports_scalarload_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<false>(p, caps);
+}
+cudaError_t launch_scalarload_64x128x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<false>(p, stream);
+}
+
+}  // namespace tileblas::cgemm_simt
