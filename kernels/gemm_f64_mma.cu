@@ -121,10 +121,12 @@ __device__ __forceinline__ double flip_sign(double x, uint32_t mask) {
 
 // ---- Configuration ------------------------------------------------------------------------------
 
-template <class T, int kBlockM_, int kBlockN_, int kBlockK_, int kWarpM_, int kWarpN_, int kStages_>
+template <class T, int kBlockM_, int kBlockN_, int kBlockK_, int kWarpM_, int kWarpN_, int kStages_,
+          int kBlocksPerSm_>
 struct Config {
   static constexpr int kBlockM = kBlockM_, kBlockN = kBlockN_, kBlockK = kBlockK_;
   static constexpr int kWarpM = kWarpM_, kWarpN = kWarpN_, kStages = kStages_;
+  static constexpr int kBlocksPerSm = kBlocksPerSm_;  // launch bounds: registers for this many
   static constexpr int kWarpsM = kBlockM / kWarpM, kWarpsN = kBlockN / kWarpN;
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
   static constexpr int kTilesM = kWarpM / 16, kTilesN = kWarpN / 8;  // MMA tiles of a warp
@@ -350,7 +352,7 @@ __device__ __forceinline__ void load_b_c64(double (&re)[2], double (&im)[2], con
 // loaded that step's fragments, so kt's stage can be refilled, and k-tile kt + 1 has landed); the
 // fragments of the next k-step are loaded into the registers of the current one as each is dead.
 template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVector>
-__global__ void __launch_bounds__(Cfg::kThreads, 1) gemm_f64_mma_kernel(Args args) {
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma_kernel(Args args) {
   extern __shared__ __align__(128) unsigned char smem[];
   constexpr int kStages = Cfg::kStages;
   constexpr int kTM = Cfg::kTilesM, kTN = Cfg::kTilesN;
@@ -630,10 +632,14 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
   return true;
 }
 
-// dgemm: 128 x 128 x 16, warps of 64 x 32, 4 stages (128 KiB). zgemm: 128 x 64 x 8, warps of
-// 32 x 32, 6 stages (144 KiB). Both one block (8 warps) per SM: 64 fp64 accumulators a thread.
-using ConfigF64 = Config<TypeF64, 128, 128, 16, 64, 32, 4>;
-using ConfigC64 = Config<TypeC64, 128, 64, 8, 32, 32, 6>;
+// Warps of 64 x 32 (dgemm) or 32 x 32 (zgemm): 64 fp64 accumulators a thread, so at most 8 warps
+// per SM. dgemm: 128 x 128 x 16, 4 stages (128 KiB), one block per SM; or 128 x 64 x 16 (4 warps,
+// 96 KiB), two blocks per SM, for twice the tiles. zgemm: 128 x 64 x 8, 6 stages (144 KiB), one
+// block per SM; or 64 x 64 x 8 (4 warps, 6 stages, 96 KiB), two per SM.
+using ConfigF64 = Config<TypeF64, 128, 128, 16, 64, 32, 4, 1>;
+using ConfigF64Half = Config<TypeF64, 128, 64, 16, 64, 32, 4, 2>;
+using ConfigC64 = Config<TypeC64, 128, 64, 8, 32, 32, 6, 1>;
+using ConfigC64Half = Config<TypeC64, 64, 64, 8, 32, 32, 6, 2>;
 
 }  // namespace
 
@@ -648,6 +654,18 @@ bool supports_dgemm_scalarload_128x128x16(const GemmProblem& p, const DeviceCaps
 }
 cudaError_t launch_dgemm_scalarload_128x128x16(const GemmProblem& p, cudaStream_t stream) {
   return launch_problem<TypeF64, ConfigF64, false>(p, stream);
+}
+bool supports_dgemm_128x64x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeF64, ConfigF64Half, true>(p, caps);
+}
+cudaError_t launch_dgemm_128x64x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeF64, ConfigF64Half, true>(p, stream);
+}
+bool supports_zgemm_64x64x8(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeC64, ConfigC64Half, true>(p, caps);
+}
+cudaError_t launch_zgemm_64x64x8(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeC64, ConfigC64Half, true>(p, stream);
 }
 bool supports_zgemm_128x64x8(const GemmProblem& p, const DeviceCaps& caps) {
   return supports_problem<TypeC64, ConfigC64, true>(p, caps);

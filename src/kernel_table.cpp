@@ -62,10 +62,14 @@ const std::vector<GemmKernel>& gemm_kernels() {
       // 16-byte-load rows before the scalar-load ones.
       {"dgemm_mma_f64_128x128x16", gemm_f64_mma::supports_dgemm_128x128x16,
        gemm_f64_mma::launch_dgemm_128x128x16},
+      {"dgemm_mma_f64_128x64x16", gemm_f64_mma::supports_dgemm_128x64x16,
+       gemm_f64_mma::launch_dgemm_128x64x16},
       {"dgemm_mma_f64_scalarload_128x128x16", gemm_f64_mma::supports_dgemm_scalarload_128x128x16,
        gemm_f64_mma::launch_dgemm_scalarload_128x128x16},
       {"zgemm_mma_f64_128x64x8", gemm_f64_mma::supports_zgemm_128x64x8,
        gemm_f64_mma::launch_zgemm_128x64x8},
+      {"zgemm_mma_f64_64x64x8", gemm_f64_mma::supports_zgemm_64x64x8,
+       gemm_f64_mma::launch_zgemm_64x64x8},
       {"zgemm_mma_f64_scalarload_128x64x8", gemm_f64_mma::supports_zgemm_scalarload_128x64x8,
        gemm_f64_mma::launch_zgemm_scalarload_128x64x8},
       // complex fp32 SIMT (kernels/cgemm_simt.cu)
