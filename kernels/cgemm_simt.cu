@@ -67,10 +67,10 @@ __device__ __forceinline__ void cp_async_4(uint32_t dst, const void* src, int sr
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(src_bytes)
                : "memory");
 }
-// One complex element: 8 bytes at once, or (scalar loads: 4-byte alignment only) re and im apart.
-template <bool kVector>
+// One complex element: 8 bytes at once, or (4-byte alignment only) re and im apart.
+template <int kCopyBytes>
 __device__ __forceinline__ void copy_element(uint32_t dst, const float2* src, bool ok) {
-  if constexpr (kVector) {
+  if constexpr (kCopyBytes >= 8) {
     cp_async_8(dst, src, ok ? 8 : 0);
   } else {
     const float* f = reinterpret_cast<const float*>(src);
@@ -88,12 +88,12 @@ __device__ __forceinline__ void cp_async_wait() {
 
 // Copies the k-step starting at k0 of one operand x (kRows rows of m or n from mn0) into shared
 // memory at `dst` (k-major, `kPitch` complex per k): element (k0 + kk, mn0 + r) -> dst[kk][r].
-template <Layout kLayout, int kRows, int kPitch, bool kVector>
+template <Layout kLayout, int kRows, int kPitch, int kCopyBytes>
 __device__ __forceinline__ void copy_tile(uint32_t dst, const float2* x, int64_t ld, int mn0,
                                           int mn_extent, int k0, int k_extent) {
   const int tid = int(threadIdx.x);
   if constexpr (kLayout == Layout::kMNContiguous) {
-    constexpr int kElems = kVector ? 2 : 1;  // complex per copy
+    constexpr int kElems = kCopyBytes == 16 ? 2 : 1;  // complex per copy
     constexpr int kPerRow = kRows / kElems;
     constexpr int kRowStep = kThreads / kPerRow;
     static_assert(kThreads % kPerRow == 0 && kBlockK % kRowStep == 0, "whole k rows per pass");
@@ -106,10 +106,10 @@ __device__ __forceinline__ void copy_tile(uint32_t dst, const float2* x, int64_t
       const bool ok = elems > 0 && k0 + row < k_extent;
       const float2* src = ok ? x + (int64_t(k0 + row) * ld + mn) : x;
       const uint32_t at = dst + uint32_t((row * kPitch + e * kElems) * 8);
-      if constexpr (kVector) {
+      if constexpr (kCopyBytes == 16) {
         cp_async_16(at, src, ok ? elems * 8 : 0);
       } else {
-        copy_element<false>(at, src, ok);
+        copy_element<kCopyBytes>(at, src, ok);
       }
     }
   } else {
@@ -123,14 +123,19 @@ __device__ __forceinline__ void copy_tile(uint32_t dst, const float2* x, int64_t
         const int row = r0 + 32 * rr;
         const bool ok = k_ok && mn0 + row < mn_extent;
         const float2* src = ok ? x + (int64_t(mn0 + row) * ld + k0 + kk + 8 * h) : x;
-        copy_element<kVector>(dst + uint32_t(((kk + 8 * h) * kPitch + row) * 8), src, ok);
+        copy_element<kCopyBytes>(dst + uint32_t(((kk + 8 * h) * kPitch + row) * 8), src, ok);
       }
     }
   }
 }
 
-template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, bool kVector>
-__global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
+// kCopyBytes: 16 (two complex of an m/n-contiguous operand a copy), 8 (one complex) or 4 (re or
+// im). kUnroll: k-steps unrolled in the main loop (a fully unrolled k-tile of this register tile
+// is about 36 KB of code).
+template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes, int kUnroll,
+          int kBlocksPerSm>
+__global__ void __launch_bounds__(kThreads, kBlocksPerSm) cgemm_simt_kernel(Args args) {
+  static_assert(kBlockK % kUnroll == 0, "whole unrolled groups of k-steps per k-tile");
   extern __shared__ __align__(16) float2 smem[];
   const int2 origin =
       gemm_device::grouped_tile_origin(args.m, args.n, kBlockM, kBlockN, kRasterGroup);
@@ -145,9 +150,9 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
 
   auto load_stage = [&](int stage, int kt) {
     const uint32_t sa = smem0 + uint32_t(stage * kStageElems * 8);
-    copy_tile<kALayout, kBlockM, kPitchA, kVector>(sa, args.a, args.lda, m0, args.m, kt * kBlockK,
+    copy_tile<kALayout, kBlockM, kPitchA, kCopyBytes>(sa, args.a, args.lda, m0, args.m, kt * kBlockK,
                                                    args.k);
-    copy_tile<kBLayout, kBlockN, kPitchB, kVector>(sa + uint32_t(kBlockK * kPitchA * 8), args.b,
+    copy_tile<kBLayout, kBlockN, kPitchB, kCopyBytes>(sa + uint32_t(kBlockK * kPitchA * 8), args.b,
                                                    args.ldb, n0, args.n, kt * kBlockK, args.k);
   };
 
@@ -180,8 +185,11 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
 
     const float2* as = smem + stage * kStageElems + wm0 + 2 * m_lane;
     const float2* bs = smem + stage * kStageElems + kBlockK * kPitchA + wn0 + 2 * n_lane;
+#pragma unroll 1
+    for (int k0 = 0; k0 < kBlockK; k0 += kUnroll) {
 #pragma unroll
-    for (int kk = 0; kk < kBlockK; ++kk) {
+    for (int ku = 0; ku < kUnroll; ++ku) {
+      const int kk = k0 + ku;
       float4 a[2], b[4];
 #pragma unroll
       for (int x = 0; x < 2; ++x) a[x] = *reinterpret_cast<const float4*>(as + kk * kPitchA + 8 * x);
@@ -201,6 +209,7 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
           acc[r][c][1] = fmaf(kSignAi * ai, br, acc[r][c][1]);
         }
       }
+    }
     }
     stage = stage + 1 == kStages ? 0 : stage + 1;
   }
@@ -255,9 +264,11 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
 
 // ---- Host side ----------------------------------------------------------------------------------
 
-template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, bool kVector>
+template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes, int kUnroll,
+          int kBlocksPerSm>
 cudaError_t launch_kernel(const Args& args, cudaStream_t stream) {
-  auto kernel = cgemm_simt_kernel<kALayout, kBLayout, kConjA, kConjB, kVector>;
+  auto kernel =
+      cgemm_simt_kernel<kALayout, kBLayout, kConjA, kConjB, kCopyBytes, kUnroll, kBlocksPerSm>;
   cudaError_t err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (err == cudaSuccess)
@@ -271,22 +282,22 @@ cudaError_t launch_kernel(const Args& args, cudaStream_t stream) {
 }
 
 // Dispatches B's transpose for a fixed A.
-template <Layout kALayout, bool kConjA, bool kVector>
+template <Layout kALayout, bool kConjA, int kCopyBytes, int kUnroll, int kBlocksPerSm>
 cudaError_t launch_b(const GemmProblem& p, const Args& args, cudaStream_t stream) {
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   switch (p.trans_b) {
     case Op::kNoTrans:
-      return launch_kernel<kALayout, kK, kConjA, false, kVector>(args, stream);
+      return launch_kernel<kALayout, kK, kConjA, false, kCopyBytes, kUnroll, kBlocksPerSm>(args, stream);
     case Op::kTrans:
-      return launch_kernel<kALayout, kMN, kConjA, false, kVector>(args, stream);
+      return launch_kernel<kALayout, kMN, kConjA, false, kCopyBytes, kUnroll, kBlocksPerSm>(args, stream);
     case Op::kConjTrans:
-      return launch_kernel<kALayout, kMN, kConjA, true, kVector>(args, stream);
+      return launch_kernel<kALayout, kMN, kConjA, true, kCopyBytes, kUnroll, kBlocksPerSm>(args, stream);
   }
   return cudaErrorInvalidValue;
 }
 
-template <bool kVector>
-cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
+template <int kCopyBytes, int kUnroll, int kBlocksPerSm>
+cudaError_t launch_copies(const GemmProblem& p, cudaStream_t stream) {
   const Args args{int(p.m),
                   int(p.n),
                   int(p.k),
@@ -303,13 +314,26 @@ cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   switch (p.trans_a) {
     case Op::kNoTrans:
-      return launch_b<kMN, false, kVector>(p, args, stream);
+      return launch_b<kMN, false, kCopyBytes, kUnroll, kBlocksPerSm>(p, args, stream);
     case Op::kTrans:
-      return launch_b<kK, false, kVector>(p, args, stream);
+      return launch_b<kK, false, kCopyBytes, kUnroll, kBlocksPerSm>(p, args, stream);
     case Op::kConjTrans:
-      return launch_b<kK, true, kVector>(p, args, stream);
+      return launch_b<kK, true, kCopyBytes, kUnroll, kBlocksPerSm>(p, args, stream);
   }
   return cudaErrorInvalidValue;
+}
+
+// The vector rows copy 16 bytes; the scalar-load row copies whole complex elements where A and B
+// are 8-byte aligned, else re and im apart.
+template <bool kVector, int kUnroll, int kBlocksPerSm = 2>
+cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
+  if constexpr (kVector) {
+    return launch_copies<16, kUnroll, kBlocksPerSm>(p, stream);
+  } else {
+    if (aligned_to(p.a, 8) && aligned_to(p.b, 8))
+      return launch_copies<8, kUnroll, kBlocksPerSm>(p, stream);
+    return launch_copies<4, kUnroll, kBlocksPerSm>(p, stream);
+  }
 }
 
 template <bool kVector>
@@ -337,13 +361,31 @@ bool supports_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
   return supports_problem<true>(p, caps);
 }
 cudaError_t launch_64x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<true>(p, stream);
+  return launch_problem<true, kBlockK>(p, stream);
+}
+bool supports_unroll4_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<true>(p, caps);
+}
+cudaError_t launch_unroll4_64x128x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<true, 4>(p, stream);
+}
+bool supports_unroll8_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<true>(p, caps);
+}
+cudaError_t launch_unroll8_64x128x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<true, 8>(p, stream);
+}
+bool supports_onepersm_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<true>(p, caps);
+}
+cudaError_t launch_onepersm_64x128x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<true, kBlockK, 1>(p, stream);
 }
 bool supports_scalarload_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
   return supports_problem<false>(p, caps);
 }
 cudaError_t launch_scalarload_64x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<false>(p, stream);
+  return launch_problem<false, kBlockK>(p, stream);
 }
 
 }  // namespace tileblas::cgemm_simt

@@ -43,6 +43,14 @@ namespace tileblas::cgemm_simt {
 
 bool supports_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_64x128x16(const GemmProblem& p, cudaStream_t stream);
+// Candidates: the same with 4 or 8 k-steps unrolled in the main loop instead of all 16.
+bool supports_unroll4_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_unroll4_64x128x16(const GemmProblem& p, cudaStream_t stream);
+bool supports_unroll8_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_unroll8_64x128x16(const GemmProblem& p, cudaStream_t stream);
+// Candidate: one block per SM, registers for it alone (up to 255 a thread).
+bool supports_onepersm_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_onepersm_64x128x16(const GemmProblem& p, cudaStream_t stream);
 bool supports_scalarload_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_scalarload_64x128x16(const GemmProblem& p, cudaStream_t stream);
 

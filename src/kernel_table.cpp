@@ -74,6 +74,12 @@ const std::vector<GemmKernel>& gemm_kernels() {
        gemm_f64_mma::launch_zgemm_scalarload_128x64x8},
       // complex fp32 SIMT (kernels/cgemm_simt.cu)
       {"cgemm_simt_64x128x16", cgemm_simt::supports_64x128x16, cgemm_simt::launch_64x128x16},
+      {"cgemm_simt_unroll4_64x128x16", cgemm_simt::supports_unroll4_64x128x16,
+       cgemm_simt::launch_unroll4_64x128x16},
+      {"cgemm_simt_unroll8_64x128x16", cgemm_simt::supports_unroll8_64x128x16,
+       cgemm_simt::launch_unroll8_64x128x16},
+      {"cgemm_simt_onepersm_64x128x16", cgemm_simt::supports_onepersm_64x128x16,
+       cgemm_simt::launch_onepersm_64x128x16},
       {"cgemm_simt_scalarload_64x128x16", cgemm_simt::supports_scalarload_64x128x16,
        cgemm_simt::launch_scalarload_64x128x16},
   };
