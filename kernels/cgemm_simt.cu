@@ -130,12 +130,11 @@ __device__ __forceinline__ void copy_tile(uint32_t dst, const float2* x, int64_t
 }
 
 // kCopyBytes: 16 (two complex of an m/n-contiguous operand a copy), 8 (one complex) or 4 (re or
-// im). kUnroll: k-steps unrolled in the main loop (a fully unrolled k-tile of this register tile
-// is about 36 KB of code).
-template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes, int kUnroll,
-          int kBlocksPerSm>
-__global__ void __launch_bounds__(kThreads, kBlocksPerSm) cgemm_simt_kernel(Args args) {
-  static_assert(kBlockK % kUnroll == 0, "whole unrolled groups of k-steps per k-tile");
+// im). kSplitPasses: a k-step's products in two passes over the register tile (all ar terms, then
+// all ai terms) instead of a complex FMA at a time.
+template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes,
+          bool kSplitPasses>
+__global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
   extern __shared__ __align__(16) float2 smem[];
   const int2 origin =
       gemm_device::grouped_tile_origin(args.m, args.n, kBlockM, kBlockN, kRasterGroup);
@@ -185,31 +184,46 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) cgemm_simt_kernel(Args
 
     const float2* as = smem + stage * kStageElems + wm0 + 2 * m_lane;
     const float2* bs = smem + stage * kStageElems + kBlockK * kPitchA + wn0 + 2 * n_lane;
-#pragma unroll 1
-    for (int k0 = 0; k0 < kBlockK; k0 += kUnroll) {
 #pragma unroll
-    for (int ku = 0; ku < kUnroll; ++ku) {
-      const int kk = k0 + ku;
+    for (int kk = 0; kk < kBlockK; ++kk) {
       float4 a[2], b[4];
 #pragma unroll
       for (int x = 0; x < 2; ++x) a[x] = *reinterpret_cast<const float4*>(as + kk * kPitchA + 8 * x);
 #pragma unroll
       for (int y = 0; y < 4; ++y) b[y] = *reinterpret_cast<const float4*>(bs + kk * kPitchB + 16 * y);
+      auto ar = [&](int r) { return r % 2 ? a[r / 2].z : a[r / 2].x; };
+      auto ai = [&](int r) { return r % 2 ? a[r / 2].w : a[r / 2].y; };
+      auto br = [&](int c) { return c % 2 ? b[c / 2].z : b[c / 2].x; };
+      auto bi = [&](int c) { return c % 2 ? b[c / 2].w : b[c / 2].y; };
+      if constexpr (kSplitPasses) {
 #pragma unroll
-      for (int r = 0; r < 4; ++r) {
-        const float ar = r % 2 ? a[r / 2].z : a[r / 2].x;
-        const float ai = r % 2 ? a[r / 2].w : a[r / 2].y;
+        for (int r = 0; r < 4; ++r) {
 #pragma unroll
-        for (int c = 0; c < 8; ++c) {
-          const float br = c % 2 ? b[c / 2].z : b[c / 2].x;
-          const float bi = c % 2 ? b[c / 2].w : b[c / 2].y;
-          acc[r][c][0] = fmaf(ar, br, acc[r][c][0]);
-          acc[r][c][0] = fmaf(kSignAiBi * ai, bi, acc[r][c][0]);
-          acc[r][c][1] = fmaf(ar, kSignBi * bi, acc[r][c][1]);
-          acc[r][c][1] = fmaf(kSignAi * ai, br, acc[r][c][1]);
+          for (int c = 0; c < 8; ++c) {
+            acc[r][c][0] = fmaf(ar(r), br(c), acc[r][c][0]);
+            acc[r][c][1] = fmaf(ar(r), kSignBi * bi(c), acc[r][c][1]);
+          }
+        }
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+#pragma unroll
+          for (int c = 0; c < 8; ++c) {
+            acc[r][c][0] = fmaf(kSignAiBi * ai(r), bi(c), acc[r][c][0]);
+            acc[r][c][1] = fmaf(kSignAi * ai(r), br(c), acc[r][c][1]);
+          }
+        }
+      } else {
+#pragma unroll
+        for (int r = 0; r < 4; ++r) {
+#pragma unroll
+          for (int c = 0; c < 8; ++c) {
+            acc[r][c][0] = fmaf(ar(r), br(c), acc[r][c][0]);
+            acc[r][c][0] = fmaf(kSignAiBi * ai(r), bi(c), acc[r][c][0]);
+            acc[r][c][1] = fmaf(ar(r), kSignBi * bi(c), acc[r][c][1]);
+            acc[r][c][1] = fmaf(kSignAi * ai(r), br(c), acc[r][c][1]);
+          }
         }
       }
-    }
     }
     stage = stage + 1 == kStages ? 0 : stage + 1;
   }
@@ -264,11 +278,9 @@ __global__ void __launch_bounds__(kThreads, kBlocksPerSm) cgemm_simt_kernel(Args
 
 // ---- Host side ----------------------------------------------------------------------------------
 
-template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes, int kUnroll,
-          int kBlocksPerSm>
+template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes, bool kSplit>
 cudaError_t launch_kernel(const Args& args, cudaStream_t stream) {
-  auto kernel =
-      cgemm_simt_kernel<kALayout, kBLayout, kConjA, kConjB, kCopyBytes, kUnroll, kBlocksPerSm>;
+  auto kernel = cgemm_simt_kernel<kALayout, kBLayout, kConjA, kConjB, kCopyBytes, kSplit>;
   cudaError_t err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (err == cudaSuccess)
@@ -282,21 +294,21 @@ cudaError_t launch_kernel(const Args& args, cudaStream_t stream) {
 }
 
 // Dispatches B's transpose for a fixed A.
-template <Layout kALayout, bool kConjA, int kCopyBytes, int kUnroll, int kBlocksPerSm>
+template <Layout kALayout, bool kConjA, int kCopyBytes, bool kSplit>
 cudaError_t launch_b(const GemmProblem& p, const Args& args, cudaStream_t stream) {
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   switch (p.trans_b) {
     case Op::kNoTrans:
-      return launch_kernel<kALayout, kK, kConjA, false, kCopyBytes, kUnroll, kBlocksPerSm>(args, stream);
+      return launch_kernel<kALayout, kK, kConjA, false, kCopyBytes, kSplit>(args, stream);
     case Op::kTrans:
-      return launch_kernel<kALayout, kMN, kConjA, false, kCopyBytes, kUnroll, kBlocksPerSm>(args, stream);
+      return launch_kernel<kALayout, kMN, kConjA, false, kCopyBytes, kSplit>(args, stream);
     case Op::kConjTrans:
-      return launch_kernel<kALayout, kMN, kConjA, true, kCopyBytes, kUnroll, kBlocksPerSm>(args, stream);
+      return launch_kernel<kALayout, kMN, kConjA, true, kCopyBytes, kSplit>(args, stream);
   }
   return cudaErrorInvalidValue;
 }
 
-template <int kCopyBytes, int kUnroll, int kBlocksPerSm>
+template <int kCopyBytes, bool kSplit>
 cudaError_t launch_copies(const GemmProblem& p, cudaStream_t stream) {
   const Args args{int(p.m),
                   int(p.n),
@@ -314,25 +326,24 @@ cudaError_t launch_copies(const GemmProblem& p, cudaStream_t stream) {
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   switch (p.trans_a) {
     case Op::kNoTrans:
-      return launch_b<kMN, false, kCopyBytes, kUnroll, kBlocksPerSm>(p, args, stream);
+      return launch_b<kMN, false, kCopyBytes, kSplit>(p, args, stream);
     case Op::kTrans:
-      return launch_b<kK, false, kCopyBytes, kUnroll, kBlocksPerSm>(p, args, stream);
+      return launch_b<kK, false, kCopyBytes, kSplit>(p, args, stream);
     case Op::kConjTrans:
-      return launch_b<kK, true, kCopyBytes, kUnroll, kBlocksPerSm>(p, args, stream);
+      return launch_b<kK, true, kCopyBytes, kSplit>(p, args, stream);
   }
   return cudaErrorInvalidValue;
 }
 
 // The vector rows copy 16 bytes; the scalar-load row copies whole complex elements where A and B
 // are 8-byte aligned, else re and im apart.
-template <bool kVector, int kUnroll, int kBlocksPerSm = 2>
+template <bool kVector, bool kSplit>
 cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
   if constexpr (kVector) {
-    return launch_copies<16, kUnroll, kBlocksPerSm>(p, stream);
+    return launch_copies<16, kSplit>(p, stream);
   } else {
-    if (aligned_to(p.a, 8) && aligned_to(p.b, 8))
-      return launch_copies<8, kUnroll, kBlocksPerSm>(p, stream);
-    return launch_copies<4, kUnroll, kBlocksPerSm>(p, stream);
+    if (aligned_to(p.a, 8) && aligned_to(p.b, 8)) return launch_copies<8, kSplit>(p, stream);
+    return launch_copies<4, kSplit>(p, stream);
   }
 }
 
@@ -361,31 +372,19 @@ bool supports_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
   return supports_problem<true>(p, caps);
 }
 cudaError_t launch_64x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<true, kBlockK>(p, stream);
+  return launch_problem<true, false>(p, stream);
 }
-bool supports_unroll4_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_splitpass_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
   return supports_problem<true>(p, caps);
 }
-cudaError_t launch_unroll4_64x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<true, 4>(p, stream);
-}
-bool supports_unroll8_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<true>(p, caps);
-}
-cudaError_t launch_unroll8_64x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<true, 8>(p, stream);
-}
-bool supports_onepersm_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<true>(p, caps);
-}
-cudaError_t launch_onepersm_64x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<true, kBlockK, 1>(p, stream);
+cudaError_t launch_splitpass_64x128x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<true, true>(p, stream);
 }
 bool supports_scalarload_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
   return supports_problem<false>(p, caps);
 }
 cudaError_t launch_scalarload_64x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<false, kBlockK>(p, stream);
+  return launch_problem<false, false>(p, stream);
 }
 
 }  // namespace tileblas::cgemm_simt

@@ -30,7 +30,8 @@
 // beta == 0: C is not read (NaN in C does not leak).
 //
 // Alignment: cgemm_simt_64x128x16 needs A and B 16-byte aligned and lda, ldb even; the
-// "scalarload" row needs only 4-byte (float) alignment of A and B, any leading dimension. C needs
+// "scalarload" row needs only 4-byte (float) alignment of A and B, any leading dimension (it copies
+// whole complex elements, 8 bytes, where A and B are 8-byte aligned, else re and im apart). C needs
 // 4-byte alignment (16-byte accesses where C and ldc allow them, else float by float). Needs sm_80 or newer (cp.async) and 150 KiB of shared memory
 // per SM for two blocks (one block runs where less is available).
 #pragma once
@@ -43,14 +44,9 @@ namespace tileblas::cgemm_simt {
 
 bool supports_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_64x128x16(const GemmProblem& p, cudaStream_t stream);
-// Candidates: the same with 4 or 8 k-steps unrolled in the main loop instead of all 16.
-bool supports_unroll4_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_unroll4_64x128x16(const GemmProblem& p, cudaStream_t stream);
-bool supports_unroll8_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_unroll8_64x128x16(const GemmProblem& p, cudaStream_t stream);
-// Candidate: one block per SM, registers for it alone (up to 255 a thread).
-bool supports_onepersm_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_onepersm_64x128x16(const GemmProblem& p, cudaStream_t stream);
+// Candidate: the same with a k-step's products in two passes (ar terms, then ai terms).
+bool supports_splitpass_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_splitpass_64x128x16(const GemmProblem& p, cudaStream_t stream);
 bool supports_scalarload_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_scalarload_64x128x16(const GemmProblem& p, cudaStream_t stream);
 

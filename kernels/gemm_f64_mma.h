@@ -17,9 +17,8 @@
 //   dgemm 128 x 128 block, warps 2 (m) x 4 (n) of 64 x 32 (4 x 4 MMA tiles), k-tile 16, 4 stages
 //         (128 KiB of shared memory), one block per SM; dgemm_..._128x64x16: 2 x 2 warps, 96 KiB,
 //         two blocks per SM;
-//   zgemm 128 x 64 block, warps 4 x 2 of 32 x 32 (2 x 4 MMA tiles, a re and an im accumulator
-//         each), k-tile 8, 6 stages (144 KiB), one block per SM; zgemm_..._64x64x8: 2 x 2 warps,
-//         96 KiB, two blocks per SM.
+//   zgemm 64 x 64 block, warps 2 x 2 of 32 x 32 (2 x 4 MMA tiles, a re and an im accumulator
+//         each), k-tile 8, 6 stages (96 KiB), two blocks per SM.
 // A multistage cp.async pipeline copies each operand tile into shared memory as it lies in global
 // memory (k-contiguous: A transposed, B not; or m/n-contiguous), XOR-swizzled in 16-byte chunks so
 // that the 16-byte fragment loads and the copies are free of bank conflicts. dgemm fragments are
@@ -54,15 +53,13 @@ cudaError_t launch_dgemm_128x128x16(const GemmProblem& p, cudaStream_t stream);
 bool supports_dgemm_scalarload_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_dgemm_scalarload_128x128x16(const GemmProblem& p, cudaStream_t stream);
 
-// Half-size tiles, two blocks per SM: twice the tiles for shapes with few of them.
+// Half-size tile, two blocks per SM: twice the tiles, for shapes with few of them.
 bool supports_dgemm_128x64x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_dgemm_128x64x16(const GemmProblem& p, cudaStream_t stream);
+
 bool supports_zgemm_64x64x8(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_zgemm_64x64x8(const GemmProblem& p, cudaStream_t stream);
-
-bool supports_zgemm_128x64x8(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_zgemm_128x64x8(const GemmProblem& p, cudaStream_t stream);
-bool supports_zgemm_scalarload_128x64x8(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_zgemm_scalarload_128x64x8(const GemmProblem& p, cudaStream_t stream);
+bool supports_zgemm_scalarload_64x64x8(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_zgemm_scalarload_64x64x8(const GemmProblem& p, cudaStream_t stream);
 
 }  // namespace tileblas::gemm_f64_mma
