@@ -30,11 +30,16 @@ struct Shape {
 };
 
 const Shape kShapes[] = {
-    {1024, 1024, 1024, Op::kNoTrans, Op::kNoTrans},   {2048, 2048, 2048, Op::kNoTrans, Op::kNoTrans},
-    {4096, 4096, 4096, Op::kNoTrans, Op::kNoTrans},   {4096, 4096, 4096, Op::kTrans, Op::kNoTrans},
-    {4096, 4096, 4096, Op::kNoTrans, Op::kTrans},     {4096, 4096, 4096, Op::kConjTrans, Op::kConjTrans},
-    {4097, 4097, 4097, Op::kNoTrans, Op::kNoTrans},   {8192, 8192, 8192, Op::kNoTrans, Op::kNoTrans},
-    {8192, 8192, 256, Op::kNoTrans, Op::kNoTrans},    {8192, 128, 8192, Op::kNoTrans, Op::kNoTrans},
+    {1024, 1024, 1024, Op::kNoTrans, Op::kNoTrans},
+    {2048, 2048, 2048, Op::kNoTrans, Op::kNoTrans},
+    {4096, 4096, 4096, Op::kNoTrans, Op::kNoTrans},
+    {4096, 4096, 4096, Op::kTrans, Op::kNoTrans},
+    {4096, 4096, 4096, Op::kNoTrans, Op::kTrans},
+    {4096, 4096, 4096, Op::kConjTrans, Op::kConjTrans},
+    {4097, 4097, 4097, Op::kNoTrans, Op::kNoTrans},
+    {8192, 8192, 8192, Op::kNoTrans, Op::kNoTrans},
+    {8192, 8192, 256, Op::kNoTrans, Op::kNoTrans},
+    {8192, 128, 8192, Op::kNoTrans, Op::kNoTrans},
 };
 
 const char* op_name(DataType t) {
@@ -78,8 +83,7 @@ struct Buffers {
 template <class Real>
 Buffers<Real>& buffers_for(DataType t, const Shape& s) {
   static std::unique_ptr<Buffers<Real>> cached;
-  if (cached && cached->type == t && std::memcmp(&cached->shape, &s, sizeof s) == 0)
-    return *cached;
+  if (cached && cached->type == t && std::memcmp(&cached->shape, &s, sizeof s) == 0) return *cached;
   cached.reset();  // free the previous shape's buffers first
   auto bufs = std::make_unique<Buffers<Real>>();
   bufs->type = t, bufs->shape = s;
@@ -138,11 +142,11 @@ void bench_typed(benchmark::State& state, const GemmKernel& row, const Shape& s,
                        "cublasDgemm");
       } else {
         const cuDoubleComplex one = {1.0, 0.0}, zero = {0.0, 0.0};
-        tbbench::check(cublasZgemm(h, ta, tb, m, n, k, &one,
-                                   reinterpret_cast<const cuDoubleComplex*>(a), lda,
-                                   reinterpret_cast<const cuDoubleComplex*>(b), ldb, &zero,
-                                   reinterpret_cast<cuDoubleComplex*>(c), ldc),
-                       "cublasZgemm");
+        tbbench::check(
+            cublasZgemm(h, ta, tb, m, n, k, &one, reinterpret_cast<const cuDoubleComplex*>(a), lda,
+                        reinterpret_cast<const cuDoubleComplex*>(b), ldb, &zero,
+                        reinterpret_cast<cuDoubleComplex*>(c), ldc),
+            "cublasZgemm");
       }
     } else {
       const cuComplex one = {1.0f, 0.0f}, zero = {0.0f, 0.0f};

@@ -35,7 +35,8 @@ static_assert(kWarpM == 16 && kWarpN == 64,
               "4 x 8 lanes, each 2 x 2 complex vectors of 2: 16 x 64 warp tiles");
 static_assert(kPitchA % 16 == 2 && kPitchB % 16 == 2, "conflict-free transposing writes");
 static_assert(kBlockK == 16, "k-contiguous copies: 8 consecutive k per lane group, two groups");
-static_assert(kStages >= 3, "k-tile kt + kStages - 1 is copied during k-tile kt, into kt - 1's stage");
+static_assert(kStages >= 3,
+              "k-tile kt + kStages - 1 is copied during k-tile kt, into kt - 1's stage");
 
 struct Args {
   int m, n, k;
@@ -130,10 +131,8 @@ __device__ __forceinline__ void copy_tile(uint32_t dst, const float2* x, int64_t
 }
 
 // kCopyBytes: 16 (two complex of an m/n-contiguous operand a copy), 8 (one complex) or 4 (re or
-// im). kSplitPasses: a k-step's products in two passes over the register tile (all ar terms, then
-// all ai terms) instead of a complex FMA at a time.
-template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes,
-          bool kSplitPasses>
+// im).
+template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes>
 __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
   extern __shared__ __align__(16) float2 smem[];
   const int2 origin =
@@ -149,10 +148,10 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
 
   auto load_stage = [&](int stage, int kt) {
     const uint32_t sa = smem0 + uint32_t(stage * kStageElems * 8);
-    copy_tile<kALayout, kBlockM, kPitchA, kCopyBytes>(sa, args.a, args.lda, m0, args.m, kt * kBlockK,
-                                                   args.k);
+    copy_tile<kALayout, kBlockM, kPitchA, kCopyBytes>(sa, args.a, args.lda, m0, args.m,
+                                                      kt * kBlockK, args.k);
     copy_tile<kBLayout, kBlockN, kPitchB, kCopyBytes>(sa + uint32_t(kBlockK * kPitchA * 8), args.b,
-                                                   args.ldb, n0, args.n, kt * kBlockK, args.k);
+                                                      args.ldb, n0, args.n, kt * kBlockK, args.k);
   };
 
 #pragma unroll
@@ -161,8 +160,8 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
     cp_async_commit();
   }
 
-  // acc[r][c] = (re, im) of C(rows 8 (r / 2) + 2 m_lane + r % 2, cols 16 (c / 2) + 2 n_lane + c % 2)
-  // of the warp tile.
+  // acc[r][c] = (re, im) of C(rows 8 (r / 2) + 2 m_lane + r % 2, cols 16 (c / 2) + 2 n_lane + c %
+  // 2) of the warp tile.
   float acc[4][8][2];
 #pragma unroll
   for (int r = 0; r < 4; ++r)
@@ -188,40 +187,25 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
     for (int kk = 0; kk < kBlockK; ++kk) {
       float4 a[2], b[4];
 #pragma unroll
-      for (int x = 0; x < 2; ++x) a[x] = *reinterpret_cast<const float4*>(as + kk * kPitchA + 8 * x);
+      for (int x = 0; x < 2; ++x)
+        a[x] = *reinterpret_cast<const float4*>(as + kk * kPitchA + 8 * x);
 #pragma unroll
-      for (int y = 0; y < 4; ++y) b[y] = *reinterpret_cast<const float4*>(bs + kk * kPitchB + 16 * y);
+      for (int y = 0; y < 4; ++y)
+        b[y] = *reinterpret_cast<const float4*>(bs + kk * kPitchB + 16 * y);
       auto ar = [&](int r) { return r % 2 ? a[r / 2].z : a[r / 2].x; };
       auto ai = [&](int r) { return r % 2 ? a[r / 2].w : a[r / 2].y; };
       auto br = [&](int c) { return c % 2 ? b[c / 2].z : b[c / 2].x; };
       auto bi = [&](int c) { return c % 2 ? b[c / 2].w : b[c / 2].y; };
-      if constexpr (kSplitPasses) {
+      // One complex FMA at a time (two passes over the tile, ar terms then ai terms, measured
+      // 1-10 % slower).
 #pragma unroll
-        for (int r = 0; r < 4; ++r) {
+      for (int r = 0; r < 4; ++r) {
 #pragma unroll
-          for (int c = 0; c < 8; ++c) {
-            acc[r][c][0] = fmaf(ar(r), br(c), acc[r][c][0]);
-            acc[r][c][1] = fmaf(ar(r), kSignBi * bi(c), acc[r][c][1]);
-          }
-        }
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-#pragma unroll
-          for (int c = 0; c < 8; ++c) {
-            acc[r][c][0] = fmaf(kSignAiBi * ai(r), bi(c), acc[r][c][0]);
-            acc[r][c][1] = fmaf(kSignAi * ai(r), br(c), acc[r][c][1]);
-          }
-        }
-      } else {
-#pragma unroll
-        for (int r = 0; r < 4; ++r) {
-#pragma unroll
-          for (int c = 0; c < 8; ++c) {
-            acc[r][c][0] = fmaf(ar(r), br(c), acc[r][c][0]);
-            acc[r][c][0] = fmaf(kSignAiBi * ai(r), bi(c), acc[r][c][0]);
-            acc[r][c][1] = fmaf(ar(r), kSignBi * bi(c), acc[r][c][1]);
-            acc[r][c][1] = fmaf(kSignAi * ai(r), br(c), acc[r][c][1]);
-          }
+        for (int c = 0; c < 8; ++c) {
+          acc[r][c][0] = fmaf(ar(r), br(c), acc[r][c][0]);
+          acc[r][c][0] = fmaf(kSignAiBi * ai(r), bi(c), acc[r][c][0]);
+          acc[r][c][1] = fmaf(ar(r), kSignBi * bi(c), acc[r][c][1]);
+          acc[r][c][1] = fmaf(kSignAi * ai(r), br(c), acc[r][c][1]);
         }
       }
     }
@@ -278,9 +262,9 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
 
 // ---- Host side ----------------------------------------------------------------------------------
 
-template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes, bool kSplit>
+template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes>
 cudaError_t launch_kernel(const Args& args, cudaStream_t stream) {
-  auto kernel = cgemm_simt_kernel<kALayout, kBLayout, kConjA, kConjB, kCopyBytes, kSplit>;
+  auto kernel = cgemm_simt_kernel<kALayout, kBLayout, kConjA, kConjB, kCopyBytes>;
   cudaError_t err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (err == cudaSuccess)
@@ -294,21 +278,21 @@ cudaError_t launch_kernel(const Args& args, cudaStream_t stream) {
 }
 
 // Dispatches B's transpose for a fixed A.
-template <Layout kALayout, bool kConjA, int kCopyBytes, bool kSplit>
+template <Layout kALayout, bool kConjA, int kCopyBytes>
 cudaError_t launch_b(const GemmProblem& p, const Args& args, cudaStream_t stream) {
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   switch (p.trans_b) {
     case Op::kNoTrans:
-      return launch_kernel<kALayout, kK, kConjA, false, kCopyBytes, kSplit>(args, stream);
+      return launch_kernel<kALayout, kK, kConjA, false, kCopyBytes>(args, stream);
     case Op::kTrans:
-      return launch_kernel<kALayout, kMN, kConjA, false, kCopyBytes, kSplit>(args, stream);
+      return launch_kernel<kALayout, kMN, kConjA, false, kCopyBytes>(args, stream);
     case Op::kConjTrans:
-      return launch_kernel<kALayout, kMN, kConjA, true, kCopyBytes, kSplit>(args, stream);
+      return launch_kernel<kALayout, kMN, kConjA, true, kCopyBytes>(args, stream);
   }
   return cudaErrorInvalidValue;
 }
 
-template <int kCopyBytes, bool kSplit>
+template <int kCopyBytes>
 cudaError_t launch_copies(const GemmProblem& p, cudaStream_t stream) {
   const Args args{int(p.m),
                   int(p.n),
@@ -326,24 +310,24 @@ cudaError_t launch_copies(const GemmProblem& p, cudaStream_t stream) {
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   switch (p.trans_a) {
     case Op::kNoTrans:
-      return launch_b<kMN, false, kCopyBytes, kSplit>(p, args, stream);
+      return launch_b<kMN, false, kCopyBytes>(p, args, stream);
     case Op::kTrans:
-      return launch_b<kK, false, kCopyBytes, kSplit>(p, args, stream);
+      return launch_b<kK, false, kCopyBytes>(p, args, stream);
     case Op::kConjTrans:
-      return launch_b<kK, true, kCopyBytes, kSplit>(p, args, stream);
+      return launch_b<kK, true, kCopyBytes>(p, args, stream);
   }
   return cudaErrorInvalidValue;
 }
 
 // The vector rows copy 16 bytes; the scalar-load row copies whole complex elements where A and B
 // are 8-byte aligned, else re and im apart.
-template <bool kVector, bool kSplit>
+template <bool kVector>
 cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
   if constexpr (kVector) {
-    return launch_copies<16, kSplit>(p, stream);
+    return launch_copies<16>(p, stream);
   } else {
-    if (aligned_to(p.a, 8) && aligned_to(p.b, 8)) return launch_copies<8, kSplit>(p, stream);
-    return launch_copies<4, kSplit>(p, stream);
+    if (aligned_to(p.a, 8) && aligned_to(p.b, 8)) return launch_copies<8>(p, stream);
+    return launch_copies<4>(p, stream);
   }
 }
 
@@ -372,19 +356,13 @@ bool supports_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
   return supports_problem<true>(p, caps);
 }
 cudaError_t launch_64x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<true, false>(p, stream);
-}
-bool supports_splitpass_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<true>(p, caps);
-}
-cudaError_t launch_splitpass_64x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<true, true>(p, stream);
+  return launch_problem<true>(p, stream);
 }
 bool supports_scalarload_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
   return supports_problem<false>(p, caps);
 }
 cudaError_t launch_scalarload_64x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<false, false>(p, stream);
+  return launch_problem<false>(p, stream);
 }
 
 }  // namespace tileblas::cgemm_simt

@@ -1,6 +1,7 @@
 // cgemm_simt: complex single-precision GEMM on the fp32 SIMT cores (complex FMA in registers).
 //
-//   C = alpha * op(A) * op(B) + beta * C     column-major, complex fp32 (DataType::kC32: interleaved
+//   C = alpha * op(A) * op(B) + beta * C     column-major, complex fp32 (DataType::kC32:
+//   interleaved
 //                                            re, im), alpha and beta complex
 //
 // op is N, T or C (conjugate transpose) for A and B independently. Each complex product is four
@@ -32,8 +33,9 @@
 // Alignment: cgemm_simt_64x128x16 needs A and B 16-byte aligned and lda, ldb even; the
 // "scalarload" row needs only 4-byte (float) alignment of A and B, any leading dimension (it copies
 // whole complex elements, 8 bytes, where A and B are 8-byte aligned, else re and im apart). C needs
-// 4-byte alignment (16-byte accesses where C and ldc allow them, else float by float). Needs sm_80 or newer (cp.async) and 150 KiB of shared memory
-// per SM for two blocks (one block runs where less is available).
+// 4-byte alignment (16-byte accesses where C and ldc allow them, else float by float). Needs sm_80
+// or newer (cp.async) and 150 KiB of shared memory per SM for two blocks (one block runs where less
+// is available).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -44,9 +46,6 @@ namespace tileblas::cgemm_simt {
 
 bool supports_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_64x128x16(const GemmProblem& p, cudaStream_t stream);
-// Candidate: the same with a k-step's products in two passes (ar terms, then ai terms).
-bool supports_splitpass_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_splitpass_64x128x16(const GemmProblem& p, cudaStream_t stream);
 bool supports_scalarload_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_scalarload_64x128x16(const GemmProblem& p, cudaStream_t stream);
 

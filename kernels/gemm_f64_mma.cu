@@ -89,11 +89,14 @@ __device__ __forceinline__ void lds_f64x2(double& x, double& y, uint32_t addr) {
 }
 
 // d += a * b for one m16n8k8 fp64 tile. Fragments (g = lane / 4, q = lane % 4):
-//   a[v0 + 2 v1] = A(g + 8 v0, q + 4 v1),  b[v] = B(q + 4 v, g),  d[v0 + 2 v1] = D(g + 8 v1, 2q + v0).
+//   a[v0 + 2 v1] = A(g + 8 v0, q + 4 v1),  b[v] = B(q + 4 v, g),  d[v0 + 2 v1] = D(g + 8 v1, 2q +
+//   v0).
 // sm_80 has only m8n8k4: the same tile as its four (m half, k half) parts.
-__device__ __forceinline__ void mma_f64(double (&d)[4], const double (&a)[4], const double (&b)[2]) {
+__device__ __forceinline__ void mma_f64(double (&d)[4], const double (&a)[4],
+                                        const double (&b)[2]) {
 #if __CUDA_ARCH__ >= 900
-  asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
+  asm volatile(
+      "mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
       "{%0,%1,%2,%3};"
       : "+d"(d[0]), "+d"(d[1]), "+d"(d[2]), "+d"(d[3])
       : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]));
@@ -103,8 +106,8 @@ __device__ __forceinline__ void mma_f64(double (&d)[4], const double (&a)[4], co
 #pragma unroll
     for (int kh = 0; kh < 2; ++kh) {
       asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0,%1}, {%2}, {%3}, {%0,%1};"
-          : "+d"(d[2 * h]), "+d"(d[2 * h + 1])
-          : "d"(a[h + 2 * kh]), "d"(b[kh]));
+                   : "+d"(d[2 * h]), "+d"(d[2 * h + 1])
+                   : "d"(a[h + 2 * kh]), "d"(b[kh]));
     }
   }
 #endif
@@ -593,8 +596,8 @@ cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
 
 template <class T, class Cfg, bool kVector>
 cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
-  Args args{int(p.m), int(p.n), int(p.k), p.alpha.re, p.alpha.im, p.beta.re, p.beta.im,
-            p.a,      p.lda,    p.b,      p.ldb,      p.c,        p.ldc,     0u,        0u};
+  Args args{int(p.m), int(p.n), int(p.k), p.alpha.re, p.alpha.im, p.beta.re, p.beta.im, p.a,
+            p.lda,    p.b,      p.ldb,    p.c,        p.ldc,      0u,        0u};
   if constexpr (T::kComplex) {
     args.conj_a = p.trans_a == Op::kConjTrans ? 0x80000000u : 0u;
     args.conj_b = p.trans_b == Op::kConjTrans ? 0x80000000u : 0u;
@@ -635,12 +638,15 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
 // Warps of 64 x 32 (dgemm) or 32 x 32 (zgemm): 64 fp64 accumulators a thread, so at most 8 warps
 // per SM. dgemm: 128 x 128 x 16, 4 stages (128 KiB), one block per SM; or 128 x 64 x 16 (4 warps,
 // 96 KiB), two blocks per SM, for twice the tiles (1024^3: 0.94 of cuBLAS against 0.56; 8192^3:
-// 0.96 against 0.99). zgemm: 64 x 64 x 8 (4 warps, 6 stages, 96 KiB), two blocks per SM: it
-// measured 0.97 / 1.02 / 1.13 of cuBLAS at 4096^3 / 8192^3 / 4097^3 against 0.93 / 1.00 / 1.01
-// for a 128 x 64 block of 8 warps, one per SM, whose copies spilled (H200, docs/NOTES-f64-complex.md).
+// 0.96 against 0.99). zgemm, 16-byte loads: 64 x 64 x 8 (4 warps, 6 stages, 96 KiB), two blocks
+// per SM: it measured 0.97 / 1.02 / 1.13 of cuBLAS at 4096^3 / 8192^3 / 4097^3 against 0.93 / 1.00
+// / 1.01 for a 128 x 64 block of 8 warps, one per SM (144 KiB). zgemm, 8-byte loads: the 128 x 64
+// block (0.87 at 4096^3 against 0.77 for 64 x 64, whose threads issue a third more copies per
+// MMA). H200, docs/NOTES-f64-complex.md.
 using ConfigF64 = Config<TypeF64, 128, 128, 16, 64, 32, 4, 1>;
 using ConfigF64Half = Config<TypeF64, 128, 64, 16, 64, 32, 4, 2>;
 using ConfigC64 = Config<TypeC64, 64, 64, 8, 32, 32, 6, 2>;
+using ConfigC64Wide = Config<TypeC64, 128, 64, 8, 32, 32, 6, 1>;
 
 }  // namespace
 
@@ -668,11 +674,11 @@ bool supports_zgemm_64x64x8(const GemmProblem& p, const DeviceCaps& caps) {
 cudaError_t launch_zgemm_64x64x8(const GemmProblem& p, cudaStream_t stream) {
   return launch_problem<TypeC64, ConfigC64, true>(p, stream);
 }
-bool supports_zgemm_scalarload_64x64x8(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeC64, ConfigC64, false>(p, caps);
+bool supports_zgemm_scalarload_128x64x8(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeC64, ConfigC64Wide, false>(p, caps);
 }
-cudaError_t launch_zgemm_scalarload_64x64x8(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeC64, ConfigC64, false>(p, stream);
+cudaError_t launch_zgemm_scalarload_128x64x8(const GemmProblem& p, cudaStream_t stream) {
+  return launch_problem<TypeC64, ConfigC64Wide, false>(p, stream);
 }
 
 }  // namespace tileblas::gemm_f64_mma

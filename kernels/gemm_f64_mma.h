@@ -18,16 +18,17 @@
 //         (128 KiB of shared memory), one block per SM; dgemm_..._128x64x16: 2 x 2 warps, 96 KiB,
 //         two blocks per SM;
 //   zgemm 64 x 64 block, warps 2 x 2 of 32 x 32 (2 x 4 MMA tiles, a re and an im accumulator
-//         each), k-tile 8, 6 stages (96 KiB), two blocks per SM.
+//         each), k-tile 8, 6 stages (96 KiB), two blocks per SM; the scalar-load row a 128 x 64
+//         block of 4 x 2 such warps (144 KiB), one per SM.
 // A multistage cp.async pipeline copies each operand tile into shared memory as it lies in global
 // memory (k-contiguous: A transposed, B not; or m/n-contiguous), XOR-swizzled in 16-byte chunks so
 // that the 16-byte fragment loads and the copies are free of bank conflicts. dgemm fragments are
-// read 16 bytes (two doubles) a load: the MMA's k index is permuted inside each k-step (lane q holds
-// k = 2q, 2q + 1) and its rows and columns inside the warp tile (lane g holds rows 2g, 2g + 1, and
-// columns of two n8 tiles side by side), the same permutation for A and B, undone by the epilogue.
-// zgemm fragments are one complex element (16 bytes) a load. One barrier per k-tile; the next
-// k-step's fragments are loaded into the registers of the current one as soon as these are dead.
-// Blocks are rasterized in groups of 8 tile rows (L2 reuse).
+// read 16 bytes (two doubles) a load: the MMA's k index is permuted inside each k-step (lane q
+// holds k = 2q, 2q + 1) and its rows and columns inside the warp tile (lane g holds rows 2g, 2g +
+// 1, and columns of two n8 tiles side by side), the same permutation for A and B, undone by the
+// epilogue. zgemm fragments are one complex element (16 bytes) a load. One barrier per k-tile; the
+// next k-step's fragments are loaded into the registers of the current one as soon as these are
+// dead. Blocks are rasterized in groups of 8 tile rows (L2 reuse).
 //
 // Edges: any m, n >= 1 and k >= 0. Rows, columns and k outside the matrices are zero-filled in
 // shared memory (cp.async with a short source size: nothing outside is read), C's stores are
@@ -59,7 +60,7 @@ cudaError_t launch_dgemm_128x64x16(const GemmProblem& p, cudaStream_t stream);
 
 bool supports_zgemm_64x64x8(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_zgemm_64x64x8(const GemmProblem& p, cudaStream_t stream);
-bool supports_zgemm_scalarload_64x64x8(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_zgemm_scalarload_64x64x8(const GemmProblem& p, cudaStream_t stream);
+bool supports_zgemm_scalarload_128x64x8(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_zgemm_scalarload_128x64x8(const GemmProblem& p, cudaStream_t stream);
 
 }  // namespace tileblas::gemm_f64_mma

@@ -68,12 +68,10 @@ const std::vector<GemmKernel>& gemm_kernels() {
        gemm_f64_mma::launch_dgemm_scalarload_128x128x16},
       {"zgemm_mma_f64_64x64x8", gemm_f64_mma::supports_zgemm_64x64x8,
        gemm_f64_mma::launch_zgemm_64x64x8},
-      {"zgemm_mma_f64_scalarload_64x64x8", gemm_f64_mma::supports_zgemm_scalarload_64x64x8,
-       gemm_f64_mma::launch_zgemm_scalarload_64x64x8},
+      {"zgemm_mma_f64_scalarload_128x64x8", gemm_f64_mma::supports_zgemm_scalarload_128x64x8,
+       gemm_f64_mma::launch_zgemm_scalarload_128x64x8},
       // complex fp32 SIMT (kernels/cgemm_simt.cu)
       {"cgemm_simt_64x128x16", cgemm_simt::supports_64x128x16, cgemm_simt::launch_64x128x16},
-      {"cgemm_simt_splitpass_64x128x16", cgemm_simt::supports_splitpass_64x128x16,
-       cgemm_simt::launch_splitpass_64x128x16},
       {"cgemm_simt_scalarload_64x128x16", cgemm_simt::supports_scalarload_64x128x16,
        cgemm_simt::launch_scalarload_64x128x16},
   };

@@ -70,8 +70,8 @@ struct Case {
   std::string str() const {
     std::ostringstream s;
     s << tileblas::name_of(ta) << tileblas::name_of(tb) << " m=" << m << " n=" << n << " k=" << k
-      << " alpha=(" << alpha.re << "," << alpha.im << ") beta=(" << beta.re << "," << beta.im
-      << ")" << (integers ? " integers" : " random") << (misaligned ? " misaligned" : "")
+      << " alpha=(" << alpha.re << "," << alpha.im << ") beta=(" << beta.re << "," << beta.im << ")"
+      << (integers ? " integers" : " random") << (misaligned ? " misaligned" : "")
       << " pads=" << pad_a << "," << pad_b << "," << pad_c;
     return s.str();
   }
@@ -222,8 +222,8 @@ std::string run_typed(const GemmKernel& row, const DeviceCaps& caps, const Case&
         const double g = got[e], want = ref[e];
         norm += g * g;
         ref_norm += want * want;
-        const bool ok = c.integers ? g == want
-                                   : std::fabs(g - want) <= factor * double(scale[at]) + 1e-300;
+        const bool ok =
+            c.integers ? g == want : std::fabs(g - want) <= factor * double(scale[at]) + 1e-300;
         if (!ok) {
           std::ostringstream msg;
           msg.precision(17);
@@ -266,8 +266,8 @@ std::string run_case(const GemmKernel& row, const DeviceCaps& caps, const Case& 
                                         : run_typed<double>(row, caps, c);
 }
 
-const std::vector<int64_t> kDims = {1,  2,   3,   7,   8,   15,  16,  17,  31,  33,  63,
-                                    64, 65,  127, 128, 129, 255, 257, 300, 513, 1000};
+const std::vector<int64_t> kDims = {1,  2,  3,   7,   8,   15,  16,  17,  31,  33,  63,
+                                    64, 65, 127, 128, 129, 255, 257, 300, 513, 1000};
 const std::vector<int64_t> kSmallDims = {1, 2, 7, 16, 17, 33, 64, 65, 127, 129};
 
 std::vector<Op> ops_of(DataType t) {
@@ -275,8 +275,8 @@ std::vector<Op> ops_of(DataType t) {
   return {Op::kNoTrans, Op::kTrans};
 }
 std::vector<Scalar> scalars_of(DataType t, bool integers) {
-  std::vector<Scalar> v = integers ? std::vector<Scalar>{0.0, 1.0, -2.0}
-                                   : std::vector<Scalar>{0.0, 1.0, 0.7, -2.0};
+  std::vector<Scalar> v =
+      integers ? std::vector<Scalar>{0.0, 1.0, -2.0} : std::vector<Scalar>{0.0, 1.0, 0.7, -2.0};
   if (tileblas::is_complex(t)) {
     if (integers) {
       v.push_back(Scalar(0.0, 1.0));
