@@ -4,7 +4,7 @@
 // "strsm/plan/4096x4096/LLNN". Rows for every type whose plans the device supports (the types with
 // a GEMM kernel), at 1024, 4096, 8192: trsm, trmm (side L, lower, N, non-unit), syrk, syr2k,
 // herk, her2k (lower, N, k = n), symm, hemm (side L, lower); "plan_rank<r>" rows run syrk and
-// syr2k with other diagonal-block orders (Level3BlockSizes::rank_leaf).
+// syr2k with another diagonal-block order (Level3BlockSizes::rank_leaf) than the plans' own.
 // Each timed call starts from the same operands: B of trsm/trmm is restored (untimed, before the
 // call's first event) since they work in place; syrk..hemm use beta = 0.5 on their own C.
 // Triangles are well conditioned (|diagonal| in [1, 2], off-diagonal entries / n). Counter
@@ -433,7 +433,7 @@ bool register_level3_benches() {
     for (Level3Op op : ops) {
       for (int64_t n : {1024, 4096, 8192}) rows.push_back({op, t, n, 0});
       if (is_rank(op) && t == DataType::kF32) {
-        for (int64_t n : {4096, 8192}) rows.push_back({op, t, n, 512});
+        for (int64_t n : {4096, 8192}) rows.push_back({op, t, n, 256});
       }
     }
   }

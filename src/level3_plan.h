@@ -45,7 +45,7 @@ class Level3Backend {
 
 struct Level3BlockSizes {
   int64_t tri_leaf = 64;    // trmm/trsm: largest diagonal block left to tri_block
-  int64_t rank_leaf = 256;  // syrk..her2k: order of C's diagonal blocks computed into scratch
+  int64_t rank_leaf = 512;  // syrk..her2k: order of C's diagonal blocks computed into scratch
 };
 
 // The block sizes the device plans use for `type` (tri_leaf: tri_block's largest order there).
@@ -61,7 +61,11 @@ cudaError_t run_level3_plan(const Level3Problem& p, Level3Backend& backend,
 // complex only; trans kConjTrans only for complex data, and not for complex symm/syrk/syr2k).
 bool level3_plan_handles(const Level3Problem& p);
 
-// run_level3_on_device() (src/plans.h) with other block sizes: for benches that compare them.
+// level3_on_device_supports() and run_level3_on_device() (src/plans.h) with other block sizes,
+// for tests and benches (a plan's operations, so whether the device has a kernel for each, depend
+// on its block sizes).
+bool level3_on_device_supports_with(const Level3Problem& p, const DeviceCaps& caps,
+                                    const Level3BlockSizes& sizes);
 cudaError_t run_level3_on_device_with(const Level3Problem& p, const DeviceCaps& caps,
                                       cudaStream_t stream, const Level3BlockSizes& sizes);
 

@@ -99,10 +99,15 @@ class DeviceBackend final : public Level3Backend {
 
 }  // namespace
 
-bool level3_on_device_supports(const Level3Problem& p, const DeviceCaps& caps) {
+bool level3_on_device_supports_with(const Level3Problem& p, const DeviceCaps& caps,
+                                    const Level3BlockSizes& sizes) {
   if (!level3_plan_handles(p)) return false;
   DeviceBackend probe(caps, nullptr, true);
-  return run_level3_plan(p, probe, level3_block_sizes(p.type)) == cudaSuccess;
+  return run_level3_plan(p, probe, sizes) == cudaSuccess;
+}
+
+bool level3_on_device_supports(const Level3Problem& p, const DeviceCaps& caps) {
+  return level3_on_device_supports_with(p, caps, level3_block_sizes(p.type));
 }
 
 cudaError_t run_level3_on_device_with(const Level3Problem& p, const DeviceCaps& caps,

@@ -172,7 +172,7 @@ std::string run_on_device(const Level3Operands& ops, std::vector<unsigned char>&
                           std::vector<unsigned char>& b, std::vector<unsigned char>& out) {
   DeviceBytes da(a), db(b), dout(out);
   const tileblas::Level3Problem p = ops.problem(da.p, b.empty() ? nullptr : db.p, dout.p);
-  if (!tileblas::level3_on_device_supports(p, tbtest::device_caps())) return "skip";
+  if (!tileblas::level3_on_device_supports_with(p, tbtest::device_caps(), ops.c.sizes)) return "skip";
   const cudaError_t err =
       tileblas::run_level3_on_device_with(p, tbtest::device_caps(), nullptr, ops.c.sizes);
   if (err != cudaSuccess) return std::string("run failed: ") + cudaGetErrorString(err);
