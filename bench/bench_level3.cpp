@@ -356,7 +356,7 @@ Level3Problem problem_of(const Row& r) {
   p.trans = tileblas::Op::kNoTrans, p.diag = tileblas::Diag::kNonUnit;
   p.m = p.n = p.k = r.n;
   p.alpha = tileblas::is_complex(r.type) && r.op != Level3Op::kHerk ? tileblas::Scalar(0.8, 0.3)
-                                                                     : tileblas::Scalar(0.8);
+                                                                    : tileblas::Scalar(0.8);
   p.beta = tileblas::is_complex(r.type) && r.op != Level3Op::kHerk && r.op != Level3Op::kHer2k
                ? tileblas::Scalar(0.5, -0.2)
                : tileblas::Scalar(0.5);
@@ -381,8 +381,9 @@ void bench_row(benchmark::State& state, Row r, const std::string& name) {
   if (r.rank_leaf > 0) sizes.rank_leaf = r.rank_leaf;
   auto reset = [&](Matrix& out) {
     return [&] {
-      tbbench::check(cudaMemcpyAsync(out.p, pristine.p, out.bytes, cudaMemcpyDeviceToDevice, nullptr),
-                     "reset");
+      tbbench::check(
+          cudaMemcpyAsync(out.p, pristine.p, out.bytes, cudaMemcpyDeviceToDevice, nullptr),
+          "reset");
     };
   };
   auto run_ours = [&] {
@@ -398,7 +399,8 @@ void bench_row(benchmark::State& state, Row r, const std::string& name) {
     tbbench::check(cudaStreamSynchronize(nullptr), "cuBLAS");
   };
   // Reps so each side's timed loop takes about 0.2 s, from one call of each.
-  const double probe = std::max(median_ms(1, reset(ours), run_ours), median_ms(1, reset(ref), run_ref));
+  const double probe =
+      std::max(median_ms(1, reset(ours), run_ours), median_ms(1, reset(ref), run_ref));
   const int reps = std::max(3, std::min(50, int(200.0 / std::max(probe, 1e-3))));
   double ours_ms = 0, ref_ms = 0;
   for (auto _ : state) {
@@ -407,10 +409,10 @@ void bench_row(benchmark::State& state, Row r, const std::string& name) {
     state.SetIterationTime(ours_ms * 1e-3);
   }
   const double flops = flops_of(r.op, r.type, double(r.n));
-  const std::string yardstick =
-      std::string("cublas") + char(std::toupper(type_letter(r.type))) + routine_name(r.op) + "+sync";
-  tbbench::report(state, flops / (ours_ms * 1e-3) / 1e12, flops / (ref_ms * 1e-3) / 1e12,
-                  "TFLOP/s", yardstick.c_str(), name);
+  const std::string yardstick = std::string("cublas") + char(std::toupper(type_letter(r.type))) +
+                                routine_name(r.op) + "+sync";
+  tbbench::report(state, flops / (ours_ms * 1e-3) / 1e12, flops / (ref_ms * 1e-3) / 1e12, "TFLOP/s",
+                  yardstick.c_str(), name);
   reset(ours)(), reset(ref)();
   run_ours(), run_ref();
   state.counters["rel_diff"] = relative_difference(r.type, ours, ref);
@@ -442,9 +444,7 @@ bool register_level3_benches() {
     p.a = p.b = p.c = reinterpret_cast<void*>(uintptr_t(1) << 20);
     if (!tileblas::level3_on_device_supports(p, hopper)) continue;
     const std::string plan = r.rank_leaf > 0 ? "plan_rank" + std::to_string(r.rank_leaf) : "plan";
-    const std::string params = is_rank(r.op)  ? "LN"
-                               : is_tri(r.op) ? "LLNN"
-                                              : "LL";
+    const std::string params = is_rank(r.op) ? "LN" : is_tri(r.op) ? "LLNN" : "LL";
     const std::string name = std::string(1, type_letter(r.type)) + routine_name(r.op) + "/" + plan +
                              "/" + std::to_string(r.n) + "x" + std::to_string(r.n) + "/" + params;
     benchmark::RegisterBenchmark(name.c_str(), bench_row, r, name)

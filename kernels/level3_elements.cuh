@@ -69,7 +69,9 @@ __device__ __forceinline__ Complex<R> mul_add(Complex<R> a, Complex<R> b, Comple
   return acc;
 }
 __device__ __forceinline__ float mul_sub(float a, float b, float acc) { return fmaf(-a, b, acc); }
-__device__ __forceinline__ double mul_sub(double a, double b, double acc) { return fma(-a, b, acc); }
+__device__ __forceinline__ double mul_sub(double a, double b, double acc) {
+  return fma(-a, b, acc);
+}
 template <class R>
 __device__ __forceinline__ Complex<R> mul_sub(Complex<R> a, Complex<R> b, Complex<R> acc) {
   acc.re = fma(-a.re, b.re, acc.re);

@@ -14,8 +14,8 @@
 // them, the elements past `order` zero). The block first stores M in shared memory as a lower
 // triangle (an upper M is index-reversed: M'(i, j) = M(order-1-i, order-1-j), x likewise), column
 // by column with the reciprocal of the diagonal (solve) or the diagonal (multiply) on it, and
-// zeros/ones as padding past `order`. Then every thread runs the same unrolled column sweep, reading
-// M's columns as broadcasts:
+// zeros/ones as padding past `order`. Then every thread runs the same unrolled column sweep,
+// reading M's columns as broadcasts:
 //   solve     for j = 0..NB-1:  x_j *= M'_jj^-1;  x_i -= M'_ij*x_j (i > j)
 //   multiply  for j = NB-1..0:  x_i += M'_ij*x_j (i > j);  x_j *= M'_jj
 // Side R's vectors are rows of B, so a warp's loads and stores are 32 consecutive elements of a

@@ -15,6 +15,7 @@ constexpr int kTile = 32;
 constexpr int kRowsOfThreads = 8;
 static_assert(kTile % kRowsOfThreads == 0, "each thread writes kTile / kRowsOfThreads columns");
 constexpr int kColumnsPerThread = kTile / kRowsOfThreads;
+constexpr int kThreads = kTile * kRowsOfThreads;
 constexpr int kMaxGridY = 65535;
 
 struct Args {
@@ -43,7 +44,7 @@ __device__ __forceinline__ T mirrored(const Args& a, T v) {
 }
 
 template <class T>
-__global__ void __launch_bounds__(kTile * kRowsOfThreads) tri_fill_kernel(Args a) {
+__global__ void __launch_bounds__(kThreads) tri_fill_kernel(Args a) {
   __shared__ T tile[kTile][kTile + 1];  // tile[column][row]
   const T* src = static_cast<const T*>(a.a);
   T* dst = static_cast<T*>(a.b);

@@ -15,6 +15,7 @@ constexpr int kTile = 32;
 constexpr int kRowsOfThreads = 8;  // threads along the columns of a tile
 static_assert(kTile % kRowsOfThreads == 0, "each thread updates kTile / kRowsOfThreads columns");
 constexpr int kColumnsPerThread = kTile / kRowsOfThreads;
+constexpr int kThreads = kTile * kRowsOfThreads;
 constexpr int64_t kMaxGridZ = 65535;
 constexpr int kMaxGridY = 65535;
 
@@ -36,7 +37,7 @@ __device__ __forceinline__ bool in_fill(Fill fill, int64_t i, int64_t j) {
 }
 
 template <class T>
-__global__ void __launch_bounds__(kTile * kRowsOfThreads) tri_update_kernel(Args a) {
+__global__ void __launch_bounds__(kThreads) tri_update_kernel(Args a) {
   const int64_t origin = a.block > 0 ? int64_t(blockIdx.z) * a.block : 0;
   const int64_t row_end = a.block > 0 ? min(origin + a.block, a.m) : a.m;
   const int64_t col_end = a.block > 0 ? min(origin + a.block, a.n) : a.n;
@@ -86,8 +87,18 @@ bool supports(const TriUpdateProblem& p, const DeviceCaps&) {
 cudaError_t launch(const TriUpdateProblem& p, cudaStream_t stream) {
   if (p.m == 0 || p.n == 0) return cudaSuccess;
   const bool stacked = p.t && p.block > 0 && p.block < std::max(p.m, p.n);
-  Args a{p.fill, p.real_diagonal, p.beta.is_zero(), p.m, p.n, stacked ? p.block : 0,
-         p.beta.re, p.beta.im, p.t, p.ldt, p.c, p.ldc};
+  Args a{p.fill,
+         p.real_diagonal,
+         p.beta.is_zero(),
+         p.m,
+         p.n,
+         stacked ? p.block : 0,
+         p.beta.re,
+         p.beta.im,
+         p.t,
+         p.ldt,
+         p.c,
+         p.ldc};
   const int64_t rows = stacked ? p.block : p.m, cols = stacked ? p.block : p.n;
   const dim3 grid(unsigned((rows + kTile - 1) / kTile),
                   unsigned(std::min<int64_t>((cols + kTile - 1) / kTile, kMaxGridY)),

@@ -72,8 +72,9 @@ cudaError_t scale_only(const Level3Problem& p, Level3Backend& be, Fill fill, int
 // of M that couples them is M_sf (side L: B_s gets M_sf*B_f) or M_fs (side R: B_s gets B_f*M_fs):
 //   side L, M lower: f = 1, s = 2     side L, M upper: f = 2, s = 1
 //   side R, M lower: f = 2, s = 1     side R, M upper: f = 1, s = 2
-// trsm:  X_f = solve(alpha*B_f);  B_s = alpha*B_s - M_sf*X_f (L) or - X_f*M_fs (R);  X_s = solve(B_s)
-// trmm:  B_s = alpha*M_ss*B_s;  B_s += alpha*M_sf*B_f (L) or alpha*B_f*M_fs (R);  B_f = alpha*M_ff*B_f
+// trsm:  X_f = solve(alpha*B_f);  B_s = alpha*B_s - M_sf*X_f (L) or - X_f*M_fs (R);  X_s =
+// solve(B_s) trmm:  B_s = alpha*M_ss*B_s;  B_s += alpha*M_sf*B_f (L) or alpha*B_f*M_fs (R);  B_f =
+// alpha*M_ff*B_f
 class TriangularPlan {
  public:
   TriangularPlan(const Level3Problem& p, Level3Backend& be, int64_t leaf)
@@ -108,7 +109,8 @@ class TriangularPlan {
   }
   // The part [off, off + len) of B: rows (side L) or columns (side R).
   void* b_part(int64_t off) const {
-    return p_.side == Side::kLeft ? at(p_.c, off, 0, p_.ldc, elem_) : at(p_.c, 0, off, p_.ldc, elem_);
+    return p_.side == Side::kLeft ? at(p_.c, off, 0, p_.ldc, elem_)
+                                  : at(p_.c, 0, off, p_.ldc, elem_);
   }
 
   // B_s = gemm_alpha * (M_sf*B_f or B_f*M_fs) + beta*B_s.
@@ -221,8 +223,8 @@ class RankPlan {
                       const Scalar& a2, const Scalar& beta, void* c, int64_t ldc) {
     const Operand pi = rows_of(p_.a, p_.lda, ri);
     if (!two_) {
-      return be_.gemm(gemm_of(p_.type, rows, cols, p_.k, a1, pi,
-                              rows_transposed(p_.a, p_.lda, cj), beta, c, ldc));
+      return be_.gemm(gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.a, p_.lda, cj),
+                              beta, c, ldc));
     }
     cudaError_t err = be_.gemm(gemm_of(p_.type, rows, cols, p_.k, a1, pi,
                                        rows_transposed(p_.b, p_.ldb, cj), beta, c, ldc));

@@ -36,7 +36,8 @@ void keep_in_pool(uint64_t bytes) {
   uint64_t keep = 0;
   cudaError_t err = cudaGetDevice(&device);
   if (err == cudaSuccess) err = cudaDeviceGetDefaultMemPool(&pool, device);
-  if (err == cudaSuccess) err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  if (err == cudaSuccess)
+    err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
   uint64_t wanted = std::min<uint64_t>(bytes, kPoolKeepMaxBytes);
   if (err == cudaSuccess && keep < wanted) {
     err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &wanted);

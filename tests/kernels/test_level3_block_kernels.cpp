@@ -87,8 +87,9 @@ template <class T>
 struct Device {
   T* p = nullptr;
   explicit Device(const std::vector<T>& host) {
-    EXPECT_EQ(cudaMalloc(reinterpret_cast<void**>(&p), std::max<size_t>(host.size(), 1) * sizeof(T)),
-              cudaSuccess);
+    EXPECT_EQ(
+        cudaMalloc(reinterpret_cast<void**>(&p), std::max<size_t>(host.size(), 1) * sizeof(T)),
+        cudaSuccess);
     EXPECT_EQ(cudaMemcpy(p, host.data(), host.size() * sizeof(T), cudaMemcpyHostToDevice),
               cudaSuccess);
   }
@@ -118,7 +119,8 @@ class Failures {
 template <class T>
 void tri_update_cases(DataType type, bool small) {
   Failures failures;
-  const std::vector<int64_t> sizes = small ? std::vector<int64_t>{1, 33} : std::vector<int64_t>{1, 31, 33, 70, 200};
+  const std::vector<int64_t> sizes =
+      small ? std::vector<int64_t>{1, 33} : std::vector<int64_t>{1, 31, 33, 70, 200};
   for (int64_t n : sizes) {
     for (Fill fill : {Fill::kLower, Fill::kUpper, Fill::kFull}) {
       for (int t_kind = 0; t_kind < 3; ++t_kind) {  // no T, T like C, stacked blocks of 32
@@ -137,8 +139,8 @@ void tri_update_cases(DataType type, bool small) {
             std::vector<T> t = random_values<T>(size_t(p.ldt * t_cols));
             for (int64_t j = 0; j < p.n; ++j) {
               for (int64_t i = 0; i < p.ldc; ++i) {
-                const bool in_fill = i < p.m && (fill == Fill::kFull ||
-                                                 (fill == Fill::kLower ? i >= j : i <= j));
+                const bool in_fill =
+                    i < p.m && (fill == Fill::kFull || (fill == Fill::kLower ? i >= j : i <= j));
                 if (!in_fill || p.beta.is_zero()) c[size_t(i + j * p.ldc)] = nan_of<T>();
               }
             }
@@ -146,8 +148,9 @@ void tri_update_cases(DataType type, bool small) {
             for (int64_t j = 0; j < t_cols; ++j) {
               for (int64_t i = 0; i < p.ldt; ++i) {
                 const int64_t cj = t_kind == 2 ? i / 32 * 32 + j : j;  // C's column it updates
-                const bool read = i < p.m && cj < p.n &&
-                                  (fill == Fill::kFull || (fill == Fill::kLower ? i >= cj : i <= cj));
+                const bool read =
+                    i < p.m && cj < p.n &&
+                    (fill == Fill::kFull || (fill == Fill::kLower ? i >= cj : i <= cj));
                 if (!read) t[size_t(i + j * p.ldt)] = nan_of<T>();
               }
             }
@@ -171,9 +174,11 @@ void tri_update_cases(DataType type, bool small) {
             const std::vector<T> got = dc.host(c.size());
             for (size_t at = 0; at < got.size(); ++at) {
               const bool both_nan = std::isnan(std::abs(got[at])) && same_bits(got[at], want[at]);
-              const double err = std::abs(std::complex<double>(got[at]) - std::complex<double>(want[at]));
+              const double err =
+                  std::abs(std::complex<double>(got[at]) - std::complex<double>(want[at]));
               // |T|, |C| <= sqrt(2): a few roundings of terms that size.
-              const double tol = 8 * eps_of<T>() * (1 + std::abs(std::complex<double>(p.beta.re, p.beta.im)));
+              const double tol =
+                  8 * eps_of<T>() * (1 + std::abs(std::complex<double>(p.beta.re, p.beta.im)));
               if (both_nan || err <= tol) continue;
               what << ": element " << at << " is " << got[at] << ", want " << want[at];
               failures.add(what.str());
@@ -191,12 +196,13 @@ void tri_update_cases(DataType type, bool small) {
 template <class T>
 void tri_fill_cases(DataType type, bool small) {
   Failures failures;
-  const std::vector<int64_t> sizes = small ? std::vector<int64_t>{1, 33} : std::vector<int64_t>{1, 31, 32, 33, 100};
+  const std::vector<int64_t> sizes =
+      small ? std::vector<int64_t>{1, 33} : std::vector<int64_t>{1, 31, 32, 33, 100};
   using tileblas::TriFillMode;
   for (int64_t n : sizes) {
     for (Uplo uplo : {Uplo::kLower, Uplo::kUpper}) {
-      for (TriFillMode mode : {TriFillMode::kSymmetric, TriFillMode::kHermitian,
-                               TriFillMode::kTriangular}) {
+      for (TriFillMode mode :
+           {TriFillMode::kSymmetric, TriFillMode::kHermitian, TriFillMode::kTriangular}) {
         for (Diag diag : {Diag::kNonUnit, Diag::kUnit}) {
           if (diag == Diag::kUnit && mode != TriFillMode::kTriangular) continue;
           tileblas::TriFillProblem p;
@@ -252,13 +258,16 @@ template <class T>
 void tri_block_cases(DataType type, bool small) {
   Failures failures;
   const int64_t nb = tileblas::tri_block::max_order(type);
-  const std::vector<int64_t> orders = small ? std::vector<int64_t>{nb} : std::vector<int64_t>{1, nb / 2 + 3, nb};
-  const std::vector<int64_t> counts = small ? std::vector<int64_t>{3} : std::vector<int64_t>{1, 65, 130};
+  const std::vector<int64_t> orders =
+      small ? std::vector<int64_t>{nb} : std::vector<int64_t>{1, nb / 2 + 3, nb};
+  const std::vector<int64_t> counts =
+      small ? std::vector<int64_t>{3} : std::vector<int64_t>{1, 65, 130};
   std::vector<Op> transes = {Op::kNoTrans, Op::kTrans};
   if (kIsComplex<T>) transes.push_back(Op::kConjTrans);
   int which = 0;
   for (int64_t order : orders) {
-    for (tileblas::TriBlockOp op : {tileblas::TriBlockOp::kSolve, tileblas::TriBlockOp::kMultiply}) {
+    for (tileblas::TriBlockOp op :
+         {tileblas::TriBlockOp::kSolve, tileblas::TriBlockOp::kMultiply}) {
       for (Side side : {Side::kLeft, Side::kRight}) {
         for (Uplo uplo : {Uplo::kLower, Uplo::kUpper}) {
           for (Op trans : transes) {
@@ -293,9 +302,10 @@ void tri_block_cases(DataType type, bool small) {
               tbtest::cpu_tri_block(p);
               p.a = da.p, p.b = db.p;
               std::ostringstream what;
-              what << tileblas::name_of(type) << " tri_block op=" << int(op) << " side=" << int(side)
-                   << " uplo=" << int(uplo) << " trans=" << tileblas::name_of(trans)
-                   << " diag=" << int(diag) << " order=" << order << " count=" << p.count;
+              what << tileblas::name_of(type) << " tri_block op=" << int(op)
+                   << " side=" << int(side) << " uplo=" << int(uplo)
+                   << " trans=" << tileblas::name_of(trans) << " diag=" << int(diag)
+                   << " order=" << order << " count=" << p.count;
               if (!tileblas::tri_block::supports(p, tbtest::device_caps())) {
                 failures.add(what.str() + ": not supported");
                 continue;
@@ -305,14 +315,16 @@ void tri_block_cases(DataType type, bool small) {
               const std::vector<T> got = db.host(b.size());
               double scale = 0;
               for (const T& x : want) {
-                if (!std::isnan(std::abs(x))) scale = std::max(scale, std::abs(std::complex<double>(x)));
+                if (!std::isnan(std::abs(x)))
+                  scale = std::max(scale, std::abs(std::complex<double>(x)));
               }
               const double tol = 16 * eps_of<T>() * double(order + 2) * scale;
               for (size_t at = 0; at < got.size(); ++at) {
                 const int64_t i = int64_t(at) % p.ldb;
                 if (i >= p.b_rows()) {
                   if (same_bits(got[at], want[at])) continue;
-                } else if (std::abs(std::complex<double>(got[at]) - std::complex<double>(want[at])) <= tol) {
+                } else if (std::abs(std::complex<double>(got[at]) -
+                                    std::complex<double>(want[at])) <= tol) {
                   continue;
                 }
                 what << ": element " << at << " is " << got[at] << ", want " << want[at];

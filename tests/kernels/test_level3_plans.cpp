@@ -78,8 +78,8 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
   // trsm 17 = 4 blocks of 4 + 1: 5 leaves, 4 couplings; syrk 22 = 4 blocks of 5 + 2: 5 diagonal
   // GEMMs, 4 off-diagonal ones, one tri_update; syr2k twice the GEMMs; symm: one fill, one GEMM.
   const Expect expects[] = {
-      {Level3Op::kTrsm, 17, 3, 0, {4, 0, 0, 5, 0}},  {Level3Op::kTrmm, 17, 3, 0, {4, 0, 0, 5, 0}},
-      {Level3Op::kSyrk, 0, 22, 3, {9, 1, 0, 0, 1}},  {Level3Op::kSyr2k, 0, 22, 3, {18, 1, 0, 0, 1}},
+      {Level3Op::kTrsm, 17, 3, 0, {4, 0, 0, 5, 0}}, {Level3Op::kTrmm, 17, 3, 0, {4, 0, 0, 5, 0}},
+      {Level3Op::kSyrk, 0, 22, 3, {9, 1, 0, 0, 1}}, {Level3Op::kSyr2k, 0, 22, 3, {18, 1, 0, 0, 1}},
       {Level3Op::kSymm, 6, 5, 0, {1, 0, 1, 0, 1}},
   };
   for (const Expect& e : expects) {
@@ -131,8 +131,8 @@ TEST(Level3PlanSupports, FollowsTheGemmKernels) {
     g.a = g.b = g.c = reinterpret_cast<void*>(uintptr_t(1) << 20);
     std::string why;
     const bool has_gemm = tileblas::pick_gemm_kernel(g, caps, "", &why) != nullptr;
-    for (Level3Op op : {Level3Op::kTrsm, Level3Op::kTrmm, Level3Op::kSyrk, Level3Op::kSyr2k,
-                        Level3Op::kSymm}) {
+    for (Level3Op op :
+         {Level3Op::kTrsm, Level3Op::kTrmm, Level3Op::kSyrk, Level3Op::kSyr2k, Level3Op::kSymm}) {
       tileblas::Level3Problem p;
       p.op = op, p.type = t;
       p.m = p.n = p.k = 300;
@@ -172,7 +172,8 @@ std::string run_on_device(const Level3Operands& ops, std::vector<unsigned char>&
                           std::vector<unsigned char>& b, std::vector<unsigned char>& out) {
   DeviceBytes da(a), db(b), dout(out);
   const tileblas::Level3Problem p = ops.problem(da.p, b.empty() ? nullptr : db.p, dout.p);
-  if (!tileblas::level3_on_device_supports_with(p, tbtest::device_caps(), ops.c.sizes)) return "skip";
+  if (!tileblas::level3_on_device_supports_with(p, tbtest::device_caps(), ops.c.sizes))
+    return "skip";
   const cudaError_t err =
       tileblas::run_level3_on_device_with(p, tbtest::device_caps(), nullptr, ops.c.sizes);
   if (err != cudaSuccess) return std::string("run failed: ") + cudaGetErrorString(err);

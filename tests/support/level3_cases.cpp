@@ -120,9 +120,7 @@ std::vector<unsigned char> random_matrix(const Elem& e, int64_t rows, int64_t co
   return v;
 }
 
-bool in_triangle(Uplo uplo, int64_t i, int64_t j) {
-  return uplo == Uplo::kLower ? i >= j : i <= j;
-}
+bool in_triangle(Uplo uplo, int64_t i, int64_t j) { return uplo == Uplo::kLower ? i >= j : i <= j; }
 
 }  // namespace
 
@@ -142,8 +140,7 @@ std::string Level3Case::str() const {
 }
 
 tileblas::Level3Problem Level3Operands::problem() const {
-  return problem(a.data(), b.empty() ? nullptr : b.data(),
-                 const_cast<unsigned char*>(out.data()));
+  return problem(a.data(), b.empty() ? nullptr : b.data(), const_cast<unsigned char*>(out.data()));
 }
 
 tileblas::Level3Problem Level3Operands::problem(const void* a_at, const void* b_at,
@@ -239,7 +236,8 @@ std::vector<unsigned char> openblas_result(const Level3Operands& ops) {
     return v;
   };
   std::vector<unsigned char> a = cleared(ops.a), b = cleared(ops.b), out = cleared(ops.out);
-  const tileblas::Level3Problem p = ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
+  const tileblas::Level3Problem p =
+      ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
   const std::string why = openblas_level3(p);
   if (!why.empty()) ADD_FAILURE() << why;
   return out;
@@ -307,7 +305,7 @@ std::vector<Level3Case> level3_plan_cases(const std::vector<DataType>& types, bo
   };
   struct Blocks {
     tileblas::Level3BlockSizes sizes;
-    std::vector<std::pair<int64_t, int64_t>> tri_shapes;  // (order, other extent)
+    std::vector<std::pair<int64_t, int64_t>> tri_shapes;   // (order, other extent)
     std::vector<std::pair<int64_t, int64_t>> rank_shapes;  // (n, k)
     std::vector<std::pair<int64_t, int64_t>> symm_shapes;  // (m, n)
   };
@@ -377,9 +375,9 @@ std::vector<Level3Case> level3_plan_cases(const std::vector<DataType>& types, bo
               c.op = op, c.type = t, c.uplo = uplo, c.trans = trans;
               c.n = s.first, c.k = s.second;
               c.alpha = is_herm(op) && op == Level3Op::kHerk ? Scalar(uniform(-1.5, 1.5))
-                                                              : random_scalar(t);
+                                                             : random_scalar(t);
               // beta: random, 0 (C not read), 1
-              c.beta = scalars == 1 ? Scalar(0.0)
+              c.beta = scalars == 1   ? Scalar(0.0)
                        : scalars == 2 ? Scalar(1.0)
                        : is_herm(op)  ? Scalar(uniform(-1.5, 1.5))
                                       : random_scalar(t);

@@ -53,7 +53,7 @@ T scalar_of(const tileblas::Scalar& s) {
   }
 }
 
-// fn.template operator()<T>() for the host element type of `type`.
+// fn(T{}) for the host element type T of `type`.
 template <class Fn>
 void with_type(DataType type, Fn&& fn) {
   switch (type) {
