@@ -1,0 +1,356 @@
+// The Level-3 plans (see level3_plan.h for the decompositions).
+#include "level3_plan.h"
+
+#include <algorithm>
+
+#include "tri_block.h"
+
+namespace tileblas {
+
+namespace {
+
+constexpr Scalar kOne = 1.0;
+constexpr Scalar kMinusOne = -1.0;
+constexpr Scalar kZero = 0.0;
+
+Scalar conj(const Scalar& s) { return Scalar(s.re, -s.im); }
+Scalar real_part(const Scalar& s) { return Scalar(s.re, 0.0); }
+
+// Element (i, j) of the column-major matrix at p with leading dimension ld.
+const void* at(const void* p, int64_t i, int64_t j, int64_t ld, size_t elem) {
+  return static_cast<const char*>(p) + (i + j * ld) * int64_t(elem);
+}
+void* at(void* p, int64_t i, int64_t j, int64_t ld, size_t elem) {
+  return static_cast<char*>(p) + (i + j * ld) * int64_t(elem);
+}
+
+// Where a recursive halving of `len` (> leaf) splits: the first part is the smallest whole number
+// of leaf blocks covering half of them, so every block but the last is whole and every offset is
+// a multiple of leaf (GEMM operands keep the alignment of the whole matrix).
+int64_t split_of(int64_t len, int64_t leaf) {
+  const int64_t blocks = (len + leaf - 1) / leaf;
+  return (blocks + 1) / 2 * leaf;
+}
+
+// A GEMM operand: a block of a stored matrix and the op that makes it the block wanted.
+struct Operand {
+  const void* p;
+  int64_t ld;
+  Op op;
+};
+
+GemmProblem gemm_of(DataType type, int64_t m, int64_t n, int64_t k, const Scalar& alpha,
+                    const Operand& a, const Operand& b, const Scalar& beta, void* c, int64_t ldc) {
+  GemmProblem g;
+  g.ab_type = g.c_type = type;
+  g.trans_a = a.op, g.trans_b = b.op;
+  g.m = m, g.n = n, g.k = k;
+  g.alpha = alpha, g.beta = beta;
+  g.a = a.p, g.lda = a.ld;
+  g.b = b.p, g.ldb = b.ld;
+  g.c = c, g.ldc = ldc;
+  return g;
+}
+
+// C = beta*C on the elements `fill` names (alpha == 0 and the like): reads nothing else.
+cudaError_t scale_only(const Level3Problem& p, Level3Backend& be, Fill fill, int64_t m, int64_t n,
+                       const Scalar& beta, bool real_diagonal) {
+  TriUpdateProblem u;
+  u.type = p.type;
+  u.fill = fill;
+  u.real_diagonal = real_diagonal;
+  u.m = m, u.n = n;
+  u.beta = beta;
+  u.c = p.c, u.ldc = p.ldc;
+  return be.tri_update(u);
+}
+
+// ---- trmm, trsm -------------------------------------------------------------------------------
+//
+// M = op(A) is lower or upper triangular. For a diagonal block [off, off + len) split into parts 1
+// and 2, the part solved first (trsm) or last (trmm) is f, the other s, and the off-diagonal block
+// of M that couples them is M_sf (side L: B_s gets M_sf*B_f) or M_fs (side R: B_s gets B_f*M_fs):
+//   side L, M lower: f = 1, s = 2     side L, M upper: f = 2, s = 1
+//   side R, M lower: f = 2, s = 1     side R, M upper: f = 1, s = 2
+// trsm:  X_f = solve(alpha*B_f);  B_s = alpha*B_s - M_sf*X_f (L) or - X_f*M_fs (R);  X_s =
+// solve(B_s) trmm:  B_s = alpha*M_ss*B_s;  B_s += alpha*M_sf*B_f (L) or alpha*B_f*M_fs (R);  B_f =
+// alpha*M_ff*B_f
+class TriangularPlan {
+ public:
+  TriangularPlan(const Level3Problem& p, Level3Backend& be, int64_t leaf)
+      : p_(p), be_(be), leaf_(std::max<int64_t>(leaf, 1)), elem_(size_of(p.type)) {
+    const bool a_lower = p.uplo == Uplo::kLower;
+    m_lower_ = p.trans == Op::kNoTrans ? a_lower : !a_lower;
+    first_is_1_ = (p.side == Side::kLeft) == m_lower_;
+  }
+
+  cudaError_t run(int64_t off, int64_t len, const Scalar& alpha) {
+    if (len <= leaf_) return leaf(off, len, alpha);
+    const int64_t l1 = split_of(len, leaf_);
+    const int64_t off2 = off + l1, l2 = len - l1;
+    const int64_t off_f = first_is_1_ ? off : off2, len_f = first_is_1_ ? l1 : l2;
+    const int64_t off_s = first_is_1_ ? off2 : off, len_s = first_is_1_ ? l2 : l1;
+    cudaError_t err;
+    if (p_.op == Level3Op::kTrsm) {
+      if ((err = run(off_f, len_f, alpha)) != cudaSuccess) return err;
+      if ((err = couple(off_s, len_s, off_f, len_f, kMinusOne, alpha)) != cudaSuccess) return err;
+      return run(off_s, len_s, kOne);
+    }
+    if ((err = run(off_s, len_s, alpha)) != cudaSuccess) return err;
+    if ((err = couple(off_s, len_s, off_f, len_f, alpha, kOne)) != cudaSuccess) return err;
+    return run(off_f, len_f, alpha);
+  }
+
+ private:
+  // The block of M = op(A) at rows [i, ..), columns [j, ..) as a GEMM operand.
+  Operand m_block(int64_t i, int64_t j) const {
+    if (p_.trans == Op::kNoTrans) return {at(p_.a, i, j, p_.lda, elem_), p_.lda, Op::kNoTrans};
+    return {at(p_.a, j, i, p_.lda, elem_), p_.lda, p_.trans};
+  }
+  // The part [off, off + len) of B: rows (side L) or columns (side R).
+  void* b_part(int64_t off) const {
+    return p_.side == Side::kLeft ? at(p_.c, off, 0, p_.ldc, elem_)
+                                  : at(p_.c, 0, off, p_.ldc, elem_);
+  }
+
+  // B_s = gemm_alpha * (M_sf*B_f or B_f*M_fs) + beta*B_s.
+  cudaError_t couple(int64_t off_s, int64_t len_s, int64_t off_f, int64_t len_f,
+                     const Scalar& gemm_alpha, const Scalar& beta) {
+    const Operand bf{b_part(off_f), p_.ldc, Op::kNoTrans};
+    if (p_.side == Side::kLeft) {
+      return be_.gemm(gemm_of(p_.type, len_s, p_.n, len_f, gemm_alpha, m_block(off_s, off_f), bf,
+                              beta, b_part(off_s), p_.ldc));
+    }
+    return be_.gemm(gemm_of(p_.type, p_.m, len_s, len_f, gemm_alpha, bf, m_block(off_f, off_s),
+                            beta, b_part(off_s), p_.ldc));
+  }
+
+  cudaError_t leaf(int64_t off, int64_t len, const Scalar& alpha) {
+    TriBlockProblem t;
+    t.type = p_.type;
+    t.op = p_.op == Level3Op::kTrsm ? TriBlockOp::kSolve : TriBlockOp::kMultiply;
+    t.side = p_.side, t.uplo = p_.uplo, t.trans = p_.trans, t.diag = p_.diag;
+    t.order = len;
+    t.count = p_.side == Side::kLeft ? p_.n : p_.m;
+    t.alpha = alpha;
+    t.a = at(p_.a, off, off, p_.lda, elem_), t.lda = p_.lda;
+    t.b = b_part(off), t.ldb = p_.ldc;
+    return be_.tri_block(t);
+  }
+
+  const Level3Problem& p_;
+  Level3Backend& be_;
+  int64_t leaf_;
+  size_t elem_;
+  bool m_lower_ = true;
+  bool first_is_1_ = true;
+};
+
+cudaError_t run_triangular(const Level3Problem& p, Level3Backend& be, const Level3BlockSizes& s) {
+  if (p.alpha.is_zero()) return scale_only(p, be, Fill::kFull, p.m, p.n, kZero, false);
+  TriangularPlan plan(p, be, s.tri_leaf);
+  return plan.run(0, p.a_order(), p.alpha);
+}
+
+// ---- syrk, herk, syr2k, her2k -----------------------------------------------------------------
+//
+// With P = op(A) and Q = op(B) (n x k), C = alpha*P*Q' + alpha2*Q*P' + beta*C (the 2k forms;
+// ' is ^T, or ^H for herk/her2k, alpha2 = alpha or conj(alpha)); syrk/herk: alpha*P*P' + beta*C.
+// C's off-diagonal block (s, f) (below the diagonal for uplo L, above for U) is one GEMM per term
+// into C; the diagonal blocks go through scratch.
+class RankPlan {
+ public:
+  RankPlan(const Level3Problem& p, Level3Backend& be, int64_t leaf)
+      : p_(p),
+        be_(be),
+        leaf_(std::max<int64_t>(leaf, 1)),
+        elem_(size_of(p.type)),
+        herm_(p.op == Level3Op::kHerk || p.op == Level3Op::kHer2k),
+        two_(p.op == Level3Op::kSyr2k || p.op == Level3Op::kHer2k),
+        tr_op_(herm_ ? Op::kConjTrans : Op::kTrans) {
+    alpha_ = p.op == Level3Op::kHerk ? real_part(p.alpha) : p.alpha;
+    alpha2_ = herm_ ? conj(alpha_) : alpha_;
+    beta_ = herm_ ? real_part(p.beta) : p.beta;
+  }
+
+  cudaError_t run() {
+    const int64_t n = p_.n;
+    if (alpha_.is_zero() || p_.k == 0) {
+      if (beta_.is_one()) return cudaSuccess;
+      return scale_only(p_, be_, fill(), n, n, beta_, herm_);
+    }
+    const int64_t leaf = std::min(leaf_, n);
+    void* t = nullptr;
+    if (cudaError_t err = be_.scratch(size_t(n) * size_t(leaf) * elem_, &t); err != cudaSuccess)
+      return err;
+    if (cudaError_t err = off_diagonal(0, n); err != cudaSuccess) return err;
+    // The diagonal blocks, stacked in t (n x leaf): block b at rows [b*leaf, ..).
+    for (int64_t off = 0; off < n; off += leaf) {
+      const int64_t len = std::min(leaf, n - off);
+      void* tb = at(t, off, 0, n, elem_);
+      cudaError_t err = product(len, len, off, off, alpha_, alpha2_, kZero, tb, n);
+      if (err != cudaSuccess) return err;
+    }
+    TriUpdateProblem u;
+    u.type = p_.type;
+    u.fill = fill();
+    u.real_diagonal = herm_;
+    u.m = u.n = n;
+    u.block = leaf;
+    u.beta = beta_;
+    u.t = t, u.ldt = n;
+    u.c = p_.c, u.ldc = p_.ldc;
+    return be_.tri_update(u);
+  }
+
+ private:
+  Fill fill() const { return p_.uplo == Uplo::kLower ? Fill::kLower : Fill::kUpper; }
+
+  // Rows [r, ..) of P = op(A) (or Q = op(B)) as the left GEMM operand, and the same rows'
+  // transpose (P', ^H for herk/her2k) as the right one.
+  Operand rows_of(const void* x, int64_t ld, int64_t r) const {
+    if (p_.trans == Op::kNoTrans) return {at(x, r, 0, ld, elem_), ld, Op::kNoTrans};
+    return {at(x, 0, r, ld, elem_), ld, tr_op_};
+  }
+  Operand rows_transposed(const void* x, int64_t ld, int64_t r) const {
+    if (p_.trans == Op::kNoTrans) return {at(x, r, 0, ld, elem_), ld, tr_op_};
+    return {at(x, 0, r, ld, elem_), ld, Op::kNoTrans};
+  }
+
+  // C_block (rows [ri, ri + rows), columns [cj, cj + cols) of the product) =
+  //   a1*P_i*Q_j' + a2*Q_i*P_j' + beta*C_block  (2k forms), a1*P_i*P_j' + beta*C_block (rank k).
+  cudaError_t product(int64_t rows, int64_t cols, int64_t ri, int64_t cj, const Scalar& a1,
+                      const Scalar& a2, const Scalar& beta, void* c, int64_t ldc) {
+    const Operand pi = rows_of(p_.a, p_.lda, ri);
+    if (!two_) {
+      return be_.gemm(gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.a, p_.lda, cj),
+                              beta, c, ldc));
+    }
+    cudaError_t err = be_.gemm(gemm_of(p_.type, rows, cols, p_.k, a1, pi,
+                                       rows_transposed(p_.b, p_.ldb, cj), beta, c, ldc));
+    if (err != cudaSuccess) return err;
+    return be_.gemm(gemm_of(p_.type, rows, cols, p_.k, a2, rows_of(p_.b, p_.ldb, ri),
+                            rows_transposed(p_.a, p_.lda, cj), kOne, c, ldc));
+  }
+
+  // The off-diagonal blocks of C's diagonal block [off, off + len).
+  cudaError_t off_diagonal(int64_t off, int64_t len) {
+    if (len <= leaf_) return cudaSuccess;
+    const int64_t l1 = split_of(len, leaf_);
+    const int64_t off2 = off + l1, l2 = len - l1;
+    cudaError_t err;
+    if (p_.uplo == Uplo::kLower) {
+      err = product(l2, l1, off2, off, alpha_, alpha2_, beta_, at(p_.c, off2, off, p_.ldc, elem_),
+                    p_.ldc);
+    } else {
+      err = product(l1, l2, off, off2, alpha_, alpha2_, beta_, at(p_.c, off, off2, p_.ldc, elem_),
+                    p_.ldc);
+    }
+    if (err != cudaSuccess) return err;
+    if ((err = off_diagonal(off, l1)) != cudaSuccess) return err;
+    return off_diagonal(off2, l2);
+  }
+
+  const Level3Problem& p_;
+  Level3Backend& be_;
+  int64_t leaf_;
+  size_t elem_;
+  bool herm_, two_;
+  Op tr_op_;
+  Scalar alpha_, alpha2_, beta_;
+};
+
+// ---- symm, hemm -------------------------------------------------------------------------------
+
+cudaError_t run_symmetric(const Level3Problem& p, Level3Backend& be) {
+  if (p.alpha.is_zero()) {
+    if (p.beta.is_one()) return cudaSuccess;
+    return scale_only(p, be, Fill::kFull, p.m, p.n, p.beta, false);
+  }
+  const size_t elem = size_of(p.type);
+  const int64_t ka = p.a_order();
+  void* full = nullptr;
+  if (cudaError_t err = be.scratch(size_t(ka) * size_t(ka) * elem, &full); err != cudaSuccess)
+    return err;
+  TriFillProblem f;
+  f.type = p.type;
+  f.uplo = p.uplo;
+  f.mode = p.op == Level3Op::kHemm ? TriFillMode::kHermitian : TriFillMode::kSymmetric;
+  f.n = ka;
+  f.a = p.a, f.lda = p.lda;
+  f.b = full, f.ldb = ka;
+  if (cudaError_t err = be.tri_fill(f); err != cudaSuccess) return err;
+  const Operand s{full, ka, Op::kNoTrans}, b{p.b, p.ldb, Op::kNoTrans};
+  if (p.side == Side::kLeft) {
+    return be.gemm(gemm_of(p.type, p.m, p.n, ka, p.alpha, s, b, p.beta, p.c, p.ldc));
+  }
+  return be.gemm(gemm_of(p.type, p.m, p.n, ka, p.alpha, b, s, p.beta, p.c, p.ldc));
+}
+
+bool is_float_type(DataType t) {
+  return t == DataType::kF32 || t == DataType::kF64 || t == DataType::kC32 || t == DataType::kC64;
+}
+
+}  // namespace
+
+Level3BlockSizes level3_block_sizes(DataType type) {
+  Level3BlockSizes s;
+  s.tri_leaf = tri_block::max_order(type);
+  // Measured on the H200, fp32 (docs/NOTES-level3.md): diagonal blocks of 512 beat 256 for syrk
+  // and syr2k at 4096 and 8192 (their extra flops cost less than twice as many small GEMMs).
+  s.rank_leaf = 512;
+  return s;
+}
+
+bool level3_plan_handles(const Level3Problem& p) {
+  if (!is_float_type(p.type)) return false;
+  const bool complex = is_complex(p.type);
+  switch (p.op) {
+    case Level3Op::kHemm:
+    case Level3Op::kHerk:
+    case Level3Op::kHer2k:
+      if (!complex) return false;
+      break;
+    default:
+      break;
+  }
+  switch (p.op) {
+    case Level3Op::kSyrk:
+    case Level3Op::kSyr2k:
+      return p.trans != Op::kConjTrans;
+    case Level3Op::kHerk:
+    case Level3Op::kHer2k:
+      return p.trans != Op::kTrans;
+    case Level3Op::kTrmm:
+    case Level3Op::kTrsm:
+      return complex || p.trans != Op::kConjTrans;
+    default:
+      return true;
+  }
+}
+
+cudaError_t run_level3_plan(const Level3Problem& p, Level3Backend& backend,
+                            const Level3BlockSizes& sizes) {
+  if (!level3_plan_handles(p)) return cudaErrorNotSupported;
+  switch (p.op) {
+    case Level3Op::kSymm:
+    case Level3Op::kHemm:
+      if (p.m == 0 || p.n == 0) return cudaSuccess;
+      return run_symmetric(p, backend);
+    case Level3Op::kSyrk:
+    case Level3Op::kHerk:
+    case Level3Op::kSyr2k:
+    case Level3Op::kHer2k: {
+      if (p.n == 0) return cudaSuccess;
+      RankPlan plan(p, backend, sizes.rank_leaf);
+      return plan.run();
+    }
+    case Level3Op::kTrmm:
+    case Level3Op::kTrsm:
+      if (p.m == 0 || p.n == 0) return cudaSuccess;
+      return run_triangular(p, backend, sizes);
+  }
+  return cudaErrorNotSupported;
+}
+
+}  // namespace tileblas

@@ -1,0 +1,72 @@
+// The Level-3 plans: symm, hemm, syrk, herk, syr2k, her2k, trmm, trsm as GEMMs plus a few
+// operations on diagonal blocks (src/level3_blocks.h), written once over a small backend
+// interface. The device backend (src/plans.cpp) launches our GEMM kernels (the router's choice)
+// and the block kernels of kernels/; a test backend runs the same plans with a CPU GEMM and plain
+// loops, so the decompositions are checked against a reference BLAS without a GPU.
+//
+// Decompositions (details and block sizes in docs/NOTES-level3.md):
+//   trsm, trmm    recursive halving of the triangular order into whole blocks of `tri_leaf`: solve
+//                 (or multiply) one half, update the other with one GEMM, recurse into it; blocks
+//                 of order <= tri_leaf go to tri_block (substitution against all vectors at once).
+//                 No block is computed as a full GEMM over a zero-filled triangle.
+//   syrk .. her2k C's off-diagonal blocks of a recursive halving (whole blocks of `rank_leaf`) by
+//                 GEMM straight into C; its diagonal blocks by GEMM (two for the 2k forms) into a
+//                 scratch panel that holds them stacked, then one tri_update writes their
+//                 triangles into C (beta applied there; herk/her2k diagonals made real).
+//   symm, hemm    A's triangle made a full matrix in scratch (tri_fill), then one GEMM.
+// alpha == 0 (and k == 0 for the rank-k forms) reads neither A nor B: C = beta*C on what the
+// routine writes (trmm/trsm: B = 0), by tri_update alone.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "level3.h"
+#include "level3_blocks.h"
+#include "problem.h"
+
+namespace tileblas {
+
+// What a plan runs on. Each call is ordered after the previous ones (a stream's order on the
+// device); a failure is returned and ends the plan.
+class Level3Backend {
+ public:
+  virtual ~Level3Backend() = default;
+  virtual cudaError_t gemm(const GemmProblem& p) = 0;
+  virtual cudaError_t tri_update(const TriUpdateProblem& p) = 0;
+  virtual cudaError_t tri_fill(const TriFillProblem& p) = 0;
+  virtual cudaError_t tri_block(const TriBlockProblem& p) = 0;
+  // `bytes` of scratch memory the backend's operations can use, valid until the backend is
+  // destroyed (its contents undefined).
+  virtual cudaError_t scratch(size_t bytes, void** p) = 0;
+};
+
+struct Level3BlockSizes {
+  int64_t tri_leaf = 64;    // trmm/trsm: largest diagonal block left to tri_block
+  int64_t rank_leaf = 512;  // syrk..her2k: order of C's diagonal blocks computed into scratch
+};
+
+// The block sizes the device plans use for `type` (tri_leaf: tri_block's largest order there).
+Level3BlockSizes level3_block_sizes(DataType type);
+
+// Runs p (column-major, every pointer usable by the backend's operations) as a plan on `backend`
+// with block sizes `sizes`. Writes nothing outside what the routine may write, reads nothing it may
+// not read. Returns the first failure of an operation (what ran before it stays done).
+cudaError_t run_level3_plan(const Level3Problem& p, Level3Backend& backend,
+                            const Level3BlockSizes& sizes);
+
+// Whether p's type and operation form a routine the plans compute (s/d/c/z; hemm, herk, her2k
+// complex only; trans kConjTrans only for complex data, and not for complex symm/syrk/syr2k).
+bool level3_plan_handles(const Level3Problem& p);
+
+// level3_on_device_supports() and run_level3_on_device() (src/plans.h) with other block sizes,
+// for tests and benches (a plan's operations, so whether the device has a kernel for each, depend
+// on its block sizes).
+bool level3_on_device_supports_with(const Level3Problem& p, const DeviceCaps& caps,
+                                    const Level3BlockSizes& sizes);
+cudaError_t run_level3_on_device_with(const Level3Problem& p, const DeviceCaps& caps,
+                                      cudaStream_t stream, const Level3BlockSizes& sizes);
+
+}  // namespace tileblas

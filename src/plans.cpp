@@ -1,0 +1,128 @@
+// The Level-3 plans on the device: src/level3_plan.cpp's decompositions on a backend that launches
+// our GEMM kernels (the router's choice for each GEMM) and the block kernels of kernels/ on one
+// stream, with scratch from the stream-ordered pool. supports() runs the same plan on a backend
+// that only asks each operation's kernel whether it supports it, so it says yes exactly when every
+// launch of the run would find a kernel (a plan must not stop halfway: trmm and trsm work in
+// place).
+#include "plans.h"
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "env.h"
+#include "level3_plan.h"
+#include "memory.h"
+#include "router.h"
+#include "tri_block.h"
+#include "tri_fill.h"
+#include "tri_update.h"
+
+namespace tileblas {
+
+namespace {
+
+// Scratch comes from the device's default memory pool. Its release threshold is raised to hold the
+// largest scratch asked for (up to kPoolKeepMaxBytes), so the synchronisation at the end of a call
+// does not hand the memory back to the driver and the next call does not map it again (as the
+// GEMM kernels' workspaces do, kernels/sgemm_regblock.cu).
+constexpr uint64_t kPoolKeepMaxBytes = uint64_t(2) << 30;
+
+void keep_in_pool(uint64_t bytes) {
+  int device = 0;
+  cudaMemPool_t pool;
+  uint64_t keep = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess) err = cudaDeviceGetDefaultMemPool(&pool, device);
+  if (err == cudaSuccess)
+    err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  uint64_t wanted = std::min<uint64_t>(bytes, kPoolKeepMaxBytes);
+  if (err == cudaSuccess && keep < wanted) {
+    err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &wanted);
+  }
+  // A failure here only costs time (the scratch is mapped again next call); clear it so that the
+  // launches' error checks do not report it.
+  if (err != cudaSuccess) cudaGetLastError();
+}
+
+class DeviceBackend final : public Level3Backend {
+ public:
+  // dry_run: check every operation's kernel, launch nothing, allocate nothing.
+  DeviceBackend(const DeviceCaps& caps, cudaStream_t stream, bool dry_run)
+      : caps_(caps), stream_(stream), dry_run_(dry_run), cfg_(config()) {}
+
+  cudaError_t gemm(const GemmProblem& p) override {
+    GemmProblem q = p;
+    q.allow_tf32 = cfg_.allow_tf32 && q.ab_type == DataType::kF32;
+    const GemmKernel* k = pick_gemm_kernel(q, caps_, cfg_.force_kernel, &why_);
+    if (!k) return cudaErrorNotSupported;
+    return dry_run_ ? cudaSuccess : k->launch(q, stream_);
+  }
+  cudaError_t tri_update(const TriUpdateProblem& p) override {
+    if (!tri_update::supports(p, caps_)) return cudaErrorNotSupported;
+    return dry_run_ ? cudaSuccess : tri_update::launch(p, stream_);
+  }
+  cudaError_t tri_fill(const TriFillProblem& p) override {
+    if (!tri_fill::supports(p, caps_)) return cudaErrorNotSupported;
+    return dry_run_ ? cudaSuccess : tri_fill::launch(p, stream_);
+  }
+  cudaError_t tri_block(const TriBlockProblem& p) override {
+    if (!tri_block::supports(p, caps_)) return cudaErrorNotSupported;
+    return dry_run_ ? cudaSuccess : tri_block::launch(p, stream_);
+  }
+  cudaError_t scratch(size_t bytes, void** p) override {
+    if (dry_run_) {
+      // An address aligned as a pool allocation is, for the kernels' alignment checks.
+      *p = reinterpret_cast<void*>(uintptr_t(1) << 20);
+      return cudaSuccess;
+    }
+    keep_in_pool(bytes);
+    auto buffer = std::make_unique<DeviceBuffer>(bytes, stream_);
+    if (buffer->status() != cudaSuccess) return buffer->status();
+    *p = buffer->get();
+    buffers_.push_back(std::move(buffer));
+    return cudaSuccess;
+  }
+
+  // Frees the scratch (stream-ordered, after the plan's work).
+  void release() { buffers_.clear(); }
+
+ private:
+  const DeviceCaps& caps_;
+  cudaStream_t stream_;
+  bool dry_run_;
+  const Config& cfg_;
+  std::string why_;
+  std::vector<std::unique_ptr<DeviceBuffer>> buffers_;
+};
+
+}  // namespace
+
+bool level3_on_device_supports_with(const Level3Problem& p, const DeviceCaps& caps,
+                                    const Level3BlockSizes& sizes) {
+  if (!level3_plan_handles(p)) return false;
+  DeviceBackend probe(caps, nullptr, true);
+  return run_level3_plan(p, probe, sizes) == cudaSuccess;
+}
+
+bool level3_on_device_supports(const Level3Problem& p, const DeviceCaps& caps) {
+  return level3_on_device_supports_with(p, caps, level3_block_sizes(p.type));
+}
+
+cudaError_t run_level3_on_device_with(const Level3Problem& p, const DeviceCaps& caps,
+                                      cudaStream_t stream, const Level3BlockSizes& sizes) {
+  DeviceBackend backend(caps, stream, false);
+  const cudaError_t err = run_level3_plan(p, backend, sizes);
+  backend.release();
+  const cudaError_t sync = cudaStreamSynchronize(stream);
+  return err != cudaSuccess ? err : sync;
+}
+
+cudaError_t run_level3_on_device(const Level3Problem& p, const DeviceCaps& caps,
+                                 cudaStream_t stream) {
+  return run_level3_on_device_with(p, caps, stream, level3_block_sizes(p.type));
+}
+
+}  // namespace tileblas

@@ -1,0 +1,225 @@
+// Kernel tier, the Level-3 plans (src/level3_plan.h): symm, hemm, syrk, herk, syr2k, her2k, trmm,
+// trsm in f32, f64, c32, c64, every side, uplo, trans and diag, at sizes crossing the block sizes,
+// against OpenBLAS's own routines (tests/support/level3_cases.h: NaN wherever a routine must not
+// read, the output compared within eps-relative tolerance, everything it must not write bit for
+// bit).
+// Suites: Level3Plan.* (the plans on the CPU backend: OpenBLAS GEMM and plain-loop block
+// operations; no GPU), Level3PlanSupports.* (level3_on_device_supports() on a nominal Hopper, no
+// GPU), Level3PlanDevice.* (run_level3_on_device() on device copies, for the types the device has
+// GEMM kernels for), Level3PlanDeviceSmall.* (a quick subset, for compute-sanitizer).
+#include <cuda_runtime_api.h>
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "device_support.h"
+#include "level3_cases.h"
+#include "level3_cpu_backend.h"
+#include "level3_plan.h"
+#include "plans.h"
+#include "router.h"
+#include "test_support.h"
+
+namespace {
+
+using tbtest::Level3Case;
+using tbtest::Level3Operands;
+using tileblas::DataType;
+using tileblas::Level3Op;
+using tileblas::Op;
+
+const std::vector<DataType> kTypes = {DataType::kF32, DataType::kF64, DataType::kC32,
+                                      DataType::kC64};
+
+// Runs `cases` through `run` (which computes the output in place on copies of the operands and
+// returns "" or why it failed), checks each against OpenBLAS, and reports the first failures.
+template <class Run>
+void check_cases(const std::vector<Level3Case>& cases, Run&& run) {
+  int failures = 0, checked = 0;
+  for (const Level3Case& c : cases) {
+    const Level3Operands ops = tbtest::make_operands(c);
+    const std::vector<unsigned char> want = tbtest::openblas_result(ops);
+    std::vector<unsigned char> a = ops.a, b = ops.b, out = ops.out;
+    std::string why = run(ops, a, b, out);
+    if (why == "skip") continue;
+    ++checked;
+    if (why.empty()) why = tbtest::check_level3(ops, out, want, a, b);
+    if (!why.empty() && ++failures <= 20) ADD_FAILURE() << c.str() << ": " << why;
+  }
+  EXPECT_EQ(failures, 0) << "of " << checked << " cases";
+  EXPECT_GT(checked, 0);
+}
+
+// ---- the plans on the CPU backend -----------------------------------------------------------
+
+TEST(Level3Plan, CpuBackendMatchesOpenBlas) {
+  const std::vector<Level3Case> cases = tbtest::level3_plan_cases(kTypes, true, true);
+  check_cases(cases, [](const Level3Operands& ops, std::vector<unsigned char>& a,
+                        std::vector<unsigned char>& b, std::vector<unsigned char>& out) {
+    tbtest::CpuLevel3Backend backend;
+    const tileblas::Level3Problem p =
+        ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
+    const cudaError_t err = tileblas::run_level3_plan(p, backend, ops.c.sizes);
+    if (err != cudaSuccess) return "plan failed: " + backend.error();
+    return std::string();
+  });
+}
+
+// The decompositions recurse as documented: whole leaf blocks, one operation per block.
+TEST(Level3Plan, RecursesIntoWholeBlocks) {
+  tileblas::Level3BlockSizes sizes;
+  sizes.tri_leaf = 4, sizes.rank_leaf = 5;
+  struct Expect {
+    Level3Op op;
+    int64_t m, n, k;
+    tbtest::PlanCounts counts;
+  };
+  // trsm 17 = 4 blocks of 4 + 1: 5 leaves, 4 couplings; syrk 22 = 4 blocks of 5 + 2: 5 diagonal
+  // GEMMs, 4 off-diagonal ones, one tri_update; syr2k twice the GEMMs; symm: one fill, one GEMM.
+  const Expect expects[] = {
+      {Level3Op::kTrsm, 17, 3, 0, {4, 0, 0, 5, 0}}, {Level3Op::kTrmm, 17, 3, 0, {4, 0, 0, 5, 0}},
+      {Level3Op::kSyrk, 0, 22, 3, {9, 1, 0, 0, 1}}, {Level3Op::kSyr2k, 0, 22, 3, {18, 1, 0, 0, 1}},
+      {Level3Op::kSymm, 6, 5, 0, {1, 0, 1, 0, 1}},
+  };
+  for (const Expect& e : expects) {
+    Level3Case c;
+    c.op = e.op, c.m = e.m, c.n = e.n, c.k = e.k;
+    c.alpha = 0.5, c.beta = 0.25;
+    c.sizes = sizes;
+    Level3Operands ops = tbtest::make_operands(c);
+    tbtest::CpuLevel3Backend backend;
+    ASSERT_EQ(tileblas::run_level3_plan(ops.problem(), backend, sizes), cudaSuccess) << c.str();
+    const tbtest::PlanCounts& got = backend.counts();
+    EXPECT_EQ(got.gemm, e.counts.gemm) << c.str();
+    EXPECT_EQ(got.tri_update, e.counts.tri_update) << c.str();
+    EXPECT_EQ(got.tri_fill, e.counts.tri_fill) << c.str();
+    EXPECT_EQ(got.tri_block, e.counts.tri_block) << c.str();
+    EXPECT_EQ(got.scratch, e.counts.scratch) << c.str();
+  }
+}
+
+TEST(Level3Plan, RejectsWhatNoRoutineIs) {
+  tileblas::Level3Problem p;
+  p.n = p.k = 4;
+  p.op = Level3Op::kHerk;
+  p.type = DataType::kF32;
+  EXPECT_FALSE(tileblas::level3_plan_handles(p));  // herk of real data
+  p.type = DataType::kC32;
+  EXPECT_TRUE(tileblas::level3_plan_handles(p));
+  p.trans = Op::kTrans;
+  EXPECT_FALSE(tileblas::level3_plan_handles(p));  // herk takes N or C
+  p.op = Level3Op::kSyrk;
+  EXPECT_TRUE(tileblas::level3_plan_handles(p));
+  p.trans = Op::kConjTrans;
+  EXPECT_FALSE(tileblas::level3_plan_handles(p));  // complex syrk takes N or T
+  p.op = Level3Op::kTrsm;
+  p.type = DataType::kF16;
+  EXPECT_FALSE(tileblas::level3_plan_handles(p));
+}
+
+// ---- level3_on_device_supports() ------------------------------------------------------------
+
+// supports() holds exactly for the types that have a GEMM kernel on the device (the plans' bulk).
+TEST(Level3PlanSupports, FollowsTheGemmKernels) {
+  const tileblas::DeviceCaps caps = tbtest::hopper_caps();
+  for (DataType t : kTypes) {
+    tileblas::GemmProblem g;
+    g.ab_type = g.c_type = t;
+    g.m = g.n = g.k = 256;
+    g.lda = g.ldb = g.ldc = 256;
+    g.a = g.b = g.c = reinterpret_cast<void*>(uintptr_t(1) << 20);
+    std::string why;
+    const bool has_gemm = tileblas::pick_gemm_kernel(g, caps, "", &why) != nullptr;
+    for (Level3Op op :
+         {Level3Op::kTrsm, Level3Op::kTrmm, Level3Op::kSyrk, Level3Op::kSyr2k, Level3Op::kSymm}) {
+      tileblas::Level3Problem p;
+      p.op = op, p.type = t;
+      p.m = p.n = p.k = 300;
+      p.alpha = 1.0, p.beta = 0.5;
+      p.a = p.b = g.a, p.c = g.c;
+      p.lda = p.ldb = p.ldc = 300;
+      EXPECT_EQ(tileblas::level3_on_device_supports(p, caps), has_gemm)
+          << tileblas::name_of(t) << " op " << int(op);
+    }
+  }
+  // No kernel takes fp16 triangles.
+  tileblas::Level3Problem p;
+  p.type = DataType::kF16;
+  p.m = p.n = 8;
+  EXPECT_FALSE(tileblas::level3_on_device_supports(p, caps));
+}
+
+// ---- the device plans -----------------------------------------------------------------------
+
+struct DeviceBytes {
+  void* p = nullptr;
+  explicit DeviceBytes(const std::vector<unsigned char>& host) {
+    EXPECT_EQ(cudaMalloc(&p, std::max<size_t>(host.size(), 1)), cudaSuccess);
+    if (!host.empty()) {
+      EXPECT_EQ(cudaMemcpy(p, host.data(), host.size(), cudaMemcpyHostToDevice), cudaSuccess);
+    }
+  }
+  ~DeviceBytes() { cudaFree(p); }
+  void copy_to(std::vector<unsigned char>& host) const {
+    if (!host.empty()) {
+      EXPECT_EQ(cudaMemcpy(host.data(), p, host.size(), cudaMemcpyDeviceToHost), cudaSuccess);
+    }
+  }
+};
+
+std::string run_on_device(const Level3Operands& ops, std::vector<unsigned char>& a,
+                          std::vector<unsigned char>& b, std::vector<unsigned char>& out) {
+  DeviceBytes da(a), db(b), dout(out);
+  const tileblas::Level3Problem p = ops.problem(da.p, b.empty() ? nullptr : db.p, dout.p);
+  if (!tileblas::level3_on_device_supports_with(p, tbtest::device_caps(), ops.c.sizes))
+    return "skip";
+  const cudaError_t err =
+      tileblas::run_level3_on_device_with(p, tbtest::device_caps(), nullptr, ops.c.sizes);
+  if (err != cudaSuccess) return std::string("run failed: ") + cudaGetErrorString(err);
+  da.copy_to(a), db.copy_to(b), dout.copy_to(out);
+  return "";
+}
+
+TEST(Level3PlanDevice, MatchesOpenBlas) {
+  TB_REQUIRE_GPU();
+  check_cases(tbtest::level3_plan_cases(kTypes, true, true), run_on_device);
+}
+
+// Larger calls through run_level3_on_device() itself (the device's block sizes, several levels
+// of recursion, GEMMs large enough for the router's larger tiles).
+TEST(Level3PlanDevice, LargerCalls) {
+  TB_REQUIRE_GPU();
+  std::vector<Level3Case> cases;
+  for (DataType t : kTypes) {
+    Level3Case c;
+    c.type = t, c.alpha = 0.75, c.beta = 0.5, c.pad = 5;
+    c.sizes = tileblas::level3_block_sizes(t);
+    for (Level3Op op : {Level3Op::kTrsm, Level3Op::kTrmm}) {
+      c.op = op, c.m = 611, c.n = 300, c.side = tileblas::Side::kLeft;
+      c.uplo = tileblas::Uplo::kUpper, c.trans = Op::kTrans;
+      cases.push_back(c);
+      c.m = 300, c.n = 555, c.side = tileblas::Side::kRight;
+      c.uplo = tileblas::Uplo::kLower, c.trans = Op::kNoTrans, c.diag = tileblas::Diag::kUnit;
+      cases.push_back(c);
+      c.diag = tileblas::Diag::kNonUnit;
+    }
+    c.op = Level3Op::kSyrk, c.n = 1100, c.k = 200, c.uplo = tileblas::Uplo::kLower;
+    cases.push_back(c);
+    c.op = Level3Op::kSyr2k, c.trans = Op::kTrans, c.uplo = tileblas::Uplo::kUpper;
+    cases.push_back(c);
+    c.op = Level3Op::kSymm, c.m = 500, c.n = 300, c.side = tileblas::Side::kRight;
+    cases.push_back(c);
+  }
+  check_cases(cases, run_on_device);
+}
+
+TEST(Level3PlanDeviceSmall, MatchesOpenBlas) {
+  TB_REQUIRE_GPU();
+  std::vector<Level3Case> cases = tbtest::level3_plan_cases(kTypes, true, false);
+  std::vector<Level3Case> some;
+  for (size_t i = 0; i < cases.size(); i += 7) some.push_back(cases[i]);
+  check_cases(some, run_on_device);
+}
+
+}  // namespace

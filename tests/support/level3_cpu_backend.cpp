@@ -1,0 +1,386 @@
+#include "level3_cpu_backend.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace tbtest {
+
+namespace {
+
+using tileblas::DataType;
+using tileblas::Diag;
+using tileblas::Fill;
+using tileblas::Level3Op;
+using tileblas::Op;
+using tileblas::Side;
+using tileblas::Uplo;
+
+template <class T>
+struct RealOf {
+  using type = T;
+};
+template <class R>
+struct RealOf<std::complex<R>> {
+  using type = R;
+};
+
+template <class T>
+T conj_of(T v) {
+  return v;
+}
+template <class R>
+std::complex<R> conj_of(std::complex<R> v) {
+  return std::conj(v);
+}
+template <class T>
+T real_only(T v) {
+  return v;
+}
+template <class R>
+std::complex<R> real_only(std::complex<R> v) {
+  return {v.real(), R(0)};
+}
+
+template <class T>
+T scalar_of(const tileblas::Scalar& s) {
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
+    return T(s.re);
+  } else {
+    using R = typename RealOf<T>::type;
+    return T(R(s.re), R(s.im));
+  }
+}
+
+// fn(T{}) for the host element type T of `type`.
+template <class Fn>
+void with_type(DataType type, Fn&& fn) {
+  switch (type) {
+    case DataType::kF32:
+      fn(float{});
+      break;
+    case DataType::kF64:
+      fn(double{});
+      break;
+    case DataType::kC32:
+      fn(std::complex<float>{});
+      break;
+    case DataType::kC64:
+      fn(std::complex<double>{});
+      break;
+    default:
+      break;
+  }
+}
+
+template <class T>
+void tri_update_typed(const tileblas::TriUpdateProblem& p) {
+  const T* t = static_cast<const T*>(p.t);
+  T* c = static_cast<T*>(p.c);
+  const T beta = scalar_of<T>(p.beta);
+  const bool stacked = t && p.block > 0;
+  for (int64_t j = 0; j < p.n; ++j) {
+    for (int64_t i = 0; i < p.m; ++i) {
+      if (p.fill == Fill::kLower && i < j) continue;
+      if (p.fill == Fill::kUpper && i > j) continue;
+      if (stacked && i / p.block != j / p.block) continue;
+      const T tv = t ? t[i + (stacked ? j % p.block : j) * p.ldt] : T(0);
+      T& cij = c[i + j * p.ldc];
+      T v = p.beta.is_zero() ? tv : tv + beta * cij;
+      if constexpr (!std::is_same_v<T, typename RealOf<T>::type>) {
+        using R = typename RealOf<T>::type;
+        if (p.real_diagonal && i == j) {
+          v = T(std::real(tv) + (p.beta.is_zero() ? R(0) : R(p.beta.re) * std::real(cij)), R(0));
+        }
+      }
+      cij = v;
+    }
+  }
+}
+
+template <class T>
+void tri_fill_typed(const tileblas::TriFillProblem& p) {
+  const T* a = static_cast<const T*>(p.a);
+  T* b = static_cast<T*>(p.b);
+  const bool lower = p.uplo == Uplo::kLower;
+  for (int64_t j = 0; j < p.n; ++j) {
+    for (int64_t i = 0; i < p.n; ++i) {
+      const bool in_tri = lower ? i >= j : i <= j;
+      T v;
+      if (i == j) {
+        if (p.mode == tileblas::TriFillMode::kTriangular && p.diag == Diag::kUnit) {
+          v = T(1);
+        } else if (p.mode == tileblas::TriFillMode::kHermitian) {
+          v = real_only(a[i + i * p.lda]);
+        } else {
+          v = a[i + i * p.lda];
+        }
+      } else if (in_tri) {
+        v = a[i + j * p.lda];
+      } else if (p.mode == tileblas::TriFillMode::kTriangular) {
+        v = T(0);
+      } else {
+        v = a[j + i * p.lda];
+        if (p.mode == tileblas::TriFillMode::kHermitian) v = conj_of(v);
+      }
+      b[i + j * p.ldb] = v;
+    }
+  }
+}
+
+template <class T>
+void tri_block_typed(const tileblas::TriBlockProblem& p) {
+  const T* a = static_cast<const T*>(p.a);
+  T* b = static_cast<T*>(p.b);
+  const int64_t n = p.order;
+  const bool left = p.side == Side::kLeft;
+  const bool a_lower = p.uplo == Uplo::kLower;
+  // op(A)(i, j), reading only A's triangle (and not a unit diagonal).
+  auto op_a = [&](int64_t i, int64_t j) -> T {
+    const int64_t r = p.trans == Op::kNoTrans ? i : j, c = p.trans == Op::kNoTrans ? j : i;
+    if (r == c && p.diag == Diag::kUnit) return T(1);
+    if (a_lower ? r < c : r > c) return T(0);
+    const T v = a[r + c * p.lda];
+    return p.trans == Op::kConjTrans ? conj_of(v) : v;
+  };
+  // M = op(A) (left) or op(A)^T (right): each vector x solves M x = alpha b or becomes M alpha b.
+  std::vector<T> m(static_cast<size_t>(n * n));
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t i = 0; i < n; ++i) m[i + j * n] = left ? op_a(i, j) : op_a(j, i);
+  }
+  const bool m_lower = (p.trans == Op::kNoTrans) == left ? a_lower : !a_lower;
+  const T alpha = scalar_of<T>(p.alpha);
+  std::vector<T> x(static_cast<size_t>(n)), y(static_cast<size_t>(n));
+  for (int64_t v = 0; v < p.count; ++v) {
+    auto elem = [&](int64_t i) -> T& { return left ? b[i + v * p.ldb] : b[v + i * p.ldb]; };
+    for (int64_t i = 0; i < n; ++i) x[i] = alpha * elem(i);
+    if (p.op == tileblas::TriBlockOp::kMultiply) {
+      for (int64_t i = 0; i < n; ++i) {
+        T s(0);
+        for (int64_t j = m_lower ? 0 : i; j <= (m_lower ? i : n - 1); ++j) s += m[i + j * n] * x[j];
+        y[i] = s;
+      }
+      x = y;
+    } else if (m_lower) {
+      for (int64_t i = 0; i < n; ++i) {
+        T s = x[i];
+        for (int64_t j = 0; j < i; ++j) s -= m[i + j * n] * x[j];
+        x[i] = s / m[i + i * n];
+      }
+    } else {
+      for (int64_t i = n - 1; i >= 0; --i) {
+        T s = x[i];
+        for (int64_t j = i + 1; j < n; ++j) s -= m[i + j * n] * x[j];
+        x[i] = s / m[i + i * n];
+      }
+    }
+    for (int64_t i = 0; i < n; ++i) elem(i) = x[i];
+  }
+}
+
+// ---- OpenBLAS ---------------------------------------------------------------------------------
+
+// Fortran signatures; every scalar and array by address, so one pointer type serves all four
+// element types (the real alpha/beta of herk, her2k's beta, are real scalars of the element's
+// precision).
+using GemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const void*,
+                        const void*, const int*, const void*, const int*, const void*, void*,
+                        const int*, size_t, size_t);
+using TrFn = void (*)(const char*, const char*, const char*, const char*, const int*, const int*,
+                      const void*, const void*, const int*, void*, const int*, size_t, size_t,
+                      size_t, size_t);
+using RkFn = void (*)(const char*, const char*, const int*, const int*, const void*, const void*,
+                      const int*, const void*, void*, const int*, size_t, size_t);
+using R2kFn = void (*)(const char*, const char*, const int*, const int*, const void*, const void*,
+                       const int*, const void*, const int*, const void*, void*, const int*, size_t,
+                       size_t);
+using SymmFn = void (*)(const char*, const char*, const int*, const int*, const void*, const void*,
+                        const int*, const void*, const int*, const void*, void*, const int*, size_t,
+                        size_t);
+
+struct Level3Blas {
+  // Indexed by type: 0 f32 (s), 1 f64 (d), 2 c32 (c), 3 c64 (z).
+  GemmFn gemm[4] = {};
+  TrFn trsm[4] = {}, trmm[4] = {};
+  RkFn syrk[4] = {}, herk[4] = {};
+  R2kFn syr2k[4] = {}, her2k[4] = {};
+  SymmFn symm[4] = {}, hemm[4] = {};
+  std::string error;
+
+  static const Level3Blas& get() {
+    static const Level3Blas blas = [] {
+      Level3Blas b;
+      void* h = dlopen("libopenblas.so.0", RTLD_NOW | RTLD_LOCAL);
+      if (!h) h = dlopen("libopenblas.so", RTLD_NOW | RTLD_LOCAL);
+      if (!h) {
+        b.error = std::string("cannot dlopen libopenblas.so.0: ") + dlerror();
+        return b;
+      }
+      const char letters[4] = {'s', 'd', 'c', 'z'};
+      auto sym = [&](char letter, const char* name) {
+        const std::string full = std::string(1, letter) + name;
+        void* f = dlsym(h, full.c_str());
+        if (!f) b.error = "OpenBLAS lacks " + full;
+        return f;
+      };
+      for (int t = 0; t < 4; ++t) {
+        const char l = letters[t];
+        b.gemm[t] = reinterpret_cast<GemmFn>(sym(l, "gemm_"));
+        b.trsm[t] = reinterpret_cast<TrFn>(sym(l, "trsm_"));
+        b.trmm[t] = reinterpret_cast<TrFn>(sym(l, "trmm_"));
+        b.syrk[t] = reinterpret_cast<RkFn>(sym(l, "syrk_"));
+        b.syr2k[t] = reinterpret_cast<R2kFn>(sym(l, "syr2k_"));
+        b.symm[t] = reinterpret_cast<SymmFn>(sym(l, "symm_"));
+        if (t >= 2) {
+          b.herk[t] = reinterpret_cast<RkFn>(sym(l, "herk_"));
+          b.her2k[t] = reinterpret_cast<R2kFn>(sym(l, "her2k_"));
+          b.hemm[t] = reinterpret_cast<SymmFn>(sym(l, "hemm_"));
+        }
+      }
+      return b;
+    }();
+    return blas;
+  }
+};
+
+int type_index(DataType t) {
+  switch (t) {
+    case DataType::kF32:
+      return 0;
+    case DataType::kF64:
+      return 1;
+    case DataType::kC32:
+      return 2;
+    case DataType::kC64:
+      return 3;
+    default:
+      return -1;
+  }
+}
+
+// A scalar as the routine takes it: the element type, or (real_only) its real part in the
+// element's precision.
+struct ScalarBytes {
+  unsigned char bytes[16] = {};
+  ScalarBytes(DataType t, const tileblas::Scalar& s, bool real_only = false) {
+    const bool f32 = t == DataType::kF32 || t == DataType::kC32;
+    const bool complex = tileblas::is_complex(t) && !real_only;
+    if (f32) {
+      const float v[2] = {float(s.re), float(s.im)};
+      std::memcpy(bytes, v, complex ? 8 : 4);
+    } else {
+      const double v[2] = {s.re, s.im};
+      std::memcpy(bytes, v, complex ? 16 : 8);
+    }
+  }
+};
+
+char op_char(Op op) { return op == Op::kNoTrans ? 'N' : op == Op::kTrans ? 'T' : 'C'; }
+
+}  // namespace
+
+void cpu_tri_update(const tileblas::TriUpdateProblem& p) {
+  with_type(p.type, [&](auto zero) { tri_update_typed<decltype(zero)>(p); });
+}
+void cpu_tri_fill(const tileblas::TriFillProblem& p) {
+  with_type(p.type, [&](auto zero) { tri_fill_typed<decltype(zero)>(p); });
+}
+void cpu_tri_block(const tileblas::TriBlockProblem& p) {
+  with_type(p.type, [&](auto zero) { tri_block_typed<decltype(zero)>(p); });
+}
+
+std::string openblas_gemm(const tileblas::GemmProblem& p) {
+  const Level3Blas& blas = Level3Blas::get();
+  if (!blas.error.empty()) return blas.error;
+  const int t = type_index(p.ab_type);
+  if (t < 0 || p.c_type != p.ab_type) return "no OpenBLAS gemm for this type";
+  const size_t elem = tileblas::size_of(p.c_type);
+  if (p.beta.is_zero()) {  // OpenBLAS may read C when beta == 0: C is not read, so clear it
+    for (int64_t j = 0; j < p.n; ++j)
+      std::memset(static_cast<char*>(p.c) + j * p.ldc * elem, 0, size_t(p.m) * elem);
+  }
+  const int m = int(p.m), n = int(p.n), k = int(p.k), lda = int(p.lda), ldb = int(p.ldb),
+            ldc = int(p.ldc);
+  const char ta = op_char(p.trans_a), tb = op_char(p.trans_b);
+  const ScalarBytes alpha(p.ab_type, p.alpha), beta(p.ab_type, p.beta);
+  blas.gemm[t](&ta, &tb, &m, &n, &k, alpha.bytes, p.a, &lda, p.b, &ldb, beta.bytes, p.c, &ldc, 1,
+               1);
+  return "";
+}
+
+std::string openblas_level3(const tileblas::Level3Problem& p) {
+  const Level3Blas& blas = Level3Blas::get();
+  if (!blas.error.empty()) return blas.error;
+  const int t = type_index(p.type);
+  if (t < 0) return "no OpenBLAS routine for this type";
+  const char side = p.side == Side::kLeft ? 'L' : 'R', uplo = p.uplo == Uplo::kLower ? 'L' : 'U';
+  const char trans = op_char(p.trans), diag = p.diag == Diag::kUnit ? 'U' : 'N';
+  const int m = int(p.m), n = int(p.n), k = int(p.k), lda = int(p.lda), ldb = int(p.ldb),
+            ldc = int(p.ldc);
+  const bool herm = p.op == Level3Op::kHerk || p.op == Level3Op::kHer2k;
+  const ScalarBytes alpha(p.type, p.alpha, p.op == Level3Op::kHerk);
+  const ScalarBytes beta(p.type, p.beta, herm);
+  switch (p.op) {
+    case Level3Op::kTrsm:
+    case Level3Op::kTrmm: {
+      TrFn f = p.op == Level3Op::kTrsm ? blas.trsm[t] : blas.trmm[t];
+      f(&side, &uplo, &trans, &diag, &m, &n, alpha.bytes, p.a, &lda, p.c, &ldc, 1, 1, 1, 1);
+      return "";
+    }
+    case Level3Op::kSyrk:
+    case Level3Op::kHerk: {
+      RkFn f = p.op == Level3Op::kSyrk ? blas.syrk[t] : blas.herk[t];
+      if (!f) return "no herk for a real type";
+      f(&uplo, &trans, &n, &k, alpha.bytes, p.a, &lda, beta.bytes, p.c, &ldc, 1, 1);
+      return "";
+    }
+    case Level3Op::kSyr2k:
+    case Level3Op::kHer2k: {
+      R2kFn f = p.op == Level3Op::kSyr2k ? blas.syr2k[t] : blas.her2k[t];
+      if (!f) return "no her2k for a real type";
+      f(&uplo, &trans, &n, &k, alpha.bytes, p.a, &lda, p.b, &ldb, beta.bytes, p.c, &ldc, 1, 1);
+      return "";
+    }
+    case Level3Op::kSymm:
+    case Level3Op::kHemm: {
+      SymmFn f = p.op == Level3Op::kSymm ? blas.symm[t] : blas.hemm[t];
+      if (!f) return "no hemm for a real type";
+      f(&side, &uplo, &m, &n, alpha.bytes, p.a, &lda, p.b, &ldb, beta.bytes, p.c, &ldc, 1, 1);
+      return "";
+    }
+  }
+  return "unknown operation";
+}
+
+cudaError_t CpuLevel3Backend::gemm(const tileblas::GemmProblem& p) {
+  ++counts_.gemm;
+  std::string why = openblas_gemm(p);
+  if (why.empty()) return cudaSuccess;
+  if (error_.empty()) error_ = why;
+  return cudaErrorNotSupported;
+}
+cudaError_t CpuLevel3Backend::tri_update(const tileblas::TriUpdateProblem& p) {
+  ++counts_.tri_update;
+  cpu_tri_update(p);
+  return cudaSuccess;
+}
+cudaError_t CpuLevel3Backend::tri_fill(const tileblas::TriFillProblem& p) {
+  ++counts_.tri_fill;
+  cpu_tri_fill(p);
+  return cudaSuccess;
+}
+cudaError_t CpuLevel3Backend::tri_block(const tileblas::TriBlockProblem& p) {
+  ++counts_.tri_block;
+  cpu_tri_block(p);
+  return cudaSuccess;
+}
+cudaError_t CpuLevel3Backend::scratch(size_t bytes, void** p) {
+  ++counts_.scratch;
+  buffers_.push_back(std::make_unique<unsigned char[]>(std::max<size_t>(bytes, 1)));
+  std::memset(buffers_.back().get(), 0xff, std::max<size_t>(bytes, 1));
+  *p = buffers_.back().get();
+  return cudaSuccess;
+}
+
+}  // namespace tbtest

@@ -1,0 +1,57 @@
+// The Level-3 plans on the host, for tests without a GPU: a backend whose GEMM is OpenBLAS's
+// ?gemm_ and whose diagonal-block operations are plain loops (the reference the block kernels are
+// tested against), and OpenBLAS's own Level-3 routines as the oracle the plans are tested against.
+// OpenBLAS is dlopen'd with RTLD_LOCAL (its symbols never clash with tileblas's).
+#pragma once
+
+#include <complex>
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "level3.h"
+#include "level3_blocks.h"
+#include "level3_plan.h"
+#include "problem.h"
+
+namespace tbtest {
+
+// The diagonal-block operations as loops on host memory, with the contracts of
+// src/level3_blocks.h (divisions for solves, where the device kernel multiplies by reciprocals).
+void cpu_tri_update(const tileblas::TriUpdateProblem& p);
+void cpu_tri_fill(const tileblas::TriFillProblem& p);
+void cpu_tri_block(const tileblas::TriBlockProblem& p);
+
+// OpenBLAS's ?gemm_ of p's type on host memory. Returns "" or why it could not run.
+std::string openblas_gemm(const tileblas::GemmProblem& p);
+
+// OpenBLAS's own routine for p (?trsm_, ?trmm_, ?syrk_, ?herk_, ?syr2k_, ?her2k_, ?symm_, ?hemm_
+// of p's type) on host memory. Returns "" or why it could not run.
+std::string openblas_level3(const tileblas::Level3Problem& p);
+
+// Counts of what a plan ran, by operation.
+struct PlanCounts {
+  int gemm = 0, tri_update = 0, tri_fill = 0, tri_block = 0, scratch = 0;
+};
+
+class CpuLevel3Backend final : public tileblas::Level3Backend {
+ public:
+  cudaError_t gemm(const tileblas::GemmProblem& p) override;
+  cudaError_t tri_update(const tileblas::TriUpdateProblem& p) override;
+  cudaError_t tri_fill(const tileblas::TriFillProblem& p) override;
+  cudaError_t tri_block(const tileblas::TriBlockProblem& p) override;
+  // Scratch filled with 0xff bytes (NaN in every element type): a plan that reads scratch it did
+  // not write shows NaN in its result.
+  cudaError_t scratch(size_t bytes, void** p) override;
+
+  const PlanCounts& counts() const { return counts_; }
+  const std::string& error() const { return error_; }  // the GEMM's failure, if any
+
+ private:
+  PlanCounts counts_;
+  std::string error_;
+  std::vector<std::unique_ptr<unsigned char[]>> buffers_;
+};
+
+}  // namespace tbtest
