@@ -1,11 +1,12 @@
 // Level 3 other than GEMM: ?symm, ?syrk, ?syr2k, ?trmm, ?trsm (s, d, c, z) and ?hemm, ?herk, ?her2k
-// (c, z), Fortran ?xxx_ and CBLAS cblas_?xxx, one implementation per routine family over the element
-// type. Checks in netlib INFO order with max(1, .) leading dimensions, xerbla_ with netlib's names,
-// quick returns as netlib's; CBLAS calls mapped onto the Fortran routine's arguments exactly as the
-// reference CBLAS 3.11 maps them (row major: side and uplo flipped, m and n swapped; syrk .. her2k
-// trans N <-> T, or N <-> C for herk/her2k, with both T and C taken as N; her2k's alpha conjugated),
-// then checked as the Fortran routine checks them, errors reported to cblas_xerbla with the Fortran
-// INFO plus one, as the reference CBLAS's xerbla does. The computation is tileblas::level3.
+// (c, z), Fortran ?xxx_ and CBLAS cblas_?xxx, one implementation per routine family over the
+// element type. Checks in netlib INFO order with max(1, .) leading dimensions, xerbla_ with
+// netlib's names, quick returns as netlib's; CBLAS calls mapped onto the Fortran routine's
+// arguments exactly as the reference CBLAS 3.11 maps them (row major: side and uplo flipped, m and
+// n swapped; syrk .. her2k trans N <-> T, or N <-> C for herk/her2k, with both T and C taken as N;
+// her2k's alpha conjugated), then checked as the Fortran routine checks them, errors reported to
+// cblas_xerbla with the Fortran INFO plus one, as the reference CBLAS's xerbla does. The
+// computation is tileblas::level3.
 #include <utility>
 
 #include "compat.h"
@@ -99,7 +100,10 @@ constexpr Names kNames[8][4] = {
 };
 
 constexpr const Names& names_of(Level3Op op, DataType t) {
-  return kNames[int(op)][t == DataType::kF64 ? 1 : t == DataType::kC32 ? 2 : t == DataType::kC64 ? 3 : 0];
+  return kNames[int(op)][t == DataType::kF64   ? 1
+                         : t == DataType::kC32 ? 2
+                         : t == DataType::kC64 ? 3
+                                               : 0];
 }
 
 int64_t max1(int64_t x) { return x > 1 ? x : 1; }
@@ -177,8 +181,8 @@ Level3Problem to_problem(Level3Op op, DataType type, const Level3Chars& ch, cons
   p.op = op;
   p.type = type;
   const Family f = family_of(op);
-  p.side = f == Family::kRankK || lsame(ch.side, 'L') ? tileblas::Side::kLeft
-                                                        : tileblas::Side::kRight;
+  p.side =
+      f == Family::kRankK || lsame(ch.side, 'L') ? tileblas::Side::kLeft : tileblas::Side::kRight;
   p.uplo = lsame(ch.uplo, 'U') ? tileblas::Uplo::kUpper : tileblas::Uplo::kLower;
   if (f != Family::kSymm) compat::parse_trans(ch.trans, type, &p.trans);
   if (f == Family::kTriangular && lsame(ch.diag, 'U')) p.diag = tileblas::Diag::kUnit;
@@ -341,8 +345,8 @@ void syrk_cblas(int layout, int uplo, int trans, int n, int k, const void* alpha
 
 template <Level3Op kOp, DataType kType>
 void syr2k_fortran(const char* uplo, const char* trans, const int* n, const int* k,
-                   const void* alpha, const void* a, const int* lda, const void* b,
-                   const int* ldb, const void* beta, void* c, const int* ldc) {
+                   const void* alpha, const void* a, const int* lda, const void* b, const int* ldb,
+                   const void* beta, void* c, const int* ldc) {
   Level3Chars ch;
   ch.uplo = *uplo, ch.trans = *trans;
   run_fortran(kOp, kType, ch,
@@ -382,8 +386,8 @@ void trmm_cblas(int layout, int side, int uplo, int transa, int diag, int m, int
 
 constexpr DataType S = DataType::kF32, D = DataType::kF64, C = DataType::kC32, Z = DataType::kC64;
 constexpr Level3Op kSymm = Level3Op::kSymm, kHemm = Level3Op::kHemm, kSyrk = Level3Op::kSyrk,
-                   kHerk = Level3Op::kHerk, kSyr2k = Level3Op::kSyr2k,
-                   kHer2k = Level3Op::kHer2k, kTrmm = Level3Op::kTrmm, kTrsm = Level3Op::kTrsm;
+                   kHerk = Level3Op::kHerk, kSyr2k = Level3Op::kSyr2k, kHer2k = Level3Op::kHer2k,
+                   kTrmm = Level3Op::kTrmm, kTrsm = Level3Op::kTrsm;
 
 }  // namespace
 

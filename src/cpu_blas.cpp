@@ -218,9 +218,9 @@ void syrk_herk(Level3Op op, DataType type, char uplo, char trans, int n, int k, 
   fn(&uplo, &trans, &n, &k, alpha, a, &lda, beta, c, &ldc, 1, 1);
 }
 
-void syr2k_her2k(Level3Op op, DataType type, char uplo, char trans, int n, int k,
-                 const void* alpha, const void* a, int lda, const void* b, int ldb,
-                 const void* beta, void* c, int ldc) {
+void syr2k_her2k(Level3Op op, DataType type, char uplo, char trans, int n, int k, const void* alpha,
+                 const void* a, int lda, const void* b, int ldb, const void* beta, void* c,
+                 int ldc) {
   const auto fn = reinterpret_cast<Syr2kFn>(level3_symbol(op, type));
   fn(&uplo, &trans, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
 }

@@ -22,7 +22,8 @@ void* require(const char* name);
 // What was loaded: a path, "RTLD_NEXT (<object>)", or "none (<what was tried>)".
 const char* description();
 
-// A scalar as Fortran passes it: one element of a BLAS type (a re, im pair for complex), by address.
+// A scalar as Fortran passes it: one element of a BLAS type (a re, im pair for complex), by
+// address.
 struct Element {
   alignas(16) unsigned char bytes[16];
 };
@@ -44,9 +45,9 @@ void symm_hemm(Level3Op op, DataType type, char side, char uplo, int m, int n, c
                const void* a, int lda, const void* b, int ldb, const void* beta, void* c, int ldc);
 void syrk_herk(Level3Op op, DataType type, char uplo, char trans, int n, int k, const void* alpha,
                const void* a, int lda, const void* beta, void* c, int ldc);
-void syr2k_her2k(Level3Op op, DataType type, char uplo, char trans, int n, int k,
-                 const void* alpha, const void* a, int lda, const void* b, int ldb,
-                 const void* beta, void* c, int ldc);
+void syr2k_her2k(Level3Op op, DataType type, char uplo, char trans, int n, int k, const void* alpha,
+                 const void* a, int lda, const void* b, int ldb, const void* beta, void* c,
+                 int ldc);
 // B (m x n, ldb) is read and written.
 void trmm_trsm(Level3Op op, DataType type, char side, char uplo, char transa, char diag, int m,
                int n, const void* alpha, const void* a, int lda, void* b, int ldb);

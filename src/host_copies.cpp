@@ -19,19 +19,18 @@ cudaError_t on_cpu_via_host_copies(std::vector<CpuOperand>& operands,
     x.host = buffers[i].data();
     x.host_ld = std::max<int64_t>(rows, 1);
     if (x.read && rows > 0 && cols > 0) {
-      const cudaError_t err = cudaMemcpy2D(x.host, size_t(x.host_ld) * x.elem, x.ptr,
-                                           size_t(x.ld) * x.elem, size_t(rows) * x.elem,
-                                           size_t(cols), cudaMemcpyDefault);
+      const cudaError_t err =
+          cudaMemcpy2D(x.host, size_t(x.host_ld) * x.elem, x.ptr, size_t(x.ld) * x.elem,
+                       size_t(rows) * x.elem, size_t(cols), cudaMemcpyDefault);
       if (err != cudaSuccess) return err;
     }
   }
   compute();
   for (const CpuOperand& x : operands) {
     if (!x.in_gpu_memory || !x.written || x.rows <= 0 || x.cols <= 0) continue;
-    const cudaError_t err =
-        cudaMemcpy2D(const_cast<void*>(x.ptr), size_t(x.ld) * x.elem, x.host,
-                     size_t(x.host_ld) * x.elem, size_t(x.rows) * x.elem, size_t(x.cols),
-                     cudaMemcpyDefault);
+    const cudaError_t err = cudaMemcpy2D(const_cast<void*>(x.ptr), size_t(x.ld) * x.elem, x.host,
+                                         size_t(x.host_ld) * x.elem, size_t(x.rows) * x.elem,
+                                         size_t(x.cols), cudaMemcpyDefault);
     if (err != cudaSuccess) return err;
   }
   return cudaSuccess;

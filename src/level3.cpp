@@ -106,8 +106,8 @@ Level3Operands operands_of(const Level3Problem& p) {
 
 namespace {
 
-// The CPU BLAS routine of p's name and type, for the verbose line ("cpu_blas ztrsm_"): made once per
-// (routine, type), kept for the process (record_call() keeps the pointer).
+// The CPU BLAS routine of p's name and type, for the verbose line ("cpu_blas ztrsm_"): made once
+// per (routine, type), kept for the process (record_call() keeps the pointer).
 const char* cpu_blas_label(const Level3Problem& p) {
   static const std::vector<std::string> labels = [] {
     std::vector<std::string> l;
@@ -237,10 +237,10 @@ void level3(const Level3Problem& p, const char* routine) {
     }
   }
   const bool plan_supports = device && level3_on_device_supports(p, device->caps());
-  Level3Route route = route_level3(p, where, config(), device ? &device->caps() : nullptr,
-                                   elsewhere ? std::string("an operand on another GPU")
-                                             : Device::unavailable_reason(),
-                                   plan_supports, rates);
+  Level3Route route = route_level3(
+      p, where, config(), device ? &device->caps() : nullptr,
+      elsewhere ? std::string("an operand on another GPU") : Device::unavailable_reason(),
+      plan_supports, rates);
   if (route.side == TILEBLAS_ROUTE_GPU) {
     cudaError_t err = cudaErrorInvalidDevice;  // CurrentDevice reports its own failure
     const CurrentDevice current(*device);
@@ -261,8 +261,7 @@ void level3(const Level3Problem& p, const char* routine) {
                      "output may hold a partial result\n",
                      routine, cudaGetErrorString(err));
         record_call(routine, p, TILEBLAS_ROUTE_GPU, plan_label(p.op),
-                    std::string("GPU failed while copying back (") + cudaGetErrorString(err) +
-                        ")");
+                    std::string("GPU failed while copying back (") + cudaGetErrorString(err) + ")");
         return;
       }
     }

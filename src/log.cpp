@@ -103,14 +103,14 @@ std::string describe(const Level3Problem& p) {
   switch (p.op) {
     case Level3Op::kTrmm:
     case Level3Op::kTrsm:
-      std::snprintf(buf, sizeof buf, "side=%s uplo=%s trans=%s diag=%s m=%lld n=%lld %s", side, uplo,
-                    name_of(p.trans), p.diag == Diag::kUnit ? "U" : "N", (long long)p.m,
+      std::snprintf(buf, sizeof buf, "side=%s uplo=%s trans=%s diag=%s m=%lld n=%lld %s", side,
+                    uplo, name_of(p.trans), p.diag == Diag::kUnit ? "U" : "N", (long long)p.m,
                     (long long)p.n, name_of(p.type));
       break;
     case Level3Op::kSymm:
     case Level3Op::kHemm:
-      std::snprintf(buf, sizeof buf, "side=%s uplo=%s m=%lld n=%lld %s", side, uplo,
-                    (long long)p.m, (long long)p.n, name_of(p.type));
+      std::snprintf(buf, sizeof buf, "side=%s uplo=%s m=%lld n=%lld %s", side, uplo, (long long)p.m,
+                    (long long)p.n, name_of(p.type));
       break;
     default:
       std::snprintf(buf, sizeof buf, "uplo=%s trans=%s n=%lld k=%lld %s", uplo, name_of(p.trans),

@@ -537,8 +537,7 @@ double predict_level3_cpu_seconds(const Level3Problem& p, const Rates& r) {
   return predict_cpu_seconds(gemm_like(p), r);
 }
 
-double predict_level3_gpu_seconds(const Level3Problem& p, const Placement& where,
-                                  const Rates& r) {
+double predict_level3_gpu_seconds(const Level3Problem& p, const Placement& where, const Rates& r) {
   const Level3Operands ops = operands_of(p);
   double t = r.gpu_overhead_s + p.flops() / (r.gpu_flops * kPlanShareOfGemmRate);
   int copies = 0;

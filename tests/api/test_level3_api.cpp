@@ -5,10 +5,10 @@
 // and complex scalars including 0 and 1. What must not be read holds NaN: the unreferenced triangle
 // of A, its diagonal when diag is unit, the imaginary parts of hemm's diagonal, A and B when alpha
 // == 0 (trmm/trsm: B too), C when beta == 0. What must not be written is compared bit for bit: the
-// other triangle of C for syrk .. her2k (NaN there), the padding of C and of B. herk and her2k leave
-// zero imaginary parts on C's diagonal. Error reports follow netlib's numbering and the reference
-// CBLAS 3.11's. In CI every call runs on the CPU BLAS; on the GPU machine the same cases go through
-// the router, and device and managed pointers run in place.
+// other triangle of C for syrk .. her2k (NaN there), the padding of C and of B. herk and her2k
+// leave zero imaginary parts on C's diagonal. Error reports follow netlib's numbering and the
+// reference CBLAS 3.11's. In CI every call runs on the CPU BLAS; on the GPU machine the same cases
+// go through the router, and device and managed pointers run in place.
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
@@ -171,10 +171,10 @@ std::string describe(const Case<T>& c) {
   std::snprintf(buf, sizeof buf,
                 "%s%c%s side=%c uplo=%c trans=%c diag=%c m=%d n=%d k=%d alpha=(%g,%g) "
                 "beta=(%g,%g) pad=%d%s",
-                c.fortran ? "" : "cblas_", kLetter<T>, kRoutineName[c.routine],
-                kSideChar[c.side], kUploChar[c.uplo], kTransChar[c.trans], kDiagChar[c.diag], c.m,
-                c.n, c.k, double(al.real()), double(al.imag()), double(be.real()),
-                double(be.imag()), c.pad, c.row ? " row-major" : "");
+                c.fortran ? "" : "cblas_", kLetter<T>, kRoutineName[c.routine], kSideChar[c.side],
+                kUploChar[c.uplo], kTransChar[c.trans], kDiagChar[c.diag], c.m, c.n, c.k,
+                double(al.real()), double(al.imag()), double(be.real()), double(be.imag()), c.pad,
+                c.row ? " row-major" : "");
   return buf;
 }
 
@@ -531,8 +531,8 @@ void call(const Case<T>& cs, Operands<T>& o, T* const* mem) {
       reinterpret_cast<Syr2kF>(fn)(&uplo, &trans, &cs.n, &cs.k, alpha, a, &lda, b, &ldb, beta, c,
                                    &ldc, 1, 1);
     } else {
-      reinterpret_cast<TrF>(fn)(&side, &uplo, &trans, &diag, &cs.m, &cs.n, alpha, a, &lda, c,
-                                &ldc, 1, 1, 1, 1);
+      reinterpret_cast<TrF>(fn)(&side, &uplo, &trans, &diag, &cs.m, &cs.n, alpha, a, &lda, c, &ldc,
+                                1, 1, 1, 1);
     }
     return;
   }
@@ -547,8 +547,8 @@ void call(const Case<T>& cs, Operands<T>& o, T* const* mem) {
     case kSymm:
     case kHemm:
       reinterpret_cast<SymmC<S, S>>(fn)(layout, sd, ul, cs.m, cs.n,
-                                           cblas_arg<S>(cs.alpha, alpha_re), a, lda, b, ldb,
-                                           cblas_arg<S>(cs.beta, beta_re), c, ldc);
+                                        cblas_arg<S>(cs.alpha, alpha_re), a, lda, b, ldb,
+                                        cblas_arg<S>(cs.beta, beta_re), c, ldc);
       break;
     case kSyrk:
       reinterpret_cast<SyrkC<S, S>>(fn)(layout, ul, tr, cs.n, cs.k,
@@ -682,8 +682,7 @@ Case<T> make_case(Routine r, const Entry& entry, const std::array<int, 4>& opt, 
 
 template <class T>
 class Level3Api : public ::testing::Test {};
-using ElementTypes =
-    ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
+using ElementTypes = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
 TYPED_TEST_SUITE(Level3Api, ElementTypes);
 
 // Every routine, every side/uplo/trans/diag, every entry point and layout, on a grid of small
@@ -733,10 +732,9 @@ TYPED_TEST(Level3Api, LargerShapes) {
   const int shapes[][2] = {{300, 7}, {5, 299}, {129, 131}, {65, 257}, {256, 64}, {127, 1}};
   for (Routine r : routines<T>()) {
     for (const auto& s : shapes) {
-      run_case<T>(make_case<T>(r, tbtest::pick(std::vector<Entry>(std::begin(kEntries),
-                                                                  std::end(kEntries))),
-                               tbtest::pick(options<T>(r)), s[0], s[1], scalars<T>()[2],
-                               tbtest::pick(scalars<T>()), 3));
+      run_case<T>(make_case<T>(
+          r, tbtest::pick(std::vector<Entry>(std::begin(kEntries), std::end(kEntries))),
+          tbtest::pick(options<T>(r)), s[0], s[1], scalars<T>()[2], tbtest::pick(scalars<T>()), 3));
       if (this->HasFatalFailure()) return;
     }
   }
@@ -897,7 +895,8 @@ TEST(Level3ApiQuirks, RowMajorConjTransOfSyrkAndTransOfHerk) {
   EXPECT_EQ(tbtest::xerbla_record().calls, 0);
   for (int i = 0; i < h.n; ++i) {
     for (int j = 0; j <= i; ++j) {
-      EXPECT_LE(std::abs(widen(oh.c.at(i, j)) - eh.value(i, j)), 1e-13L * (1 + eh.scale(i, j).real()));
+      EXPECT_LE(std::abs(widen(oh.c.at(i, j)) - eh.value(i, j)),
+                1e-13L * (1 + eh.scale(i, j).real()));
     }
   }
 }

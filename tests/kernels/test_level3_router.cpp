@@ -117,7 +117,8 @@ TEST(Level3Router, WithoutADeviceOrAPlanTheCpu) {
   const DeviceCaps caps = tbtest::hopper_caps();
   const Rates rates = typical_rates();
   const Level3Problem p = problem(Level3Op::kTrsm, 4096, 4096);
-  auto r = tileblas::route_level3(p, Placement{}, Config{}, nullptr, "no CUDA device", true, &rates);
+  auto r =
+      tileblas::route_level3(p, Placement{}, Config{}, nullptr, "no CUDA device", true, &rates);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU);
   EXPECT_NE(r.reason.str().find("no CUDA device"), std::string::npos);
   const Placement device{MemKind::kDevice, MemKind::kDevice, MemKind::kDevice};
@@ -138,8 +139,8 @@ TEST(Level3Router, DeviceDataAndModeGpuRunOnTheGpu) {
   }
   Config gpu;
   gpu.mode = Mode::kGpu;
-  const auto r = tileblas::route_level3(problem(Level3Op::kTrmm, 3, 3), Placement{}, gpu, &caps,
-                                        "", true, nullptr);
+  const auto r = tileblas::route_level3(problem(Level3Op::kTrmm, 3, 3), Placement{}, gpu, &caps, "",
+                                        true, nullptr);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU);
   EXPECT_EQ(r.reason.str(), "TILEBLAS_MODE=gpu");
 }
@@ -151,17 +152,16 @@ TEST(Level3Router, HostDataFollowsTheCostModel) {
   Config cfg;
   for (Level3Op op : {Level3Op::kSymm, Level3Op::kHemm, Level3Op::kSyrk, Level3Op::kHerk,
                       Level3Op::kSyr2k, Level3Op::kHer2k, Level3Op::kTrmm, Level3Op::kTrsm}) {
-    const DataType type =
-        op == Level3Op::kHemm || op == Level3Op::kHerk || op == Level3Op::kHer2k
-            ? DataType::kC64
-            : DataType::kF64;
+    const DataType type = op == Level3Op::kHemm || op == Level3Op::kHerk || op == Level3Op::kHer2k
+                              ? DataType::kC64
+                              : DataType::kF64;
     EXPECT_TRUE(tileblas::level3_needs_rates(problem(op, 8, 8, 8, type), host, cfg));
-    const auto small = tileblas::route_level3(problem(op, 32, 32, 32, type), host, cfg, &caps, "",
-                                              true, &rates);
+    const auto small =
+        tileblas::route_level3(problem(op, 32, 32, 32, type), host, cfg, &caps, "", true, &rates);
     EXPECT_EQ(small.side, TILEBLAS_ROUTE_CPU) << small.reason.str();
     // At 4096 these rates (a 1 TFLOP/s CPU, 5 GB/s copies) still favour the CPU for trsm.
-    const auto large = tileblas::route_level3(problem(op, 8192, 8192, 8192, type), host, cfg,
-                                              &caps, "", true, &rates);
+    const auto large = tileblas::route_level3(problem(op, 8192, 8192, 8192, type), host, cfg, &caps,
+                                              "", true, &rates);
     EXPECT_EQ(large.side, TILEBLAS_ROUTE_GPU) << large.reason.str();
     EXPECT_NE(large.reason.str().find("predicted cpu"), std::string::npos);
     // The decision is the predictions' with the GEMM margin.
