@@ -225,8 +225,10 @@ void level3(const Level3Problem& p, const char* routine) {
   const bool elsewhere = where.a == MemKind::kOtherDevice || where.b == MemKind::kOtherDevice ||
                          where.c == MemKind::kOtherDevice;
   if (elsewhere) device = nullptr;
+  const bool plan_supports = device && level3_on_device_supports(p, device->caps());
+  // Rates only where they can send the call to the GPU.
   const Rates* rates = nullptr;
-  if (device && level3_needs_rates(p, where, config())) {
+  if (plan_supports && level3_needs_rates(p, where, config())) {
     // The GEMM rates of p's type (and TF32 choice, as gemm() keys them).
     GemmProblem like = gemm_like(p);
     like.allow_tf32 = p.type == DataType::kF32 && config().allow_tf32;
@@ -236,7 +238,6 @@ void level3(const Level3Problem& p, const char* routine) {
       if (current.ok()) rates = &measured_rates(like, *device);
     }
   }
-  const bool plan_supports = device && level3_on_device_supports(p, device->caps());
   Level3Route route = route_level3(
       p, where, config(), device ? &device->caps() : nullptr,
       elsewhere ? std::string("an operand on another GPU") : Device::unavailable_reason(),
