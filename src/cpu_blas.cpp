@@ -136,6 +136,12 @@ using TrmmFn = void (*)(const char*, const char*, const char*, const char*, cons
                         size_t, size_t);
 using SaxpyFn = void (*)(const int*, const float*, const float*, const int*, float*, const int*);
 
+// OpenBLAS's omatcopy/imatcopy are C functions: no hidden string lengths.
+using SomatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*,
+                             const float*, const int*, float*, const int*);
+using SimatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*, float*,
+                             const int*, const int*);
+
 // The CPU BLAS's `<s|d|c|z><op>_` (e.g. "ztrsm_"), resolved on first use and kept.
 void* level3_symbol(Level3Op op, DataType type) {
   static std::atomic<void*> resolved[8][kDataTypeCount] = {};
@@ -152,11 +158,6 @@ void* level3_symbol(Level3Op op, DataType type) {
   }
   return fn;
 }
-// OpenBLAS's omatcopy/imatcopy are C functions: no hidden string lengths.
-using SomatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*,
-                             const float*, const int*, float*, const int*);
-using SimatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*, float*,
-                             const int*, const int*);
 
 }  // namespace
 
