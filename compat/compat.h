@@ -23,6 +23,12 @@ constexpr int kCblasColMajor = 102;
 constexpr int kCblasNoTrans = 111;
 constexpr int kCblasTrans = 112;
 constexpr int kCblasConjTrans = 113;
+constexpr int kCblasUpper = 121;
+constexpr int kCblasLower = 122;
+constexpr int kCblasNonUnit = 131;
+constexpr int kCblasUnit = 132;
+constexpr int kCblasLeft = 141;
+constexpr int kCblasRight = 142;
 
 // Reports a bad Fortran argument: xerbla_(srname, &info, strlen(srname)).
 void report_xerbla(const char* srname, int info);

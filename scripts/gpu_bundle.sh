@@ -27,9 +27,9 @@ for lib in libgfortran.so.5 libquadmath.so.0 libbenchmark.so.1debian; do
 done
 # The reference BLAS and the testers (Debian's libblas-test / libblas3).
 cp -L "$multiarch/blas/libblas.so.3" "$stage/netlib/libblas.so.3" 2>/dev/null || true
-for t in xblat1s xblat3s xscblat1 xscblat3 sblat3.in sin3 \
-         xblat3d xblat3c xblat3z xdcblat3 xccblat3 xzcblat3 dblat3.in cblat3.in zblat3.in din3 cin3 zin3; do
-  cp "$multiarch/blas/$t" "$stage/netlib/" 2>/dev/null || true
+# Every tester (run_netlib.sh runs them all by default) and its input.
+for t in "$multiarch"/blas/x*blat[123]* "$multiarch"/blas/?blat[23].in "$multiarch"/blas/?in[23]; do
+  cp "$t" "$stage/netlib/" 2>/dev/null || true
 done
 # host_blas_compare.sh runs from the bundle's root (bash /tmp/tb/host_blas_compare.sh OUTDIR).
 cp scripts/gpu_run.sh scripts/bench_table.py scripts/host_blas_compare.sh \

@@ -2,8 +2,10 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -121,14 +123,55 @@ namespace {
 using GemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const void*,
                         const void*, const int*, const void*, const int*, const void*, void*,
                         const int*, size_t, size_t);
+using SymmFn = void (*)(const char*, const char*, const int*, const int*, const void*, const void*,
+                        const int*, const void*, const int*, const void*, void*, const int*, size_t,
+                        size_t);
+using SyrkFn = void (*)(const char*, const char*, const int*, const int*, const void*, const void*,
+                        const int*, const void*, void*, const int*, size_t, size_t);
+using Syr2kFn = void (*)(const char*, const char*, const int*, const int*, const void*, const void*,
+                         const int*, const void*, const int*, const void*, void*, const int*,
+                         size_t, size_t);
+using TrmmFn = void (*)(const char*, const char*, const char*, const char*, const int*, const int*,
+                        const void*, const void*, const int*, void*, const int*, size_t, size_t,
+                        size_t, size_t);
 using SaxpyFn = void (*)(const int*, const float*, const float*, const int*, float*, const int*);
+
 // OpenBLAS's omatcopy/imatcopy are C functions: no hidden string lengths.
 using SomatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*,
                              const float*, const int*, float*, const int*);
 using SimatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*, float*,
                              const int*, const int*);
 
+// The CPU BLAS's `<s|d|c|z><op>_` (e.g. "ztrsm_"), resolved on first use and kept.
+void* level3_symbol(Level3Op op, DataType type) {
+  static std::atomic<void*> resolved[8][kDataTypeCount] = {};
+  std::atomic<void*>& slot = resolved[int(op)][int(type)];
+  void* fn = slot.load(std::memory_order_acquire);
+  if (!fn) {
+    const char letter = type == DataType::kF64   ? 'd'
+                        : type == DataType::kC32 ? 'c'
+                        : type == DataType::kC64 ? 'z'
+                                                 : 's';
+    const std::string name = letter + std::string(name_of(op)) + "_";
+    fn = require(name.c_str());
+    slot.store(fn, std::memory_order_release);
+  }
+  return fn;
+}
+
 }  // namespace
+
+Element element_of(Scalar v, DataType type) {
+  Element e{};
+  if (type == DataType::kF64 || type == DataType::kC64) {
+    const double parts[2] = {v.re, v.im};
+    std::memcpy(e.bytes, parts, size_of(type));
+  } else {
+    const float parts[2] = {float(v.re), float(v.im)};
+    std::memcpy(e.bytes, parts, size_of(type));
+  }
+  return e;
+}
 
 void sgemm(char transa, char transb, int m, int n, int k, float alpha, const float* a, int lda,
            const float* b, int ldb, float beta, float* c, int ldc) {
@@ -162,6 +205,31 @@ void gemm(DataType type, char transa, char transb, int m, int n, int k, const vo
     }
   }
   fn(&transa, &transb, &m, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
+}
+
+void symm_hemm(Level3Op op, DataType type, char side, char uplo, int m, int n, const void* alpha,
+               const void* a, int lda, const void* b, int ldb, const void* beta, void* c, int ldc) {
+  const auto fn = reinterpret_cast<SymmFn>(level3_symbol(op, type));
+  fn(&side, &uplo, &m, &n, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
+}
+
+void syrk_herk(Level3Op op, DataType type, char uplo, char trans, int n, int k, const void* alpha,
+               const void* a, int lda, const void* beta, void* c, int ldc) {
+  const auto fn = reinterpret_cast<SyrkFn>(level3_symbol(op, type));
+  fn(&uplo, &trans, &n, &k, alpha, a, &lda, beta, c, &ldc, 1, 1);
+}
+
+void syr2k_her2k(Level3Op op, DataType type, char uplo, char trans, int n, int k, const void* alpha,
+                 const void* a, int lda, const void* b, int ldb, const void* beta, void* c,
+                 int ldc) {
+  const auto fn = reinterpret_cast<Syr2kFn>(level3_symbol(op, type));
+  fn(&uplo, &trans, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
+}
+
+void trmm_trsm(Level3Op op, DataType type, char side, char uplo, char transa, char diag, int m,
+               int n, const void* alpha, const void* a, int lda, void* b, int ldb) {
+  const auto fn = reinterpret_cast<TrmmFn>(level3_symbol(op, type));
+  fn(&side, &uplo, &transa, &diag, &m, &n, alpha, a, &lda, b, &ldb, 1, 1, 1, 1);
 }
 
 void saxpy(int n, float alpha, const float* x, int incx, float* y, int incy) {

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstdint>
-#include <cstring>
 #include <vector>
 
 #include "cpu_blas.h"
@@ -15,22 +14,6 @@ namespace tileblas {
 namespace {
 
 char op_char(Op op) { return op == Op::kNoTrans ? 'N' : op == Op::kTrans ? 'T' : 'C'; }
-
-// alpha or beta as one element of `type` (a re, im pair for complex), as Fortran passes it.
-struct Element {
-  alignas(16) unsigned char bytes[16];
-};
-Element element_of(Scalar v, DataType type) {
-  Element e{};
-  if (type == DataType::kF64 || type == DataType::kC64) {
-    const double parts[2] = {v.re, v.im};
-    std::memcpy(e.bytes, parts, size_of(type));
-  } else {
-    const float parts[2] = {float(v.re), float(v.im)};
-    std::memcpy(e.bytes, parts, size_of(type));
-  }
-  return e;
-}
 
 float load_as_float(const void* base, size_t index, DataType t) {
   switch (t) {
@@ -58,7 +41,8 @@ std::vector<float> widen(const void* base, int64_t ld, int64_t rows, int64_t col
 void gemm_on_cpu(const GemmProblem& p) {
   const char ta = op_char(p.trans_a), tb = op_char(p.trans_b);
   if (p.ab_type == p.c_type && size_of(p.ab_type) >= 4) {  // fp32, fp64, complex: the CPU ?gemm_
-    const Element alpha = element_of(p.alpha, p.c_type), beta = element_of(p.beta, p.c_type);
+    const cpu_blas::Element alpha = cpu_blas::element_of(p.alpha, p.c_type);
+    const cpu_blas::Element beta = cpu_blas::element_of(p.beta, p.c_type);
     cpu_blas::gemm(p.ab_type, ta, tb, int(p.m), int(p.n), int(p.k), alpha.bytes, p.a, int(p.lda),
                    p.b, int(p.ldb), beta.bytes, p.c, int(p.ldc));
     return;

@@ -9,8 +9,10 @@
 #include <vector>
 
 #include "env.h"
+#include "level3_operands.h"
 #include "log.h"
 #include "memory.h"
+#include "plans.h"
 
 namespace tileblas {
 
@@ -518,6 +520,31 @@ cudaError_t staged_copy_to_host(void* host, int64_t ld_host, const void* dev, in
   TB_TRY(st->download(static_cast<char*>(host), ld_host, static_cast<const char*>(dev), ld_dev,
                       rows, cols, elem, host_pinned));
   return cudaStreamSynchronize(st->out);
+}
+
+cudaError_t run_level3(const Level3Problem& p, const Placement& where, const DeviceCaps& caps,
+                       cudaStream_t stream, bool* output_touched) {
+  *output_touched = false;
+  const size_t elem = size_of(p.type);
+  const Level3Operands ops = operands_of(p);
+  Staged a, b, c;
+  auto stage = [&](const Level3Operand& x, MemKind kind, Staged* out) {
+    if (!x.ptr) return cudaSuccess;
+    return stage_in(x.ptr, x.ld, x.rows, x.cols, elem, device_accessible(kind), x.in, stream, out);
+  };
+  TB_TRY(stage(ops.a, where.a, &a));
+  TB_TRY(stage(ops.b, where.b, &b));
+  TB_TRY(stage(ops.c, where.c, &c));
+  Level3Problem d = p;
+  if (ops.a.ptr) d.a = a.ptr, d.lda = a.ld;
+  if (ops.b.ptr) d.b = b.ptr, d.ldb = b.ld;
+  d.c = const_cast<void*>(c.ptr), d.ldc = c.ld;
+  TB_TRY(run_level3_on_device(d, caps, stream));
+  if (c.buffer) {
+    *output_touched = true;
+    TB_TRY(copy_matrix(p.c, p.ldc, c.ptr, c.ld, ops.c.rows, ops.c.cols, elem, stream));
+  }
+  return cudaStreamSynchronize(stream);
 }
 
 cudaError_t run_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_device,

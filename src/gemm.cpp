@@ -10,6 +10,7 @@
 #include "device.h"
 #include "env.h"
 #include "executor.h"
+#include "host_copies.h"
 #include "log.h"
 #include "ops.h"
 #include "router.h"
@@ -42,30 +43,17 @@ namespace {
 void gemm_on_cpu_via_host_copies(const GemmProblem& p, const Placement& where,
                                  const char* routine) {
   const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
-  std::vector<char> a, b, c;
-  GemmProblem h = p;
-  cudaError_t err = cudaSuccess;
-  auto fetch = [&](const void* src, int64_t ld, int64_t rows, int64_t cols, size_t elem,
-                   bool on_device, std::vector<char>& buf, const void** dst, int64_t* dst_ld) {
-    if (!on_device || err != cudaSuccess) return;
-    buf.resize(size_t(rows) * size_t(cols) * elem);
-    err = cudaMemcpy2D(buf.data(), size_t(rows) * elem, src, size_t(ld) * elem, size_t(rows) * elem,
-                       size_t(cols), cudaMemcpyDefault);
-    *dst = buf.data();
-    *dst_ld = rows;
-  };
-  fetch(p.a, p.lda, p.a_rows(), p.a_cols(), ab, in_gpu_memory(where.a), a, &h.a, &h.lda);
-  fetch(p.b, p.ldb, p.b_rows(), p.b_cols(), ab, in_gpu_memory(where.b), b, &h.b, &h.ldb);
-  const void* c_host = p.c;
-  fetch(p.c, p.ldc, p.m, p.n, ce, in_gpu_memory(where.c), c, &c_host, &h.ldc);
-  h.c = const_cast<void*>(c_host);
-  if (err == cudaSuccess) {
+  std::vector<CpuOperand> x(3);
+  x[0] = {p.a, p.lda, p.a_rows(), p.a_cols(), ab, in_gpu_memory(where.a)};
+  x[1] = {p.b, p.ldb, p.b_rows(), p.b_cols(), ab, in_gpu_memory(where.b)};
+  x[2] = {p.c, p.ldc, p.m, p.n, ce, in_gpu_memory(where.c), true, true};
+  const cudaError_t err = on_cpu_via_host_copies(x, [&] {
+    GemmProblem h = p;
+    h.a = x[0].host, h.lda = x[0].host_ld;
+    h.b = x[1].host, h.ldb = x[1].host_ld;
+    h.c = x[2].host, h.ldc = x[2].host_ld;
     gemm_on_cpu(h);
-    if (in_gpu_memory(where.c)) {
-      err = cudaMemcpy2D(p.c, size_t(p.ldc) * ce, c.data(), size_t(p.m) * ce, size_t(p.m) * ce,
-                         size_t(p.n), cudaMemcpyDefault);
-    }
-  }
+  });
   if (err != cudaSuccess) {
     std::fprintf(stderr,
                  "tileblas: error: %s on device memory could not run on the GPU nor be copied to "

@@ -96,4 +96,28 @@ std::string describe(const TransposeProblem& p) {
   return buf;
 }
 
+std::string describe(const Level3Problem& p) {
+  const char* side = p.side == Side::kLeft ? "L" : "R";
+  const char* uplo = p.uplo == Uplo::kUpper ? "U" : "L";
+  char buf[128];
+  switch (p.op) {
+    case Level3Op::kTrmm:
+    case Level3Op::kTrsm:
+      std::snprintf(buf, sizeof buf, "side=%s uplo=%s trans=%s diag=%s m=%lld n=%lld %s", side,
+                    uplo, name_of(p.trans), p.diag == Diag::kUnit ? "U" : "N", (long long)p.m,
+                    (long long)p.n, name_of(p.type));
+      break;
+    case Level3Op::kSymm:
+    case Level3Op::kHemm:
+      std::snprintf(buf, sizeof buf, "side=%s uplo=%s m=%lld n=%lld %s", side, uplo, (long long)p.m,
+                    (long long)p.n, name_of(p.type));
+      break;
+    default:
+      std::snprintf(buf, sizeof buf, "uplo=%s trans=%s n=%lld k=%lld %s", uplo, name_of(p.trans),
+                    (long long)p.n, (long long)p.k, name_of(p.type));
+      break;
+  }
+  return buf;
+}
+
 }  // namespace tileblas

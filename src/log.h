@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "env.h"
+#include "level3.h"
 #include "problem.h"
 #include "tileblas.h"
 
@@ -61,6 +62,9 @@ CallRecord& last_call();
 std::string describe(const GemmProblem& p);
 std::string describe(const AxpyProblem& p);
 std::string describe(const TransposeProblem& p);
+// The routine's own arguments only: "side=L uplo=U trans=T diag=N m=.. n=.. f64" (trmm, trsm),
+// "side=R uplo=L m=.. n=.. c32" (symm, hemm), "uplo=U trans=N n=.. k=.. c64" (syrk .. her2k).
+std::string describe(const Level3Problem& p);
 
 // Records the call as the thread's last one. `kernel` is a static string (a kernel table name or
 // a literal); nothing is formatted until last_call() is read.

@@ -9,6 +9,7 @@
 
 #include "cpu_gemm.h"
 #include "executor.h"
+#include "level3_operands.h"
 #include "log.h"
 #include "sgemm_host_small.h"
 
@@ -82,6 +83,13 @@ bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {
 // Host data goes to the GPU only when predicted this much faster: near the crossover the two
 // predictions are within their error of each other, and there the CPU BLAS is the safe side.
 constexpr double kGpuAdvantage = 1.25;
+// Level 3 other than GEMM on host data (route_level3()) takes the same margin over a prediction
+// made from the GEMM rates of the same element type: the CPU BLAS at its GEMM time for the call's
+// FLOPs (OpenBLAS builds these routines on its GEMM kernels), the GPU plan at this fraction of our
+// GEMM kernel's rate, for its diagonal-block kernels and extra launches (not measured per plan),
+// plus plain copies of the host operands. Calls that multiply nothing (alpha == 0, or k == 0) stay
+// on the CPU, as O(n) work does.
+constexpr double kPlanShareOfGemmRate = 0.5;
 // Likewise the host team, and our host kernel, against one CPU BLAS call.
 constexpr double kTeamAdvantage = 1.1;
 constexpr double kHostKernelAdvantage = 1.1;
@@ -512,6 +520,73 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
   r.side = TILEBLAS_ROUTE_GPU;
   r.kernel = k;
   r.reason = std::move(side_why.with_detail(std::move(kernel_why)));
+  return r;
+}
+
+GemmProblem gemm_like(const Level3Problem& p) {
+  GemmProblem g;
+  g.ab_type = g.c_type = p.type;
+  const double per_product = is_complex(p.type) ? 8.0 : 2.0;
+  const int64_t n = std::max<int64_t>(1, std::llround(std::cbrt(p.flops() / per_product)));
+  g.m = g.n = g.k = n;
+  g.lda = g.ldb = g.ldc = n;
+  return g;
+}
+
+double predict_level3_cpu_seconds(const Level3Problem& p, const Rates& r) {
+  return predict_cpu_seconds(gemm_like(p), r);
+}
+
+double predict_level3_gpu_seconds(const Level3Problem& p, const Placement& where, const Rates& r) {
+  const Level3Operands ops = operands_of(p);
+  double t = r.gpu_overhead_s + p.flops() / (r.gpu_flops * kPlanShareOfGemmRate);
+  int copies = 0;
+  auto move = [&](const Level3Operand& x, MemKind kind) {
+    if (!x.ptr || device_accessible(kind)) return;
+    const double bytes = bytes_of(x.rows, x.cols, p.type);
+    if (x.in) t += bytes / rate_for(kind, r.h2d_pinned_bps, r.h2d_pageable_bps), ++copies;
+    if (x.out) t += bytes / rate_for(kind, r.d2h_pinned_bps, r.d2h_pageable_bps), ++copies;
+  };
+  move(ops.a, where.a);
+  move(ops.b, where.b);
+  move(ops.c, where.c);
+  // gpu_overhead_s was timed on a GEMM with beta == 0: two copies in and one out.
+  return t + std::max(copies - 3, 0) * r.transfer_latency_s;
+}
+
+bool level3_needs_rates(const Level3Problem& p, const Placement& where, const Config& cfg) {
+  return gemm_needs_rates(where, cfg) && has_products(p);
+}
+
+Level3Route route_level3(const Level3Problem& p, const Placement& where, const Config& cfg,
+                         const DeviceCaps* caps, const std::string& no_device_why,
+                         bool plan_supports, const Rates* rates) {
+  Level3Route r;
+  if (!caps) {
+    r.reason = Reason("no GPU: ", no_device_why);
+    return r;
+  }
+  if (!plan_supports) {
+    r.reason = "no GPU plan supports this problem";
+    return r;
+  }
+  if (where.any_device_accessible() || cfg.mode == Mode::kGpu) {
+    r.side = TILEBLAS_ROUTE_GPU;
+    r.reason = where.any_device_accessible() ? "data on the device" : "TILEBLAS_MODE=gpu";
+    return r;
+  }
+  if (!has_products(p)) {
+    r.reason = "host data, alpha == 0 or k == 0: O(n^2) work stays on the CPU";
+    return r;
+  }
+  if (!rates) {
+    r.reason = "host data, no measured rates";
+    return r;
+  }
+  const double t_cpu = predict_level3_cpu_seconds(p, *rates);
+  const double t_gpu = predict_level3_gpu_seconds(p, where, *rates);
+  if (t_gpu * kGpuAdvantage < t_cpu) r.side = TILEBLAS_ROUTE_GPU;
+  r.reason = Reason::predicted("host data", t_cpu, t_gpu);
   return r;
 }
 

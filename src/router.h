@@ -7,6 +7,7 @@
 
 #include "env.h"
 #include "kernel_table.h"
+#include "level3.h"
 #include "log.h"
 #include "memory.h"
 #include "problem.h"
@@ -152,6 +153,36 @@ double host_kernel_sure_flops(const Rates& r);
 bool gemm_needs_rates(const Placement& where, const Config& cfg);
 GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config& cfg,
                      const DeviceCaps* caps, const std::string& no_device_why, const Rates* rates);
+
+// ---- Level 3 other than GEMM (symm .. trsm, src/level3.cpp) ----------------------------------
+
+// A square GEMM of p's element type with p's FLOPs: the problem whose measured rates
+// (src/calibration.h, measured per data type) and whose CPU BLAS time stand for p's.
+GemmProblem gemm_like(const Level3Problem& p);
+
+// Predicted seconds on the CPU BLAS (its GEMM time at p's FLOPs) and on the GPU (p's plan at a
+// fraction of the GEMM kernel's rate, plus the plain copies of p's host operands each way).
+double predict_level3_cpu_seconds(const Level3Problem& p, const Rates& r);
+double predict_level3_gpu_seconds(const Level3Problem& p, const Placement& where, const Rates& r);
+
+// A Level-3 call's side (the GPU runs it as a plan, src/plans.h) and why.
+struct Level3Route {
+  tileblas_route side = TILEBLAS_ROUTE_CPU;
+  Reason reason;
+};
+
+// Whether route_level3() needs measured rates for p: host data in auto mode, with products to
+// compute (has_products()).
+bool level3_needs_rates(const Level3Problem& p, const Placement& where, const Config& cfg);
+
+// Side for a Level-3 call. `caps` is nullptr when no device is usable (`no_device_why` says why);
+// `plan_supports` is level3_on_device_supports() for p on that device. Data on the device (or
+// TILEBLAS_MODE=gpu) goes to the GPU where a plan supports it; host data only where the cost model
+// predicts the GPU, copies included, faster by the GEMM margin. `rates` may be nullptr where
+// level3_needs_rates() is false.
+Level3Route route_level3(const Level3Problem& p, const Placement& where, const Config& cfg,
+                         const DeviceCaps* caps, const std::string& no_device_why,
+                         bool plan_supports, const Rates* rates);
 
 // O(n) operations: host data stays on the CPU (PCIe is slower than host memory) unless
 // TILEBLAS_MODE=gpu; device or managed data is computed in place.

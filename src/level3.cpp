@@ -1,0 +1,280 @@
+// tileblas::level3: symm, hemm, syrk, herk, syr2k, her2k, trmm and trsm, dispatched as gemm() is:
+// classify the operands, route (src/router.cpp route_level3()), run the GPU plan (src/plans.h)
+// through the executor or the CPU BLAS's routine of the same name and type, fall back to the CPU on
+// any GPU failure, record the call.
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "calibration.h"
+#include "cpu_blas.h"
+#include "device.h"
+#include "env.h"
+#include "executor.h"
+#include "host_copies.h"
+#include "level3_operands.h"
+#include "log.h"
+#include "ops.h"
+#include "plans.h"
+#include "router.h"
+
+namespace tileblas {
+
+const char* name_of(Level3Op op) {
+  switch (op) {
+    case Level3Op::kSymm:
+      return "symm";
+    case Level3Op::kHemm:
+      return "hemm";
+    case Level3Op::kSyrk:
+      return "syrk";
+    case Level3Op::kHerk:
+      return "herk";
+    case Level3Op::kSyr2k:
+      return "syr2k";
+    case Level3Op::kHer2k:
+      return "her2k";
+    case Level3Op::kTrmm:
+      return "trmm";
+    case Level3Op::kTrsm:
+      break;
+  }
+  return "trsm";
+}
+
+namespace {
+
+bool is_rank_k(Level3Op op) {
+  return op == Level3Op::kSyrk || op == Level3Op::kHerk || op == Level3Op::kSyr2k ||
+         op == Level3Op::kHer2k;
+}
+bool is_triangular(Level3Op op) { return op == Level3Op::kTrmm || op == Level3Op::kTrsm; }
+
+}  // namespace
+
+// netlib's operation counts (the testers' and LAPACK's timing conventions), real flops; a complex
+// multiply-add is 4 real ones more than a real one, so complex counts are 4x.
+double Level3Problem::flops() const {
+  const double dm = double(m), dn = double(n), dk = double(k);
+  double f = 0;
+  switch (op) {
+    case Level3Op::kSymm:
+    case Level3Op::kHemm:
+      f = side == Side::kLeft ? 2 * dm * dm * dn : 2 * dm * dn * dn;
+      break;
+    case Level3Op::kSyrk:
+    case Level3Op::kHerk:
+      f = dk * dn * (dn + 1);
+      break;
+    case Level3Op::kSyr2k:
+    case Level3Op::kHer2k:
+      f = 2 * dk * dn * dn;
+      break;
+    case Level3Op::kTrmm:
+    case Level3Op::kTrsm:
+      f = side == Side::kLeft ? dm * dm * dn : dm * dn * dn;
+      break;
+  }
+  return is_complex(type) ? 4 * f : f;
+}
+
+bool has_products(const Level3Problem& p) {
+  return !p.alpha.is_zero() && (!is_rank_k(p.op) || p.k > 0);
+}
+
+Level3Operands operands_of(const Level3Problem& p) {
+  Level3Operands o;
+  const bool products = has_products(p);
+  const int64_t order = p.a_order();
+  if (is_rank_k(p.op)) {
+    const bool not_trans = p.trans == Op::kNoTrans;
+    o.a = {p.a, p.lda, not_trans ? p.n : p.k, not_trans ? p.k : p.n, products, false};
+    if (p.op == Level3Op::kSyr2k || p.op == Level3Op::kHer2k) {
+      o.b = {p.b, p.ldb, o.a.rows, o.a.cols, products, false};
+    }
+    o.c = {p.c, p.ldc, p.n, p.n, true, true};
+  } else if (is_triangular(p.op)) {
+    o.a = {p.a, p.lda, order, order, products, false};
+    o.c = {p.c, p.ldc, p.m, p.n, products, true};
+  } else {  // symm, hemm
+    o.a = {p.a, p.lda, order, order, products, false};
+    o.b = {p.b, p.ldb, p.m, p.n, products, false};
+    o.c = {p.c, p.ldc, p.m, p.n, !p.beta.is_zero(), true};
+  }
+  return o;
+}
+
+namespace {
+
+// The CPU BLAS routine of p's name and type, for the verbose line ("cpu_blas ztrsm_"): made once
+// per (routine, type), kept for the process (record_call() keeps the pointer).
+const char* cpu_blas_label(const Level3Problem& p) {
+  static const std::vector<std::string> labels = [] {
+    std::vector<std::string> l;
+    for (int op = 0; op < 8; ++op) {
+      for (const char letter : {'s', 'd', 'c', 'z'}) {
+        l.push_back(std::string("cpu_blas ") + letter + name_of(Level3Op(op)) + "_");
+      }
+    }
+    return l;
+  }();
+  const int letter = p.type == DataType::kF64   ? 1
+                     : p.type == DataType::kC32 ? 2
+                     : p.type == DataType::kC64 ? 3
+                                                : 0;
+  return labels[size_t(p.op) * 4 + size_t(letter)].c_str();
+}
+
+// The GPU plan's name for the verbose line (src/plans.h has no per-plan names).
+const char* plan_label(Level3Op op) {
+  static const std::vector<std::string> labels = [] {
+    std::vector<std::string> l;
+    for (int i = 0; i < 8; ++i) l.push_back(std::string(name_of(Level3Op(i))) + " plan");
+    return l;
+  }();
+  return labels[size_t(op)].c_str();
+}
+
+DataType real_of(DataType t) {
+  return t == DataType::kC64 ? DataType::kF64 : t == DataType::kC32 ? DataType::kF32 : t;
+}
+
+char op_char(Op op) { return op == Op::kNoTrans ? 'N' : op == Op::kTrans ? 'T' : 'C'; }
+
+// p on the CPU BLAS (host pointers): the same routine, type and arguments the caller passed.
+void level3_on_cpu(const Level3Problem& p) {
+  const char side = p.side == Side::kLeft ? 'L' : 'R';
+  const char uplo = p.uplo == Uplo::kUpper ? 'U' : 'L';
+  const char trans = op_char(p.trans);
+  // herk's alpha and beta, and her2k's beta, are real.
+  const DataType alpha_type = p.op == Level3Op::kHerk ? real_of(p.type) : p.type;
+  const DataType beta_type =
+      p.op == Level3Op::kHerk || p.op == Level3Op::kHer2k ? real_of(p.type) : p.type;
+  const cpu_blas::Element alpha = cpu_blas::element_of(p.alpha, alpha_type);
+  const cpu_blas::Element beta = cpu_blas::element_of(p.beta, beta_type);
+  const int m = int(p.m), n = int(p.n), k = int(p.k);
+  const int lda = int(p.lda), ldb = int(p.ldb), ldc = int(p.ldc);
+  switch (p.op) {
+    case Level3Op::kSymm:
+    case Level3Op::kHemm:
+      cpu_blas::symm_hemm(p.op, p.type, side, uplo, m, n, alpha.bytes, p.a, lda, p.b, ldb,
+                          beta.bytes, p.c, ldc);
+      break;
+    case Level3Op::kSyrk:
+    case Level3Op::kHerk:
+      cpu_blas::syrk_herk(p.op, p.type, uplo, trans, n, k, alpha.bytes, p.a, lda, beta.bytes, p.c,
+                          ldc);
+      break;
+    case Level3Op::kSyr2k:
+    case Level3Op::kHer2k:
+      cpu_blas::syr2k_her2k(p.op, p.type, uplo, trans, n, k, alpha.bytes, p.a, lda, p.b, ldb,
+                            beta.bytes, p.c, ldc);
+      break;
+    case Level3Op::kTrmm:
+    case Level3Op::kTrsm:
+      cpu_blas::trmm_trsm(p.op, p.type, side, uplo, trans, p.diag == Diag::kUnit ? 'U' : 'N', m, n,
+                          alpha.bytes, p.a, lda, p.c, ldc);
+      break;
+  }
+}
+
+// p on the CPU with operands in GPU memory copied to the host and the output copied back. If even
+// the copies fail, say so: never return a wrong output silently.
+void level3_on_cpu_via_host_copies(const Level3Problem& p, const Placement& where,
+                                   const char* routine) {
+  const Level3Operands o = operands_of(p);
+  const size_t elem = size_of(p.type);
+  std::vector<CpuOperand> x(3);
+  auto operand = [&](const Level3Operand& y, MemKind kind) {
+    return CpuOperand{y.ptr, y.ld, y.rows, y.cols, elem, y.ptr && in_gpu_memory(kind), y.in, y.out};
+  };
+  x[0] = operand(o.a, where.a);
+  x[1] = operand(o.b, where.b);
+  x[2] = operand(o.c, where.c);
+  const cudaError_t err = on_cpu_via_host_copies(x, [&] {
+    Level3Problem h = p;
+    if (o.a.ptr) h.a = x[0].host, h.lda = x[0].host_ld;
+    if (o.b.ptr) h.b = x[1].host, h.ldb = x[1].host_ld;
+    h.c = x[2].host, h.ldc = x[2].host_ld;
+    level3_on_cpu(h);
+  });
+  if (err != cudaSuccess) {
+    std::fprintf(stderr,
+                 "tileblas: error: %s on GPU memory could not run on the GPU nor be copied to the "
+                 "CPU (%s); the output was not computed\n",
+                 routine, cudaGetErrorString(err));
+  }
+}
+
+}  // namespace
+
+void level3(const Level3Problem& p, const char* routine) {
+  // Not made current yet: most small host calls stay on the CPU.
+  Device* device = Device::available();
+  // Every call: a buffer freed and reallocated as another kind must never be misclassified.
+  // Without a usable device, any GPU memory is another device's (the CPU path copies it).
+  const int index = device ? device->index() : -1;
+  const Level3Operands o = operands_of(p);
+  Placement where;
+  where.a = classify(p.a, index);
+  where.c = classify(p.c, index);
+  // Routines without B: A stands in for it, so that B decides nothing.
+  where.b = o.b.ptr ? classify(p.b, index) : where.a;
+  // An operand on a GPU tileblas does not use: the CPU computes it through copies, never a plan on
+  // our device.
+  const bool elsewhere = where.a == MemKind::kOtherDevice || where.b == MemKind::kOtherDevice ||
+                         where.c == MemKind::kOtherDevice;
+  if (elsewhere) device = nullptr;
+  const bool plan_supports = device && level3_on_device_supports(p, device->caps());
+  // Rates only where they can send the call to the GPU.
+  const Rates* rates = nullptr;
+  if (plan_supports && level3_needs_rates(p, where, config())) {
+    // The GEMM rates of p's type (and TF32 choice, as gemm() keys them).
+    GemmProblem like = gemm_like(p);
+    like.allow_tf32 = p.type == DataType::kF32 && config().allow_tf32;
+    rates = rates_if_measured(like);
+    if (!rates) {
+      const CurrentDevice current(*device);
+      if (current.ok()) rates = &measured_rates(like, *device);
+    }
+  }
+  Level3Route route = route_level3(
+      p, where, config(), device ? &device->caps() : nullptr,
+      elsewhere ? std::string("an operand on another GPU") : Device::unavailable_reason(),
+      plan_supports, rates);
+  if (route.side == TILEBLAS_ROUTE_GPU) {
+    cudaError_t err = cudaErrorInvalidDevice;  // CurrentDevice reports its own failure
+    const CurrentDevice current(*device);
+    if (current.ok()) {
+      bool output_touched = false;
+      err = run_level3(p, where, device->caps(), device->stream(), &output_touched);
+      if (err == cudaSuccess) {
+        record_call(routine, p, TILEBLAS_ROUTE_GPU, plan_label(p.op), std::move(route.reason));
+        return;
+      }
+      Device::report_failure(routine, err);
+      // A copy back that failed part way has overwritten some of the output: where the routine
+      // reads its output (beta != 0, or B of trmm/trsm), computing it again would be wrong.
+      const bool output_read = is_rank_k(p.op) ? !p.beta.is_zero() : o.c.in;
+      if (output_touched && output_read) {
+        std::fprintf(stderr,
+                     "tileblas: error: %s: the GPU failed while copying the result back (%s); the "
+                     "output may hold a partial result\n",
+                     routine, cudaGetErrorString(err));
+        record_call(routine, p, TILEBLAS_ROUTE_GPU, plan_label(p.op),
+                    std::string("GPU failed while copying back (") + cudaGetErrorString(err) + ")");
+        return;
+      }
+    }
+    route.reason = std::string("GPU failed (") + cudaGetErrorString(err) + "), CPU fallback";
+  }
+  if ((o.a.ptr && in_gpu_memory(where.a)) || (o.b.ptr && in_gpu_memory(where.b)) ||
+      in_gpu_memory(where.c)) {
+    level3_on_cpu_via_host_copies(p, where, routine);
+  } else {
+    level3_on_cpu(p);
+  }
+  record_call(routine, p, TILEBLAS_ROUTE_CPU, cpu_blas_label(p), std::move(route.reason));
+}
+
+}  // namespace tileblas

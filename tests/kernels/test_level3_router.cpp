@@ -1,0 +1,218 @@
+// Level 3 other than GEMM, without a GPU: the problem's operation counts and operands (what the
+// executor uploads and copies back), and the router's decisions (route_level3()) on synthetic
+// device capabilities and rates.
+#include <cmath>
+#include <string>
+
+#include "device_support.h"
+#include "env.h"
+#include "level3_operands.h"
+#include "router.h"
+#include "test_support.h"
+
+namespace {
+
+using tileblas::Config;
+using tileblas::DataType;
+using tileblas::DeviceCaps;
+using tileblas::Level3Op;
+using tileblas::Level3Problem;
+using tileblas::MemKind;
+using tileblas::Mode;
+using tileblas::Op;
+using tileblas::Placement;
+using tileblas::Rates;
+using tileblas::Side;
+
+// Rates of the order seen on an H100 host (as tests/kernels/test_router.cpp's).
+Rates typical_rates() {
+  Rates r;
+  r.cpu_flops = 1e12;
+  r.cpu_overhead_s = 2e-6;
+  r.h2d_pinned_bps = r.d2h_pinned_bps = 20e9;
+  r.h2d_pageable_bps = r.d2h_pageable_bps = 5e9;
+  r.gpu_overhead_s = 20e-6;
+  r.transfer_latency_s = 10e-6;
+  r.gpu_flops = 40e12;
+  return r;
+}
+
+// Non-null fake addresses: nothing here dereferences them.
+Level3Problem problem(Level3Op op, int64_t m, int64_t n, int64_t k = 0,
+                      DataType type = DataType::kF64) {
+  alignas(256) static double storage[8];
+  Level3Problem p;
+  p.op = op;
+  p.type = type;
+  p.m = m, p.n = n, p.k = k;
+  p.alpha = 1.0;
+  p.beta = 0.5;
+  p.a = p.b = p.c = storage;
+  p.lda = p.ldb = p.ldc = std::max<int64_t>({m, n, k, 1});
+  return p;
+}
+
+TEST(Level3Problem, FlopsAreNetlibs) {
+  Level3Problem p = problem(Level3Op::kTrsm, 100, 30);
+  EXPECT_EQ(p.flops(), 100.0 * 100 * 30);
+  p.side = Side::kRight;
+  EXPECT_EQ(p.flops(), 100.0 * 30 * 30);
+  p.op = Level3Op::kSymm;
+  EXPECT_EQ(p.flops(), 2.0 * 100 * 30 * 30);
+  p.side = Side::kLeft;
+  EXPECT_EQ(p.flops(), 2.0 * 100 * 100 * 30);
+  p = problem(Level3Op::kSyrk, 50, 50, 20);
+  EXPECT_EQ(p.flops(), 20.0 * 50 * 51);
+  p.op = Level3Op::kSyr2k;
+  EXPECT_EQ(p.flops(), 2.0 * 20 * 50 * 50);
+  p.op = Level3Op::kHerk;
+  p.type = DataType::kC64;
+  EXPECT_EQ(p.flops(), 4 * 20.0 * 50 * 51);
+  // The GEMM standing for it in the cost model does as many.
+  const tileblas::GemmProblem g = tileblas::gemm_like(p);
+  EXPECT_EQ(g.ab_type, DataType::kC64);
+  EXPECT_NEAR(g.flops() / p.flops(), 1.0, 0.05);
+}
+
+// What moves: C of syrk .. her2k whole whatever beta; C of symm/hemm only when beta != 0; B of
+// trmm/trsm (in C) unless alpha == 0; A and B unless alpha == 0.
+TEST(Level3Problem, OperandsSayWhatMoves) {
+  Level3Problem p = problem(Level3Op::kSyrk, 40, 40, 7);
+  p.trans = Op::kTrans;
+  auto o = tileblas::operands_of(p);
+  EXPECT_EQ(o.a.rows, 7);
+  EXPECT_EQ(o.a.cols, 40);
+  EXPECT_TRUE(o.a.in);
+  EXPECT_EQ(o.b.ptr, nullptr);
+  EXPECT_EQ(o.c.rows, 40);
+  EXPECT_TRUE(o.c.in && o.c.out);
+  p.beta = 0.0;
+  EXPECT_TRUE(tileblas::operands_of(p).c.in);
+  p.alpha = 0.0;
+  EXPECT_FALSE(tileblas::operands_of(p).a.in);
+  EXPECT_FALSE(tileblas::has_products(p));
+
+  p = problem(Level3Op::kHemm, 30, 20, 0, DataType::kC32);
+  p.side = Side::kRight;
+  o = tileblas::operands_of(p);
+  EXPECT_EQ(o.a.rows, 20);
+  EXPECT_EQ(o.b.rows, 30);
+  EXPECT_EQ(o.b.cols, 20);
+  EXPECT_TRUE(o.c.in && o.c.out);
+  p.beta = 0.0;
+  EXPECT_FALSE(tileblas::operands_of(p).c.in);
+
+  p = problem(Level3Op::kTrsm, 30, 20);
+  o = tileblas::operands_of(p);
+  EXPECT_EQ(o.a.rows, 30);
+  EXPECT_EQ(o.b.ptr, nullptr);
+  EXPECT_TRUE(o.c.in && o.c.out);
+  p.alpha = 0.0;
+  o = tileblas::operands_of(p);
+  EXPECT_FALSE(o.a.in || o.c.in);
+  EXPECT_TRUE(o.c.out);
+}
+
+TEST(Level3Router, WithoutADeviceOrAPlanTheCpu) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const Rates rates = typical_rates();
+  const Level3Problem p = problem(Level3Op::kTrsm, 4096, 4096);
+  auto r =
+      tileblas::route_level3(p, Placement{}, Config{}, nullptr, "no CUDA device", true, &rates);
+  EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU);
+  EXPECT_NE(r.reason.str().find("no CUDA device"), std::string::npos);
+  const Placement device{MemKind::kDevice, MemKind::kDevice, MemKind::kDevice};
+  r = tileblas::route_level3(p, device, Config{}, &caps, "", false, nullptr);
+  EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU);
+  EXPECT_NE(r.reason.str().find("no GPU plan"), std::string::npos);
+}
+
+TEST(Level3Router, DeviceDataAndModeGpuRunOnTheGpu) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  for (MemKind kind : {MemKind::kDevice, MemKind::kManaged}) {
+    for (int64_t n : {1, 33, 4096}) {
+      const Placement some_on_device{MemKind::kHostPageable, kind, kind};
+      const auto r = tileblas::route_level3(problem(Level3Op::kSymm, n, n), some_on_device,
+                                            Config{}, &caps, "", true, nullptr);
+      EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU) << n;
+    }
+  }
+  Config gpu;
+  gpu.mode = Mode::kGpu;
+  const auto r = tileblas::route_level3(problem(Level3Op::kTrmm, 3, 3), Placement{}, gpu, &caps, "",
+                                        true, nullptr);
+  EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU);
+  EXPECT_EQ(r.reason.str(), "TILEBLAS_MODE=gpu");
+}
+
+TEST(Level3Router, HostDataFollowsTheCostModel) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const Rates rates = typical_rates();
+  const Placement host;
+  Config cfg;
+  for (Level3Op op : {Level3Op::kSymm, Level3Op::kHemm, Level3Op::kSyrk, Level3Op::kHerk,
+                      Level3Op::kSyr2k, Level3Op::kHer2k, Level3Op::kTrmm, Level3Op::kTrsm}) {
+    const DataType type = op == Level3Op::kHemm || op == Level3Op::kHerk || op == Level3Op::kHer2k
+                              ? DataType::kC64
+                              : DataType::kF64;
+    EXPECT_TRUE(tileblas::level3_needs_rates(problem(op, 8, 8, 8, type), host, cfg));
+    const auto small =
+        tileblas::route_level3(problem(op, 32, 32, 32, type), host, cfg, &caps, "", true, &rates);
+    EXPECT_EQ(small.side, TILEBLAS_ROUTE_CPU) << small.reason.str();
+    // At 4096 these rates (a 1 TFLOP/s CPU, 5 GB/s copies) still favour the CPU for trsm.
+    const auto large = tileblas::route_level3(problem(op, 8192, 8192, 8192, type), host, cfg, &caps,
+                                              "", true, &rates);
+    EXPECT_EQ(large.side, TILEBLAS_ROUTE_GPU) << large.reason.str();
+    EXPECT_NE(large.reason.str().find("predicted cpu"), std::string::npos);
+    // The decision is the predictions' with the GEMM margin.
+    for (int64_t n : {64, 256, 1024, 2048, 4096, 8192}) {
+      const Level3Problem p = problem(op, n, n, n, type);
+      const bool gpu_faster = tileblas::predict_level3_gpu_seconds(p, host, rates) * 1.25 <
+                              tileblas::predict_level3_cpu_seconds(p, rates);
+      const auto r = tileblas::route_level3(p, host, cfg, &caps, "", true, &rates);
+      EXPECT_EQ(r.side == TILEBLAS_ROUTE_GPU, gpu_faster) << n;
+    }
+  }
+  // A slow link keeps even a large call on the CPU.
+  Rates slow_link = rates;
+  slow_link.h2d_pageable_bps = slow_link.d2h_pageable_bps = 5e6;
+  const auto slow = tileblas::route_level3(problem(Level3Op::kTrsm, 4096, 4096), host, cfg, &caps,
+                                           "", true, &slow_link);
+  EXPECT_EQ(slow.side, TILEBLAS_ROUTE_CPU);
+}
+
+// alpha == 0, or k == 0, multiplies nothing: host data stays on the CPU, without rates.
+TEST(Level3Router, HostCallsWithoutProductsStayOnTheCpu) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const Rates rates = typical_rates();
+  Level3Problem p = problem(Level3Op::kTrsm, 8192, 8192);
+  p.alpha = 0.0;
+  EXPECT_FALSE(tileblas::level3_needs_rates(p, Placement{}, Config{}));
+  EXPECT_EQ(tileblas::route_level3(p, Placement{}, Config{}, &caps, "", true, &rates).side,
+            TILEBLAS_ROUTE_CPU);
+  p = problem(Level3Op::kSyrk, 8192, 8192, 0);
+  EXPECT_EQ(tileblas::route_level3(p, Placement{}, Config{}, &caps, "", true, &rates).side,
+            TILEBLAS_ROUTE_CPU);
+}
+
+// The GPU prediction counts the bytes each operand moves, and only host operands.
+TEST(Level3Router, GpuPredictionCountsTheCopies) {
+  const Rates rates = typical_rates();
+  const Placement host;
+  Level3Problem symm = problem(Level3Op::kSymm, 2000, 2000);
+  const double with_c = tileblas::predict_level3_gpu_seconds(symm, host, rates);
+  symm.beta = 0.0;  // C is not uploaded
+  const double without_c = tileblas::predict_level3_gpu_seconds(symm, host, rates);
+  EXPECT_NEAR(with_c - without_c,
+              2000.0 * 2000 * 8 / rates.h2d_pageable_bps + rates.transfer_latency_s, 1e-9);
+  Level3Problem syrk = problem(Level3Op::kSyrk, 2000, 2000, 100);
+  const double syrk_beta = tileblas::predict_level3_gpu_seconds(syrk, host, rates);
+  syrk.beta = 0.0;  // C is uploaded all the same
+  EXPECT_EQ(tileblas::predict_level3_gpu_seconds(syrk, host, rates), syrk_beta);
+  const Placement c_on_device{MemKind::kHostPageable, MemKind::kHostPageable, MemKind::kDevice};
+  EXPECT_LT(tileblas::predict_level3_gpu_seconds(syrk, c_on_device, rates), syrk_beta);
+  Placement pinned{MemKind::kHostPinned, MemKind::kHostPinned, MemKind::kHostPinned};
+  EXPECT_LT(tileblas::predict_level3_gpu_seconds(syrk, pinned, rates), syrk_beta);
+}
+
+}  // namespace
