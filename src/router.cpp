@@ -75,6 +75,12 @@ bool half_fills_sms_128x64(const GemmProblem& p, const DeviceCaps& caps) {
 bool wgmma_tile_mostly_empty(const GemmProblem& p, const DeviceCaps&) {
   return p.k <= 64 || p.n <= 64 || (p.n <= 128 && p.k <= 256);
 }
+// fp64 on the tensor cores: the 128x128 tile wins once its tiles fill the SMs four times over;
+// below that the 128x64 tile with two blocks per SM (H200, docs/NOTES-f64-complex.md: 1024^3 0.94
+// of cuBLAS on 128x64 against 0.56 on 128x128, 8192x128x8192 0.95 against 0.52).
+bool fills_sms_4x_128x128(const GemmProblem& p, const DeviceCaps& caps) {
+  return tiles(p, 128, 128) >= 4 * int64_t(caps.num_sms);
+}
 // TF32 pays once the 128x128 tensor-core tiles fill the SMs (tile-starved at 1024^3).
 bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {
   return fills_sms_128x128(p, caps) && p.k >= 512;
@@ -126,6 +132,8 @@ const Preference kGemmPreferences[] = {
     {"gemm_mma_f16_", always, "fp16 tensor cores"},
     {"gemm_mma_bf16_", always, "bf16 tensor cores"},
     {"gemm_mma_tf32_", large_tf32, "TF32 tensor cores (TILEBLAS_ALLOW_TF32=1)"},
+    {"dgemm_mma_f64_128x128x16", fills_sms_4x_128x128, "fp64 tensor cores, 128x128 tiles"},
+    {"dgemm_mma_f64_128x64x16", always, "fp64 tensor cores, 128x64 tiles (few tiles)"},
     {"sgemm_splitk_128x64x16", split_k_pays, "few output tiles, long k: split-K"},
     {"sgemm_packed_128x128x16", packing_pays, "large, or unaligned with long k: packed operands"},
     {"sgemm_regblock_128x128x16", fills_sms_128x128, "128x128 tiles fill the SMs"},

@@ -633,6 +633,36 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
   }
 }
 
+// fp64: the 128x128 tensor-core tile once its tiles fill the SMs four times over, else 128x64; odd
+// leading dimensions on the scalar-load row. Complex: the 16-byte row where aligned, else the
+// scalar-load row.
+TEST(RouterTest, PicksTheFp64AndComplexRows) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  struct Expect {
+    DataType type;
+    int64_t n, ld;
+    const char* kernel;
+  } const cases[] = {
+      {DataType::kF64, 8192, 8192, "dgemm_mma_f64_128x128x16"},
+      {DataType::kF64, 4096, 4096, "dgemm_mma_f64_128x128x16"},
+      {DataType::kF64, 1024, 1024, "dgemm_mma_f64_128x64x16"},
+      {DataType::kF64, 4097, 4097, "dgemm_mma_f64_scalarload_128x128x16"},
+      {DataType::kC64, 4096, 4096, "zgemm_mma_f64_64x64x8"},
+      {DataType::kC64, 4097, 4097, "zgemm_mma_f64_64x64x8"},  // 16-byte elements stay aligned
+      {DataType::kC32, 4096, 4096, "cgemm_simt_64x128x16"},
+      {DataType::kC32, 4097, 4097, "cgemm_simt_scalarload_64x128x16"},
+  };
+  for (const Expect& e : cases) {
+    GemmProblem p = square(e.n, e.type);
+    p.c_type = e.type;
+    p.lda = p.ldb = p.ldc = e.ld;
+    std::string why;
+    const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
+    ASSERT_NE(k, nullptr) << tileblas::name_of(e.type) << " " << e.n;
+    EXPECT_STREQ(k->name, e.kernel) << tileblas::name_of(e.type) << " " << e.n << ": " << why;
+  }
+}
+
 // Aligned NT data: the packed row's main loop without edges beats the direct 128x128 row (4096^3:
 // 0.90 vs 0.88), so large NT problems are packed like the other layouts.
 TEST(RouterTest, PacksLargeAlignedNtSgemm) {
