@@ -12,7 +12,7 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,lib,netlib} "$bundle"
 
-for f in "$build"/tests/tileblas_kernel_tests "$build"/tests/tileblas_api_* \
+for f in "$build"/tests/tileblas_kernel_tests "$build"/tests/tileblas_api_* "$build"/tests/tileblas_make_calls \
          "$build"/bench/tileblas_bench "$build"/bench/demo/tileblas_demo \
          "$build"/bench/host_compare/tileblas_host_blas_compare; do
   [ -x "$f" ] && cp "$f" "$stage/bin/"

@@ -32,8 +32,13 @@ Child run_make_calls(const std::vector<std::string>& vars) {
   std::vector<char*> envp;
   for (std::string& v : env) envp.push_back(&v[0]);
   envp.push_back(nullptr);
-  char program[] = TBTEST_MAKE_CALLS;
-  char* argv[] = {program, nullptr};
+  // tileblas_make_calls lies beside this test's executable (in the build tree and in the GPU
+  // bundle alike).
+  std::string program(4096, '\0');
+  const ssize_t len = readlink("/proc/self/exe", &program[0], program.size() - 1);
+  program.resize(len > 0 ? size_t(len) : 0);
+  program = program.substr(0, program.rfind('/') + 1) + "tileblas_make_calls";
+  char* argv[] = {&program[0], nullptr};
 
   Child child;
   int fds[2];
@@ -43,7 +48,7 @@ Child run_make_calls(const std::vector<std::string>& vars) {
     dup2(fds[1], 2);
     close(fds[0]);
     close(fds[1]);
-    execve(program, argv, envp.data());
+    execve(program.c_str(), argv, envp.data());
     _exit(127);
   }
   close(fds[1]);

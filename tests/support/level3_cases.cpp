@@ -257,9 +257,25 @@ std::string check_level3(const Level3Operands& before, const std::vector<unsigne
   if (!is_tri(c.op) && no_product && c.beta.is_one()) {
     return got == before.out ? "" : "C changed by a call that must return at once";
   }
-  // Tolerance: eps * (inner dimension + 2) * 16 * the largest |element| of the reference.
+  // Tolerance: eps * (inner dimension + 2) * 16 * the largest magnitude the result is made of: of
+  // the reference's elements, and of the terms summed into them (|alpha| max|A| max|B|, |beta|
+  // max|C|), which a cancelling sum can make far larger than the result itself.
   const int64_t inner = is_rank(c.op) ? c.k : (c.side == Side::kLeft ? c.m : c.n);
-  double scale = 0;
+  auto largest_finite = [&](const std::vector<unsigned char>& v) {
+    double m = 0;
+    for (size_t at = 0; at < v.size() / e.size(); ++at) {
+      const double x = std::abs(e.get(v, at));
+      if (std::isfinite(x)) m = std::max(m, x);
+    }
+    return m;
+  };
+  const double max_out = largest_finite(before.out);
+  double scale = std::abs(std::complex<double>(c.alpha.re, c.alpha.im)) * largest_finite(before.a) *
+                 (before.b.empty() ? (is_tri(c.op) ? max_out : largest_finite(before.a))
+                                   : largest_finite(before.b));
+  if (!is_tri(c.op)) {
+    scale = std::max(scale, std::abs(std::complex<double>(c.beta.re, c.beta.im)) * max_out);
+  }
   for (int64_t j = 0; j < before.out_cols; ++j) {
     for (int64_t i = 0; i < before.out_rows; ++i) {
       if (is_rank(c.op) && !in_triangle(c.uplo, i, j)) continue;
