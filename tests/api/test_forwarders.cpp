@@ -3,7 +3,7 @@
 // directly through the oracle's dlopen handle (the CPU BLAS here is that same OpenBLAS), and agree
 // with a long double loop, so a trampoline that jumps to the wrong routine or loses an argument or
 // return register fails. Each symbol's first call goes through the lazy stub that resolves it, so
-// the scalar arguments in xmm registers (cblas_dgemm's alpha/beta, cblas_srot's c/s,
+// the scalar arguments in xmm registers (cblas_dgemv's alpha/beta, cblas_srot's c/s,
 // cblas_sdsdot's alpha) check that the stub preserves them.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
@@ -31,11 +31,10 @@ struct ComplexD {
 }  // namespace
 
 extern "C" {
-void dgemm_(const char*, const char*, const int*, const int*, const int*, const double*,
-            const double*, const int*, const double*, const int*, const double*, double*,
-            const int*, size_t, size_t);
-void cblas_dgemm(int, int, int, int, int, int, double, const double*, int, const double*, int,
-                 double, double*, int);
+void dgemv_(const char*, const int*, const int*, const double*, const double*, const int*,
+            const double*, const int*, const double*, double*, const int*, size_t);
+void cblas_dgemv(int, int, int, int, double, const double*, int, const double*, int, double,
+                 double*, int);
 double ddot_(const int*, const double*, const int*, const double*, const int*);
 double cblas_ddot(int, const double*, int, const double*, int);
 ComplexF cdotc_(const int*, const void*, const int*, const void*, const int*);
@@ -51,8 +50,8 @@ void srotg_(float*, float*, float*, float*);
 
 namespace {
 
-using DgemmFn = decltype(&dgemm_);
-using CblasDgemmFn = decltype(&cblas_dgemm);
+using DgemvFn = decltype(&dgemv_);
+using CblasDgemvFn = decltype(&cblas_dgemv);
 using DdotFn = decltype(&ddot_);
 using CblasDdotFn = decltype(&cblas_ddot);
 using CdotcFn = decltype(&cdotc_);
@@ -87,99 +86,85 @@ std::vector<double> random_doubles(size_t n) {
 
 bool same_bits(const void* a, const void* b, size_t bytes) { return std::memcmp(a, b, bytes) == 0; }
 
-// Element (i, j) of op(X), X stored with leading dimension ld, column- or row-major.
-double element(const std::vector<double>& x, int ld, bool trans, bool row_major, int i, int j) {
+// Element (i, j) of op(A), A stored with leading dimension lda, column- or row-major.
+double element(const std::vector<double>& a, int lda, bool trans, bool row_major, int i, int j) {
   const size_t r = trans ? j : i, c = trans ? i : j;
-  return row_major ? x[r * ld + c] : x[r + c * ld];
+  return row_major ? a[r * lda + c] : a[r + c * lda];
 }
 
-// alpha*op(A)*op(B) + beta*C0 in long double against C, and C0 outside the m x n block; returns ""
-// or a message naming the first bad element.
-std::string check_dgemm(bool row_major, bool ta, bool tb, int m, int n, int k, double alpha,
-                        const std::vector<double>& a, int lda, const std::vector<double>& b,
-                        int ldb, double beta, const std::vector<double>& c0, int ldc,
-                        const std::vector<double>& c) {
+// y = alpha*op(A)*x + beta*y0 (A m x n as stored, unit increments) in long double against y;
+// returns "" or a message naming the first bad element.
+std::string check_dgemv(bool row_major, bool trans, int m, int n, double alpha,
+                        const std::vector<double>& a, int lda, const std::vector<double>& x,
+                        double beta, const std::vector<double>& y0, const std::vector<double>& y) {
   const double eps = std::numeric_limits<double>::epsilon();
-  for (size_t at = 0; at < c.size(); ++at) {
-    const int i = int(row_major ? at / ldc : at % ldc), j = int(row_major ? at % ldc : at / ldc);
-    long double want = c0[at], scale = 0;
-    if (i < m && j < n) {
-      long double sum = 0, abs_sum = 0;
-      for (int l = 0; l < k; ++l) {
-        const long double p = (long double)element(a, lda, ta, row_major, i, l) *
-                              element(b, ldb, tb, row_major, l, j);
-        sum += p;
-        abs_sum += std::fabs(p);
-      }
-      want = alpha * sum + (beta == 0.0 ? 0.0L : beta * (long double)c0[at]);
-      scale = std::fabs(alpha) * abs_sum + std::fabs(beta * c0[at]);
+  const int rows = trans ? n : m, inner = trans ? m : n;
+  for (int i = 0; i < rows; ++i) {
+    long double sum = 0, abs_sum = 0;
+    for (int l = 0; l < inner; ++l) {
+      const long double p = (long double)element(a, lda, trans, row_major, i, l) * x[l];
+      sum += p;
+      abs_sum += std::fabs(p);
     }
-    if (!(std::fabs(c[at] - want) <= 4 * eps * (k + 2) * scale)) {
-      return "C(" + std::to_string(i) + "," + std::to_string(j) + ") = " + std::to_string(c[at]) +
-             ", expected " + std::to_string((double)want);
+    const long double want = alpha * sum + (beta == 0.0 ? 0.0L : beta * (long double)y0[i]);
+    const long double scale = std::fabs(alpha) * abs_sum + std::fabs(beta * y0[i]);
+    if (!(std::fabs(y[i] - want) <= 4 * eps * (inner + 2) * scale)) {
+      return "y(" + std::to_string(i) + ") = " + std::to_string(y[i]) + ", expected " +
+             std::to_string((double)want);
     }
   }
   return "";
 }
 
-struct GemmShape {
-  int m, n, k;
+struct GemvShape {
+  int m, n;
 };
 
-TEST(ForwarderApi, DgemmMatchesOpenBlasAndLoop) {
-  const auto openblas_dgemm = oracle<DgemmFn>("dgemm_");
-  ASSERT_NE(openblas_dgemm, nullptr);
-  const GemmShape shapes[] = {{1, 1, 1}, {2, 3, 7}, {31, 7, 63}, {63, 31, 2}, {97, 45, 130}};
-  for (const GemmShape& s : shapes) {
-    for (int t = 0; t < 4; ++t) {
-      const bool ta = t & 1, tb = t & 2;
-      const char tac = ta ? 'T' : 'N', tbc = tb ? 'T' : 'N';
-      const int lda = (ta ? s.k : s.m) + 3, ldb = (tb ? s.n : s.k) + 1, ldc = s.m + 2;
+TEST(ForwarderApi, DgemvMatchesOpenBlasAndLoop) {
+  const auto openblas_dgemv = oracle<DgemvFn>("dgemv_");
+  ASSERT_NE(openblas_dgemv, nullptr);
+  const GemvShape shapes[] = {{1, 1}, {2, 7}, {31, 63}, {63, 2}, {97, 130}};
+  for (const GemvShape& s : shapes) {
+    for (bool trans : {false, true}) {
+      const char tc = trans ? 'T' : 'N';
+      const int lda = s.m + 3, one = 1;
       const double alpha = tbtest::pick(std::vector<double>{1.0, 0.7, -2.0});
       const double beta = tbtest::pick(std::vector<double>{0.0, 1.0, 0.7, -2.0});
-      SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + "x" + std::to_string(s.k) +
-                   " " + tac + tbc + " alpha " + std::to_string(alpha) + " beta " +
-                   std::to_string(beta));
-      const auto a = random_doubles(size_t(lda) * (ta ? s.m : s.k));
-      const auto b = random_doubles(size_t(ldb) * (tb ? s.k : s.n));
-      const auto c0 = random_doubles(size_t(ldc) * s.n);
-      auto c = c0, c_oracle = c0;
-      dgemm_(&tac, &tbc, &s.m, &s.n, &s.k, &alpha, a.data(), &lda, b.data(), &ldb, &beta, c.data(),
-             &ldc, 1, 1);
-      openblas_dgemm(&tac, &tbc, &s.m, &s.n, &s.k, &alpha, a.data(), &lda, b.data(), &ldb, &beta,
-                     c_oracle.data(), &ldc, 1, 1);
-      EXPECT_TRUE(same_bits(c.data(), c_oracle.data(), c.size() * sizeof(double)));
-      EXPECT_EQ(check_dgemm(false, ta, tb, s.m, s.n, s.k, alpha, a, lda, b, ldb, beta, c0, ldc, c),
-                "");
+      SCOPED_TRACE(std::to_string(s.m) + "x" + std::to_string(s.n) + " " + tc + " alpha " +
+                   std::to_string(alpha) + " beta " + std::to_string(beta));
+      const auto a = random_doubles(size_t(lda) * s.n);
+      const auto x = random_doubles(size_t(trans ? s.m : s.n));
+      const auto y0 = random_doubles(size_t(trans ? s.n : s.m));
+      auto y = y0, y_oracle = y0;
+      dgemv_(&tc, &s.m, &s.n, &alpha, a.data(), &lda, x.data(), &one, &beta, y.data(), &one, 1);
+      openblas_dgemv(&tc, &s.m, &s.n, &alpha, a.data(), &lda, x.data(), &one, &beta,
+                     y_oracle.data(), &one, 1);
+      EXPECT_TRUE(same_bits(y.data(), y_oracle.data(), y.size() * sizeof(double)));
+      EXPECT_EQ(check_dgemv(false, trans, s.m, s.n, alpha, a, lda, x, beta, y0, y), "");
     }
   }
 }
 
-TEST(ForwarderApi, CblasDgemmRowAndColumnMajor) {
-  const auto openblas_dgemm = oracle<CblasDgemmFn>("cblas_dgemm");
-  ASSERT_NE(openblas_dgemm, nullptr);
+TEST(ForwarderApi, CblasDgemvRowAndColumnMajor) {
+  const auto openblas_dgemv = oracle<CblasDgemvFn>("cblas_dgemv");
+  ASSERT_NE(openblas_dgemv, nullptr);
   for (bool row_major : {false, true}) {
-    for (int t = 0; t < 4; ++t) {
-      const bool ta = t & 1, tb = t & 2;
-      const int m = 29, n = 17, k = 23;
-      // Leading dimensions count columns in row-major storage.
-      const int a_rows = ta ? k : m, a_cols = ta ? m : k, b_rows = tb ? n : k, b_cols = tb ? k : n;
-      const int lda = (row_major ? a_cols : a_rows) + 2, ldb = (row_major ? b_cols : b_rows) + 5,
-                ldc = (row_major ? n : m) + 1;
-      const auto a = random_doubles(size_t(lda) * (row_major ? a_rows : a_cols));
-      const auto b = random_doubles(size_t(ldb) * (row_major ? b_rows : b_cols));
-      const auto c0 = random_doubles(size_t(ldc) * (row_major ? m : n));
-      auto c = c0, c_oracle = c0;
+    for (bool trans : {false, true}) {
+      const int m = 29, n = 17;
+      // The leading dimension counts columns in row-major storage.
+      const int lda = (row_major ? n : m) + 2;
+      const auto a = random_doubles(size_t(lda) * (row_major ? m : n));
+      const auto x = random_doubles(size_t(trans ? m : n));
+      const auto y0 = random_doubles(size_t(trans ? n : m));
+      auto y = y0, y_oracle = y0;
       const int layout = row_major ? kRowMajor : kColMajor;
-      const int tai = ta ? kTrans : kNoTrans, tbi = tb ? kTrans : kNoTrans;
-      SCOPED_TRACE(std::string(row_major ? "row" : "column") + "-major trans " + (ta ? 'T' : 'N') +
-                   (tb ? 'T' : 'N'));
-      cblas_dgemm(layout, tai, tbi, m, n, k, -0.7, a.data(), lda, b.data(), ldb, 1.5, c.data(),
-                  ldc);
-      openblas_dgemm(layout, tai, tbi, m, n, k, -0.7, a.data(), lda, b.data(), ldb, 1.5,
-                     c_oracle.data(), ldc);
-      EXPECT_TRUE(same_bits(c.data(), c_oracle.data(), c.size() * sizeof(double)));
-      EXPECT_EQ(check_dgemm(row_major, ta, tb, m, n, k, -0.7, a, lda, b, ldb, 1.5, c0, ldc, c), "");
+      const int t = trans ? kTrans : kNoTrans;
+      SCOPED_TRACE(std::string(row_major ? "row" : "column") + "-major trans " +
+                   (trans ? 'T' : 'N'));
+      cblas_dgemv(layout, t, m, n, -0.7, a.data(), lda, x.data(), 1, 1.5, y.data(), 1);
+      openblas_dgemv(layout, t, m, n, -0.7, a.data(), lda, x.data(), 1, 1.5, y_oracle.data(), 1);
+      EXPECT_TRUE(same_bits(y.data(), y_oracle.data(), y.size() * sizeof(double)));
+      EXPECT_EQ(check_dgemv(row_major, trans, m, n, -0.7, a, lda, x, 1.5, y0, y), "");
     }
   }
 }
@@ -310,7 +295,7 @@ TEST(ForwarderApi, IntegerResultsAndScalarArguments) {
 }
 
 TEST(ForwarderApi, ExportedFromTileblasAndResolvedToCpuBlas) {
-  for (const char* name : {"dgemm_", "cblas_dgemm", "cdotc_", "cblas_idamax", "lsame_"}) {
+  for (const char* name : {"dgemv_", "cblas_dgemv", "cdotc_", "cblas_idamax", "lsame_"}) {
     void* sym = dlsym(RTLD_DEFAULT, name);
     ASSERT_NE(sym, nullptr) << name;
     Dl_info info{};
