@@ -1,4 +1,4 @@
-// The GEMM shape sweep (issue #15): for every type and shape of tests/support/gemm_sweep.h, the
+// The GEMM shape sweep: for every type and shape of tests/support/gemm_sweep.h, the
 // routed call on device pointers (tileblas::gemm, what a program calling sgemm_ / cblas_sgemm /
 // cblas_gemm_f16f16f32 ... with device pointers gets: route, launch, wait) against cublasGemmEx
 // on the same buffers in the same run, followed by a device synchronisation:

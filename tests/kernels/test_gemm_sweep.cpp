@@ -46,7 +46,7 @@ using tileblas::Op;
 
 // ---- No GPU needed ------------------------------------------------------------------------------
 
-// The list holds what issue #15 asks the sweep to cover.
+// The list covers every shape class the sweep is for.
 TEST(GemmSweepList, CoversTheShapeClasses) {
   const std::vector<SweepShape>& shapes = tbsweep::sweep_shapes();
   std::set<std::string> names;

@@ -1,4 +1,4 @@
-// The GEMM shape sweep (issue #15): one list of shapes and element types, read by the bench
+// The GEMM shape sweep: one list of shapes and element types, read by the bench
 // (bench/bench_sweep.cpp: the routed call against cuBLAS on the same device buffers) and by the
 // kernel-tier tests (tests/kernels/test_gemm_sweep.cpp: the routed result against OpenBLAS), so
 // that what is timed is what is checked.
