@@ -1,30 +1,30 @@
-// fp32 AXPY: Fortran saxpy_ and CBLAS cblas_saxpy. netlib semantics: no argument errors, nothing
-// to do when n <= 0 or alpha == 0 (y is not touched, NaN in x does not leak); increments may be
-// negative or zero.
-#include "compat.h"
+#include "axpy.h"
+
 #include "ops.h"
 
-TILEBLAS_EXPORT void saxpy_(const int* n, const float* alpha, const float* x, const int* incx,
-                            float* y, const int* incy) {
-  if (*n <= 0 || *alpha == 0.0f) return;
-  tileblas::AxpyProblem p;
-  p.n = *n;
-  p.alpha = *alpha;
-  p.x = x;
-  p.incx = *incx;
-  p.y = y;
-  p.incy = *incy;
-  tileblas::axpy(p, "saxpy");
-}
+namespace tileblas::compat {
 
-TILEBLAS_EXPORT void cblas_saxpy(int n, float alpha, const float* x, int incx, float* y, int incy) {
+void saxpy(NameSet s, int64_t n, float alpha, const float* x, int64_t incx, float* y, int64_t incy,
+           const char* routine) {
   if (n <= 0 || alpha == 0.0f) return;
-  tileblas::AxpyProblem p;
+  if (cpu_blas::info(s).int64) {
+    const int64_t limit = cpu_blas::max_int(s, cpu_blas::Routine::kSaxpy);
+    // A negative increment fits down to -limit - 1.
+    auto magnitude = [](int64_t v) { return v < 0 ? -(v + 1) : v; };
+    if (refuse_wide(s, "SAXPY ", limit,
+                    {{n, 1}, {magnitude(incx), 4}, {magnitude(incy), 6}})) {
+      return;
+    }
+  }
+  AxpyProblem p;
   p.n = n;
   p.alpha = alpha;
   p.x = x;
   p.incx = incx;
   p.y = y;
   p.incy = incy;
-  tileblas::axpy(p, "cblas_saxpy");
+  p.name_set = s;
+  tileblas::axpy(p, routine);
 }
+
+}  // namespace tileblas::compat

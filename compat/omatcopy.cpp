@@ -1,42 +1,17 @@
-// Scaled copy and transpose, OpenBLAS's extensions: somatcopy_ / cblas_somatcopy (out of place,
-// B = alpha * op(A)) and simatcopy_ / cblas_simatcopy (in place: A is read with lda and the
-// result written over it with ldb). Argument order, checks and error numbers as OpenBLAS's
-// interface/omatcopy.c and interface/imatcopy.c (the latter as of OpenBLAS 0.3.22+, which allows
-// empty matrices and numbers ldb 8):
-//   order 'C'/'R' (CblasColMajor/CblasRowMajor)                              1
-//   trans 'N','R' = N and 'T','C' = T for real data (CblasNoTrans, CblasConjNoTrans = N;
-//         CblasTrans, CblasConjTrans = T)                                    2
-//   rows  omatcopy: >= 1; imatcopy: >= 0                                     3
-//   cols  omatcopy: >= 1; imatcopy: >= 0                                     4
-//   lda   >= rows (column order) or cols (row order); imatcopy: and >= 1     7
-//   ldb   >= rows of op(A) as stored in that order; imatcopy: and >= 1       omatcopy 9, imatcopy 8
-// The lowest failing number is reported once, to xerbla_ with "SOMATCOPY" / "SIMATCOPY" for both
-// forms (as OpenBLAS does), and nothing is written. A row-major matrix is the column-major
-// matrix of its transpose: rows and cols swap, op and leading dimensions stay.
-#include "compat.h"
-#include "ops.h"
-#include "tileblas.h"
+#include "omatcopy.h"
 
-using tileblas::Op;
-using tileblas::TransposeProblem;
+#include "ops.h"
+
+namespace tileblas::compat {
 
 namespace {
 
-constexpr int kCblasConjNoTrans = 114;  // OpenBLAS's cblas.h; not in compat.h's reference set
-
-// The call after parsing: order and op known, sizes as given.
-struct MatcopyArgs {
-  bool row_major;
-  Op op;
-  int rows, cols, lda, ldb;
-};
-
 bool parse_order_char(char c, bool* row_major) {
-  if (tileblas::compat::lsame(c, 'C')) {
+  if (lsame(c, 'C')) {
     *row_major = false;
     return true;
   }
-  if (tileblas::compat::lsame(c, 'R')) {
+  if (lsame(c, 'R')) {
     *row_major = true;
     return true;
   }
@@ -44,11 +19,11 @@ bool parse_order_char(char c, bool* row_major) {
 }
 
 bool parse_trans_char(char c, Op* op) {
-  if (tileblas::compat::lsame(c, 'N') || tileblas::compat::lsame(c, 'R')) {
+  if (lsame(c, 'N') || lsame(c, 'R')) {
     *op = Op::kNoTrans;
     return true;
   }
-  if (tileblas::compat::lsame(c, 'T') || tileblas::compat::lsame(c, 'C')) {
+  if (lsame(c, 'T') || lsame(c, 'C')) {
     *op = Op::kTrans;
     return true;
   }
@@ -56,36 +31,38 @@ bool parse_trans_char(char c, Op* op) {
 }
 
 bool parse_order_enum(int order, bool* row_major) {
-  if (order == tileblas::compat::kCblasColMajor || order == tileblas::compat::kCblasRowMajor) {
-    *row_major = order == tileblas::compat::kCblasRowMajor;
+  if (order == kCblasColMajor || order == kCblasRowMajor) {
+    *row_major = order == kCblasRowMajor;
     return true;
   }
   return false;
 }
 
 bool parse_trans_enum(int trans, Op* op) {
-  if (trans == tileblas::compat::kCblasNoTrans || trans == kCblasConjNoTrans) {
+  if (trans == kCblasNoTrans || trans == kCblasConjNoTrans) {
     *op = Op::kNoTrans;
     return true;
   }
-  if (trans == tileblas::compat::kCblasTrans || trans == tileblas::compat::kCblasConjTrans) {
+  if (trans == kCblasTrans || trans == kCblasConjTrans) {
     *op = Op::kTrans;
     return true;
   }
   return false;
 }
 
-int at_least_one(int x) { return x > 1 ? x : 1; }
+int64_t at_least_one(int64_t x) { return x > 1 ? x : 1; }
 
 // Leading dimensions each matrix needs in the caller's order.
-int lda_needed(const MatcopyArgs& m) { return m.row_major ? m.cols : m.rows; }
-int ldb_needed(const MatcopyArgs& m) {
+int64_t lda_needed(const MatcopyArgs& m) { return m.row_major ? m.cols : m.rows; }
+int64_t ldb_needed(const MatcopyArgs& m) {
   const bool b_has_a_rows = (m.op == Op::kNoTrans) != m.row_major;
   return b_has_a_rows ? m.rows : m.cols;
 }
 
-// OpenBLAS's omatcopy checks (order and trans already parsed): 0 when valid.
+// OpenBLAS's omatcopy checks: 0 when valid.
 int omatcopy_info(const MatcopyArgs& m) {
+  if (!m.order_ok) return 1;
+  if (!m.trans_ok) return 2;
   if (m.rows <= 0) return 3;
   if (m.cols <= 0) return 4;
   if (m.lda < lda_needed(m)) return 7;
@@ -93,8 +70,10 @@ int omatcopy_info(const MatcopyArgs& m) {
   return 0;
 }
 
-// OpenBLAS's imatcopy checks (order and trans already parsed): 0 when valid.
+// OpenBLAS's imatcopy checks: 0 when valid.
 int imatcopy_info(const MatcopyArgs& m) {
+  if (!m.order_ok) return 1;
+  if (!m.trans_ok) return 2;
   if (m.rows < 0) return 3;
   if (m.cols < 0) return 4;
   if (m.lda < at_least_one(lda_needed(m))) return 7;
@@ -102,16 +81,18 @@ int imatcopy_info(const MatcopyArgs& m) {
   return 0;
 }
 
-// The first failing parameter of a call: order, then trans, then the rest as `check_sizes` says.
-int check_call(bool order_ok, bool trans_ok, int (*check_sizes)(const MatcopyArgs&),
-               const MatcopyArgs& m) {
-  if (!order_ok) return 1;
-  if (!trans_ok) return 2;
-  return check_sizes(m);
+// Sizes wider than set s's CPU BLAS takes (a 64-bit set running on a 32-bit BLAS), reported as
+// `srname` with number `ldb_info` for ldb.
+bool refused_as_wide(NameSet s, const MatcopyArgs& m, cpu_blas::Routine r, const char* srname,
+                     int ldb_info) {
+  if (!cpu_blas::info(s).int64) return false;
+  return refuse_wide(s, srname, cpu_blas::max_int(s, r),
+                     {{m.rows, 3}, {m.cols, 4}, {m.lda, 7}, {m.ldb, ldb_info}});
 }
 
 // The column-major problem of a checked call.
-TransposeProblem problem_of(const MatcopyArgs& m, float alpha, const float* a, float* b) {
+TransposeProblem problem_of(NameSet s, const MatcopyArgs& m, float alpha, const float* a,
+                            float* b) {
   TransposeProblem p;
   p.trans = m.op;
   p.rows = m.row_major ? m.cols : m.rows;
@@ -121,59 +102,46 @@ TransposeProblem problem_of(const MatcopyArgs& m, float alpha, const float* a, f
   p.lda = m.lda;
   p.b = b;
   p.ldb = m.ldb;
+  p.name_set = s;
   return p;
 }
 
 }  // namespace
 
-TILEBLAS_EXPORT void somatcopy_(const char* order, const char* trans, const int* rows,
-                                const int* cols, const float* alpha, const float* a, const int* lda,
-                                float* b, const int* ldb) noexcept {
-  MatcopyArgs m{false, Op::kNoTrans, *rows, *cols, *lda, *ldb};
-  const bool order_ok = parse_order_char(*order, &m.row_major);
-  const bool trans_ok = parse_trans_char(*trans, &m.op);
-  if (const int info = check_call(order_ok, trans_ok, omatcopy_info, m)) {
-    tileblas::compat::report_xerbla("SOMATCOPY", info);
-    return;
-  }
-  tileblas::omatcopy(problem_of(m, *alpha, a, b), "somatcopy");
+MatcopyArgs fortran_matcopy_args(char order, char trans, int64_t rows, int64_t cols, int64_t lda,
+                                 int64_t ldb) {
+  MatcopyArgs m{false, false, false, Op::kNoTrans, rows, cols, lda, ldb};
+  m.order_ok = parse_order_char(order, &m.row_major);
+  m.trans_ok = parse_trans_char(trans, &m.op);
+  return m;
 }
 
-TILEBLAS_EXPORT void cblas_somatcopy(int order, int trans, int rows, int cols, float alpha,
-                                     const float* a, int lda, float* b, int ldb) {
-  MatcopyArgs m{false, Op::kNoTrans, rows, cols, lda, ldb};
-  const bool order_ok = parse_order_enum(order, &m.row_major);
-  const bool trans_ok = parse_trans_enum(trans, &m.op);
-  if (const int info = check_call(order_ok, trans_ok, omatcopy_info, m)) {
-    tileblas::compat::report_xerbla("SOMATCOPY", info);
-    return;
-  }
-  tileblas::omatcopy(problem_of(m, alpha, a, b), "cblas_somatcopy");
+MatcopyArgs cblas_matcopy_args(int order, int trans, int64_t rows, int64_t cols, int64_t lda,
+                               int64_t ldb) {
+  MatcopyArgs m{false, false, false, Op::kNoTrans, rows, cols, lda, ldb};
+  m.order_ok = parse_order_enum(order, &m.row_major);
+  m.trans_ok = parse_trans_enum(trans, &m.op);
+  return m;
 }
 
-TILEBLAS_EXPORT void simatcopy_(const char* order, const char* trans, const int* rows,
-                                const int* cols, const float* alpha, float* a, const int* lda,
-                                const int* ldb) noexcept {
-  MatcopyArgs m{false, Op::kNoTrans, *rows, *cols, *lda, *ldb};
-  const bool order_ok = parse_order_char(*order, &m.row_major);
-  const bool trans_ok = parse_trans_char(*trans, &m.op);
-  if (const int info = check_call(order_ok, trans_ok, imatcopy_info, m)) {
-    tileblas::compat::report_xerbla("SIMATCOPY", info);
+void somatcopy(NameSet s, const MatcopyArgs& m, float alpha, const float* a, float* b,
+               const char* routine) {
+  if (const int info = omatcopy_info(m)) {
+    report_xerbla(s, "SOMATCOPY", info);
+    return;
+  }
+  if (refused_as_wide(s, m, cpu_blas::Routine::kSomatcopy, "SOMATCOPY", 9)) return;
+  tileblas::omatcopy(problem_of(s, m, alpha, a, b), routine);
+}
+
+void simatcopy(NameSet s, const MatcopyArgs& m, float alpha, float* a, const char* routine) {
+  if (const int info = imatcopy_info(m)) {
+    report_xerbla(s, "SIMATCOPY", info);
     return;
   }
   if (m.rows == 0 || m.cols == 0) return;
-  tileblas::imatcopy(problem_of(m, *alpha, a, a), "simatcopy");
+  if (refused_as_wide(s, m, cpu_blas::Routine::kSimatcopy, "SIMATCOPY", 8)) return;
+  tileblas::imatcopy(problem_of(s, m, alpha, a, a), routine);
 }
 
-TILEBLAS_EXPORT void cblas_simatcopy(int order, int trans, int rows, int cols, float alpha,
-                                     float* a, int lda, int ldb) {
-  MatcopyArgs m{false, Op::kNoTrans, rows, cols, lda, ldb};
-  const bool order_ok = parse_order_enum(order, &m.row_major);
-  const bool trans_ok = parse_trans_enum(trans, &m.op);
-  if (const int info = check_call(order_ok, trans_ok, imatcopy_info, m)) {
-    tileblas::compat::report_xerbla("SIMATCOPY", info);
-    return;
-  }
-  if (m.rows == 0 || m.cols == 0) return;
-  tileblas::imatcopy(problem_of(m, alpha, a, a), "cblas_simatcopy");
-}
+}  // namespace tileblas::compat

@@ -106,22 +106,25 @@ bool cblas_call_reporting(const std::string& name, const void* caller, std::stri
 // netlib's message, routine name in at least six columns as the classic CHARACTER*6 SRNAME
 // printed it: " ** On entry to SGEMM  parameter number  8 had an illegal value". A report from
 // inside a CBLAS call goes to cblas_xerbla instead, as described at the top of this file.
-TILEBLAS_EXPORT __attribute__((weak)) void xerbla_(const char* srname, const int* info,
+// INFO is an integer of the library's standard names (64-bit in libtileblas64).
+TILEBLAS_EXPORT __attribute__((weak)) void xerbla_(const char* srname,
+                                                   const tileblas::compat::LibraryInt* info,
                                                    size_t srname_len) {
   const std::string name = trimmed(srname, srname_len);
   std::string rout;
   bool row_major = false;
   if (cblas_call_reporting(name, __builtin_return_address(0), &rout, &row_major)) {
-    tileblas::compat::report_cblas_xerbla(*info + 1, rout.c_str(), row_major);
+    tileblas::compat::report_cblas_xerbla(int(*info) + 1, rout.c_str(), row_major);
     return;
   }
   std::fprintf(stderr, " ** On entry to %-6s parameter number %2d had an illegal value\n",
-               name.c_str(), *info);
+               name.c_str(), static_cast<int>(*info));
 }
 
 // The reference CBLAS's message: "Parameter 9 to routine cblas_sgemm was incorrect", then `form`.
-TILEBLAS_EXPORT __attribute__((weak)) void cblas_xerbla(int info, const char* rout,
-                                                        const char* form, ...) {
+TILEBLAS_EXPORT __attribute__((weak)) void cblas_xerbla(tileblas::compat::LibraryInt p,
+                                                        const char* rout, const char* form, ...) {
+  int info = static_cast<int>(p);
   if (tileblas::compat::reporting_row_major()) info = row_major_position(rout, info);
   if (info) std::fprintf(stderr, "Parameter %d to routine %s was incorrect\n", info, rout);
   va_list args;

@@ -1,11 +1,16 @@
 #include "cpu_blas.h"
 
 #include <dlfcn.h>
+#include <link.h>
 
+#include <array>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <map>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -15,12 +20,23 @@ namespace tileblas::cpu_blas {
 
 namespace {
 
-// The BLAS the process runs on: a dlopen handle, RTLD_NEXT, or none.
-struct Loaded {
-  void* handle = nullptr;
-  std::string description;
-  std::string tried;  // what was tried, for the error message when nothing was found
-};
+std::atomic<NameSet> g_library_set{NameSet::kStandard};
+
+// kStandard read as this library's standard set.
+NameSet effective(NameSet s) { return s == NameSet::kStandard ? library_name_set() : s; }
+
+bool is_standard(NameSet s) { return s == NameSet::kStandard || s == NameSet::kStandardIlp64; }
+
+const char* stem_of(Routine r) {
+  constexpr const char* kStems[kRoutineCount] = {"sgemm", "dgemm",     "cgemm",    "zgemm",
+                                                 "saxpy", "somatcopy", "simatcopy"};
+  return kStems[int(r)];
+}
+
+std::string dl_error() {
+  const char* e = dlerror();
+  return e ? e : "unknown dlerror";
+}
 
 // The object (shared library, or executable when the core is linked statically) this code is in.
 const void* own_object() {
@@ -31,98 +47,264 @@ const void* own_object() {
   return base;
 }
 
-// True when `address` lies in tileblas itself: calling it would come straight back here.
-bool in_tileblas(const void* address) {
-  Dl_info info{};
-  return dladdr(address, &info) && info.dli_fbase == own_object();
-}
-
-std::string object_name(const void* address) {
-  Dl_info info{};
-  return dladdr(address, &info) && info.dli_fname ? info.dli_fname : "?";
-}
-
-std::string dl_error() {
-  const char* e = dlerror();
-  return e ? e : "unknown dlerror";
-}
-
-// sgemm_ marks a BLAS: every BLAS has it, and nothing else in a process is likely to.
-Loaded load() {
-  Loaded loaded;
-  std::string& tried = loaded.tried;
-  // Preloaded (or linked before the program's BLAS): use the BLAS the program would have used.
-  if (void* next = dlsym(RTLD_NEXT, "sgemm_"); next && !in_tileblas(next)) {
-    loaded.handle = RTLD_NEXT;
-    loaded.description = "RTLD_NEXT (" + object_name(next) + ")";
-    return loaded;
+// True when the object at `fbase` (file `fname`) is a tileblas library: this one, or another
+// (libtileblas.so and libtileblas64.so in one process) that defines tileblas_version itself.
+bool is_tileblas_object(const void* fbase, const char* fname) {
+  if (fbase == own_object()) return true;
+  static std::mutex mutex;
+  static std::map<const void*, bool> known;
+  std::lock_guard<std::mutex> lock(mutex);
+  const auto it = known.find(fbase);
+  if (it != known.end()) return it->second;
+  bool tileblas = false;
+  if (fname && fname[0]) {
+    if (void* handle = dlopen(fname, RTLD_LAZY | RTLD_NOLOAD)) {
+      Dl_info info{};
+      const void* version = dlsym(handle, "tileblas_version");
+      tileblas = version && dladdr(version, &info) && info.dli_fbase == fbase;
+      dlclose(handle);
+    }
   }
-  tried = "a BLAS later in the process (RTLD_NEXT: no sgemm_)";
+  known.emplace(fbase, tileblas);
+  return tileblas;
+}
 
-  const std::string& configured = config().cpu_blas_path;
-  // An explicit TILEBLAS_CPU_BLAS is the only candidate: silently running on another BLAS than
-  // the one asked for would hide the mistake.
-  const std::vector<std::string> candidates =
-      configured.empty() ? std::vector<std::string>{"libopenblas.so.0", "libblas.so.3"}
-                         : std::vector<std::string>{configured};
-  for (const std::string& path : candidates) {
-    tried += "; " + path;
-    void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!handle) {
-      tried += " (" + dl_error() + ")";
-      continue;
-    }
-    void* sgemm = dlsym(handle, "sgemm_");
-    if (sgemm && !in_tileblas(sgemm)) {
-      loaded.handle = handle;
-      loaded.description = path;
-      return loaded;
-    }
-    tried += sgemm ? " (is tileblas itself)" : " (has no sgemm_)";
+// A library whose file name says it is a BLAS with 64-bit integers and standard names.
+bool named_ilp64(const char* path) {
+  const char* base = std::strrchr(path, '/');
+  base = base ? base + 1 : path;
+  return std::strstr(base, "blas64") != nullptr || std::strstr(base, "lapack64") != nullptr;
+}
+
+// A symbol found for set s: not in tileblas, and for standard names in an object of the set's
+// integer width.
+struct Found {
+  void* address = nullptr;
+  std::string object;  // the file it is in
+};
+
+bool acceptable(NameSet s, void* address, Found* found) {
+  if (!address) return false;
+  Dl_info dl{};
+  if (!dladdr(address, &dl)) return false;
+  if (is_tileblas_object(dl.dli_fbase, dl.dli_fname)) return false;
+  const char* object = dl.dli_fname && dl.dli_fname[0] ? dl.dli_fname : "the program";
+  if (is_standard(s) && named_ilp64(object) != info(s).int64) return false;
+  found->address = address;
+  found->object = object;
+  return true;
+}
+
+std::vector<std::string> loaded_objects() {
+  std::vector<std::string> paths;
+  // Collected first: dlopen is not to be called from inside the iteration.
+  dl_iterate_phdr(
+      [](dl_phdr_info* object, size_t, void* out) {
+        if (object->dlpi_name && object->dlpi_name[0]) {
+          static_cast<std::vector<std::string>*>(out)->push_back(object->dlpi_name);
+        }
+        return 0;
+      },
+      &paths);
+  return paths;
+}
+
+// Steps 1 and 2 of the header: the global scope, then every loaded object.
+bool find_loaded(NameSet s, const char* name, Found* found) {
+  if (acceptable(s, dlsym(RTLD_DEFAULT, name), found)) return true;
+  // dlsym(RTLD_NEXT) searches the objects after the one that calls it: this one, libtileblas.
+  if (acceptable(s, dlsym(RTLD_NEXT, name), found)) return true;
+  for (const std::string& path : loaded_objects()) {
+    void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+    if (!handle) continue;
+    // Kept open when found: the library must stay while we hold its address.
+    if (acceptable(s, dlsym(handle, name), found)) return true;
     dlclose(handle);
   }
-  loaded.description = "none (tried " + tried + ")";
+  return false;
+}
+
+// Step 3 of the header: the library the standard set loads itself when the process has none.
+struct DefaultBlas {
+  void* handle = nullptr;
+  std::string path;
+  std::string tried;  // what was tried, for the error message when nothing was found
+};
+
+const DefaultBlas& default_blas() {
+  static const DefaultBlas loaded = [] {
+    DefaultBlas d;
+    const std::string& configured = config().cpu_blas_path;
+    // An explicit TILEBLAS_CPU_BLAS is the only candidate (and its width is taken on trust):
+    // silently running on another BLAS than the one asked for would hide the mistake.
+    const std::vector<std::string> candidates =
+        !configured.empty()                  ? std::vector<std::string>{configured}
+        : info(library_name_set()).int64 ? std::vector<std::string>{"libopenblas64.so.0",
+                                                                     "libblas64.so.3"}
+                                             : std::vector<std::string>{"libopenblas.so.0",
+                                                                        "libblas.so.3"};
+    for (const std::string& path : candidates) {
+      d.tried += "; " + path;
+      void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+      if (!handle) {
+        d.tried += " (" + dl_error() + ")";
+        continue;
+      }
+      void* sgemm = dlsym(handle, "sgemm_");
+      Dl_info dl{};
+      if (sgemm && dladdr(sgemm, &dl) && !is_tileblas_object(dl.dli_fbase, dl.dli_fname)) {
+        d.handle = handle;
+        d.path = path;
+        return d;
+      }
+      d.tried += sgemm ? " (is tileblas itself)" : " (has no sgemm_)";
+      dlclose(handle);
+    }
+    return d;
+  }();
   return loaded;
 }
 
-const Loaded& loaded() {
-  static const Loaded l = load();
-  return l;
-}
+// A resolved routine: its address, the integer width it takes, and where it was found.
+struct Target {
+  void* address = nullptr;
+  bool int64 = false;
+  std::string where;
+};
 
-}  // namespace
-
-void* symbol(const char* name) {
-  const Loaded& l = loaded();
-  if (!l.handle) return nullptr;
-  // dlsym(RTLD_NEXT) searches after the object that calls dlsym: this one, libtileblas.
-  void* address = dlsym(l.handle, name);
-  return address && !in_tileblas(address) ? address : nullptr;
-}
-
-void* require(const char* name) {
-  if (void* address = symbol(name)) return address;
-  const Loaded& l = loaded();
-  if (!l.handle) {
-    std::fprintf(stderr,
-                 "tileblas: error: no CPU BLAS to run %s on; tried %s. Install OpenBLAS "
-                 "(libopenblas0) or set TILEBLAS_CPU_BLAS to the path of a BLAS library.\n",
-                 name, l.tried.c_str());
-  } else {
-    std::fprintf(stderr, "tileblas: error: the CPU BLAS %s has no %s.\n", l.description.c_str(),
-                 name);
+// The standard set's routine `name`, with the library's width: steps 1-3 of the header.
+Target resolve_standard(const char* name) {
+  const NameSet s = library_name_set();
+  Target t;
+  t.int64 = info(s).int64;
+  Found found;
+  if (find_loaded(s, name, &found)) {
+    t.address = found.address;
+    t.where = found.object;
+    return t;
   }
+  const DefaultBlas& d = default_blas();
+  if (d.handle) {
+    t.address = dlsym(d.handle, name);
+    t.where = d.path;
+  }
+  return t;
+}
+
+// Says once per set that its calls run on another library: on stderr, or only when verbose.
+void say_once(NameSet s, bool always, const std::string& message) {
+  static std::array<std::atomic<bool>, kNameSetCount> said{};
+  if (said[int(s)].exchange(true)) return;
+  if (always || config().verbose) std::fprintf(stderr, "tileblas: %s\n", message.c_str());
+}
+
+const Target& target(NameSet s, Routine r);
+
+// Routine r of set s (already effective()): the set's own name first, then the fallbacks of the
+// header.
+Target resolve(NameSet s, Routine r) {
+  const std::string name = fortran_name(s, stem_of(r));
+  Target t;
+  if (s == library_name_set()) {
+    t = resolve_standard(name.c_str());
+    if (t.address) return t;
+    // No standard BLAS at all: a wheel's or an ILP64 OpenBLAS that is loaded, with its own names.
+    for (const NameSet other : {NameSet::kScipy64, NameSet::kScipy32, NameSet::kOpenblasIlp64}) {
+      const std::string other_name = fortran_name(other, stem_of(r));
+      Found found;
+      if (!find_loaded(other, other_name.c_str(), &found)) continue;
+      t.address = found.address;
+      t.int64 = info(other).int64;
+      t.where = other_name + " of " + found.object;
+      say_once(s, false,
+               "note: no standard BLAS in this process; calls of standard names that run on the "
+               "CPU use " + t.where + " (" + info(other).what + ")");
+      return t;
+    }
+    return t;
+  }
+  Found found;
+  if (find_loaded(s, name.c_str(), &found)) {
+    t.address = found.address;
+    t.int64 = info(s).int64;
+    t.where = found.object;
+    return t;
+  }
+  t = target(library_name_set(), r);
+  say_once(s, true,
+           "warning: no library in this process has " + name + " (" + info(s).what +
+               "); calls of those names that run on the CPU use " +
+               (t.address ? t.where : std::string("no CPU BLAS")) +
+               (info(s).int64 && t.address && !t.int64
+                    ? ", with 32-bit integers (larger arguments are refused)"
+                    : ""));
+  return t;
+}
+
+// Routine r of set s, resolved once.
+const Target& target(NameSet s, Routine r) {
+  static std::array<std::array<std::once_flag, kRoutineCount>, kNameSetCount> once;
+  static std::array<std::array<Target, kRoutineCount>, kNameSetCount> targets;
+  const NameSet e = effective(s);
+  std::call_once(once[int(e)][int(r)], [&] { targets[int(e)][int(r)] = resolve(e, r); });
+  return targets[int(e)][int(r)];
+}
+
+[[noreturn]] void no_cpu_blas(const std::string& name) {
+  const DefaultBlas& d = default_blas();
+  const bool ilp64 = info(library_name_set()).int64;
+  std::fprintf(stderr,
+               "tileblas: error: no CPU BLAS to run %s on; tried the process's loaded objects (no "
+               "%s)%s. Install OpenBLAS (%s) or set TILEBLAS_CPU_BLAS to the path of a BLAS "
+               "library.\n",
+               name.c_str(), name.c_str(), d.tried.c_str(),
+               ilp64 ? "libopenblas64-0" : "libopenblas0");
   std::exit(1);
 }
 
-const char* description() { return loaded().description.c_str(); }
+const Target& require_target(NameSet s, Routine r) {
+  const Target& t = target(s, r);
+  if (!t.address) no_cpu_blas(fortran_name(effective(s), stem_of(r)));
+  return t;
+}
 
-namespace {
+bool fits_int32(std::initializer_list<int64_t> values) {
+  for (const int64_t v : values) {
+    if (v > std::numeric_limits<int32_t>::max() || v < std::numeric_limits<int32_t>::min()) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// compat/ refuses arguments wider than max_int() before a call gets here; this is the last guard
+// against truncating one.
+bool narrowing_refused(const Target& t, const char* routine, std::initializer_list<int64_t> values) {
+  if (t.int64 || fits_int32(values)) return false;
+  std::fprintf(stderr,
+               "tileblas: error: %s: an integer argument does not fit the 32-bit integers of %s; "
+               "nothing was computed\n",
+               routine, t.where.c_str());
+  return true;
+}
 
 // Every ?gemm_ has this shape: Fortran passes all arguments by address.
-using GemmFn = void (*)(const char*, const char*, const int*, const int*, const int*, const void*,
-                        const void*, const int*, const void*, const int*, const void*, void*,
-                        const int*, size_t, size_t);
+template <typename I>
+using GemmFn = void (*)(const char*, const char*, const I*, const I*, const I*, const void*,
+                        const void*, const I*, const void*, const I*, const void*, void*, const I*,
+                        size_t, size_t);
+template <typename I>
+using SaxpyFn = void (*)(const I*, const float*, const float*, const I*, float*, const I*);
+// OpenBLAS's omatcopy/imatcopy are C functions: no hidden string lengths.
+template <typename I>
+using SomatcopyFn = void (*)(const char*, const char*, const I*, const I*, const float*,
+                             const float*, const I*, float*, const I*);
+template <typename I>
+using SimatcopyFn = void (*)(const char*, const char*, const I*, const I*, const float*, float*,
+                             const I*, const I*);
+template <typename I>
+using XerblaFn = void (*)(const char*, const I*, size_t);
+
 using SymmFn = void (*)(const char*, const char*, const int*, const int*, const void*, const void*,
                         const int*, const void*, const int*, const void*, void*, const int*, size_t,
                         size_t);
@@ -134,13 +316,6 @@ using Syr2kFn = void (*)(const char*, const char*, const int*, const int*, const
 using TrmmFn = void (*)(const char*, const char*, const char*, const char*, const int*, const int*,
                         const void*, const void*, const int*, void*, const int*, size_t, size_t,
                         size_t, size_t);
-using SaxpyFn = void (*)(const int*, const float*, const float*, const int*, float*, const int*);
-
-// OpenBLAS's omatcopy/imatcopy are C functions: no hidden string lengths.
-using SomatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*,
-                             const float*, const int*, float*, const int*);
-using SimatcopyFn = void (*)(const char*, const char*, const int*, const int*, const float*, float*,
-                             const int*, const int*);
 
 // The CPU BLAS's `<s|d|c|z><op>_` (e.g. "ztrsm_"), resolved on first use and kept.
 void* level3_symbol(Level3Op op, DataType type) {
@@ -159,7 +334,95 @@ void* level3_symbol(Level3Op op, DataType type) {
   return fn;
 }
 
+template <typename I>
+void call_gemm(void* fn, char transa, char transb, I m, I n, I k, const void* alpha, const void* a,
+               I lda, const void* b, I ldb, const void* beta, void* c, I ldc) {
+  reinterpret_cast<GemmFn<I>>(fn)(&transa, &transb, &m, &n, &k, alpha, a, &lda, b, &ldb, beta, c,
+                                  &ldc, 1, 1);
+}
+
+template <typename I>
+void call_saxpy(void* fn, I n, float alpha, const float* x, I incx, float* y, I incy) {
+  reinterpret_cast<SaxpyFn<I>>(fn)(&n, &alpha, x, &incx, y, &incy);
+}
+
+template <typename I>
+void call_somatcopy(void* fn, char order, char trans, I rows, I cols, float alpha, const float* a,
+                    I lda, float* b, I ldb) {
+  reinterpret_cast<SomatcopyFn<I>>(fn)(&order, &trans, &rows, &cols, &alpha, a, &lda, b, &ldb);
+}
+
+template <typename I>
+void call_simatcopy(void* fn, char order, char trans, I rows, I cols, float alpha, float* a, I lda,
+                    I ldb) {
+  reinterpret_cast<SimatcopyFn<I>>(fn)(&order, &trans, &rows, &cols, &alpha, a, &lda, &ldb);
+}
+
+Routine gemm_routine(DataType type) {
+  switch (type) {
+    case DataType::kF64:
+      return Routine::kDgemm;
+    case DataType::kC32:
+      return Routine::kCgemm;
+    case DataType::kC64:
+      return Routine::kZgemm;
+    default:
+      return Routine::kSgemm;
+  }
+}
+
 }  // namespace
+
+void set_library_name_set(NameSet s) { g_library_set.store(s); }
+
+NameSet library_name_set() { return g_library_set.load(std::memory_order_relaxed); }
+
+std::string fortran_name(NameSet s, const char* routine) {
+  const NameSetInfo& i = info(effective(s));
+  return std::string(i.prefix) + routine + "_" + i.suffix;
+}
+
+std::string cblas_name(NameSet s, const char* routine) {
+  const NameSetInfo& i = info(effective(s));
+  return std::string(i.prefix) + "cblas_" + routine + i.suffix;
+}
+
+int64_t max_int(NameSet s, Routine r) {
+  const Target& t = target(s, r);
+  return t.address && !t.int64 ? std::numeric_limits<int32_t>::max()
+                               : std::numeric_limits<int64_t>::max();
+}
+
+void* symbol(const char* name) { return resolve_standard(name).address; }
+
+void* require(const char* name) {
+  if (void* address = symbol(name)) return address;
+  const Target sgemm = resolve_standard("sgemm_");
+  if (!sgemm.address) no_cpu_blas(name);
+  std::fprintf(stderr, "tileblas: error: the CPU BLAS %s has no %s.\n", sgemm.where.c_str(), name);
+  std::exit(1);
+}
+
+const char* description() {
+  static const std::string d = [] {
+    const Target& t = target(NameSet::kStandard, Routine::kSgemm);
+    if (t.address) return t.where;
+    return "none (tried the process's loaded objects" + default_blas().tried + ")";
+  }();
+  return d.c_str();
+}
+
+void gemm(NameSet s, DataType type, char transa, char transb, int64_t m, int64_t n, int64_t k,
+          const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
+          const void* beta, void* c, int64_t ldc) {
+  const Target& t = require_target(s, gemm_routine(type));
+  if (t.int64) {
+    call_gemm<int64_t>(t.address, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  } else if (!narrowing_refused(t, "gemm", {m, n, k, lda, ldb, ldc})) {
+    call_gemm<int32_t>(t.address, transa, transb, int32_t(m), int32_t(n), int32_t(k), alpha, a,
+                       int32_t(lda), b, int32_t(ldb), beta, c, int32_t(ldc));
+  }
+}
 
 Element element_of(Scalar v, DataType type) {
   Element e{};
@@ -171,40 +434,6 @@ Element element_of(Scalar v, DataType type) {
     std::memcpy(e.bytes, parts, size_of(type));
   }
   return e;
-}
-
-void sgemm(char transa, char transb, int m, int n, int k, float alpha, const float* a, int lda,
-           const float* b, int ldb, float beta, float* c, int ldc) {
-  gemm(DataType::kF32, transa, transb, m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc);
-}
-
-void gemm(DataType type, char transa, char transb, int m, int n, int k, const void* alpha,
-          const void* a, int lda, const void* b, int ldb, const void* beta, void* c, int ldc) {
-  // Each resolved on its first use (a BLAS without complex routines still runs sgemm).
-  GemmFn fn = nullptr;
-  switch (type) {
-    case DataType::kF64: {
-      static const auto d = reinterpret_cast<GemmFn>(require("dgemm_"));
-      fn = d;
-      break;
-    }
-    case DataType::kC32: {
-      static const auto cz = reinterpret_cast<GemmFn>(require("cgemm_"));
-      fn = cz;
-      break;
-    }
-    case DataType::kC64: {
-      static const auto z = reinterpret_cast<GemmFn>(require("zgemm_"));
-      fn = z;
-      break;
-    }
-    default: {
-      static const auto s = reinterpret_cast<GemmFn>(require("sgemm_"));
-      fn = s;
-      break;
-    }
-  }
-  fn(&transa, &transb, &m, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
 }
 
 void symm_hemm(Level3Op op, DataType type, char side, char uplo, int m, int n, const void* alpha,
@@ -232,25 +461,70 @@ void trmm_trsm(Level3Op op, DataType type, char side, char uplo, char transa, ch
   fn(&side, &uplo, &transa, &diag, &m, &n, alpha, a, &lda, b, &ldb, 1, 1, 1, 1);
 }
 
-void saxpy(int n, float alpha, const float* x, int incx, float* y, int incy) {
-  static const auto fn = reinterpret_cast<SaxpyFn>(require("saxpy_"));
-  fn(&n, &alpha, x, &incx, y, &incy);
+void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+           int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
+  gemm(NameSet::kStandard, DataType::kF32, transa, transb, m, n, k, &alpha, a, lda, b, ldb, &beta,
+       c, ldc);
 }
 
-bool somatcopy(char order, char trans, int rows, int cols, float alpha, const float* a, int lda,
-               float* b, int ldb) {
-  static const auto fn = reinterpret_cast<SomatcopyFn>(symbol("somatcopy_"));
-  if (!fn) return false;
-  fn(&order, &trans, &rows, &cols, &alpha, a, &lda, b, &ldb);
+void saxpy(NameSet s, int64_t n, float alpha, const float* x, int64_t incx, float* y,
+           int64_t incy) {
+  const Target& t = require_target(s, Routine::kSaxpy);
+  if (t.int64) {
+    call_saxpy<int64_t>(t.address, n, alpha, x, incx, y, incy);
+  } else if (!narrowing_refused(t, "saxpy", {n, incx, incy})) {
+    call_saxpy<int32_t>(t.address, int32_t(n), alpha, x, int32_t(incx), y, int32_t(incy));
+  }
+}
+
+bool somatcopy(NameSet s, char order, char trans, int64_t rows, int64_t cols, float alpha,
+               const float* a, int64_t lda, float* b, int64_t ldb) {
+  const Target& t = target(s, Routine::kSomatcopy);
+  if (!t.address) return false;
+  if (t.int64) {
+    call_somatcopy<int64_t>(t.address, order, trans, rows, cols, alpha, a, lda, b, ldb);
+  } else if (!narrowing_refused(t, "somatcopy", {rows, cols, lda, ldb})) {
+    call_somatcopy<int32_t>(t.address, order, trans, int32_t(rows), int32_t(cols), alpha, a,
+                            int32_t(lda), b, int32_t(ldb));
+  }
   return true;
 }
 
-bool simatcopy(char order, char trans, int rows, int cols, float alpha, float* a, int lda,
-               int ldb) {
-  static const auto fn = reinterpret_cast<SimatcopyFn>(symbol("simatcopy_"));
-  if (!fn) return false;
-  fn(&order, &trans, &rows, &cols, &alpha, a, &lda, &ldb);
+bool simatcopy(NameSet s, char order, char trans, int64_t rows, int64_t cols, float alpha, float* a,
+               int64_t lda, int64_t ldb) {
+  const Target& t = target(s, Routine::kSimatcopy);
+  if (!t.address) return false;
+  if (t.int64) {
+    call_simatcopy<int64_t>(t.address, order, trans, rows, cols, alpha, a, lda, ldb);
+  } else if (!narrowing_refused(t, "simatcopy", {rows, cols, lda, ldb})) {
+    call_simatcopy<int32_t>(t.address, order, trans, int32_t(rows), int32_t(cols), alpha, a,
+                            int32_t(lda), int32_t(ldb));
+  }
   return true;
+}
+
+void xerbla(NameSet s, const char* srname, int64_t info) {
+  s = effective(s);
+  static std::array<std::once_flag, kNameSetCount> once;
+  static std::array<Found, kNameSetCount> handlers;
+  std::call_once(once[int(s)], [&] {
+    Found found;
+    if (find_loaded(s, fortran_name(s, "xerbla").c_str(), &found)) handlers[int(s)] = found;
+  });
+  const size_t len = std::strlen(srname);
+  if (void* fn = handlers[int(s)].address) {
+    if (cpu_blas::info(s).int64) {
+      reinterpret_cast<XerblaFn<int64_t>>(fn)(srname, &info, len);
+    } else {
+      const int32_t info32 = int32_t(info);
+      reinterpret_cast<XerblaFn<int32_t>>(fn)(srname, &info32, len);
+    }
+    return;
+  }
+  size_t trimmed = len;
+  while (trimmed > 0 && srname[trimmed - 1] == ' ') --trimmed;
+  std::fprintf(stderr, " ** On entry to %-6.*s parameter number %2d had an illegal value\n",
+               static_cast<int>(trimmed), srname, static_cast<int>(info));
 }
 
 }  // namespace tileblas::cpu_blas

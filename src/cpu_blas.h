@@ -1,25 +1,87 @@
-// The CPU BLAS underneath tileblas. Resolution, once, thread-safe, on first use:
-//   1. a BLAS later in the process's lookup order (dlsym(RTLD_NEXT)): the program's own BLAS when
-//      tileblas is preloaded;
-//   2. otherwise dlopen(RTLD_LOCAL) of TILEBLAS_CPU_BLAS, else libopenblas.so.0, else libblas.so.3.
-// A symbol that resolves back into libtileblas itself is refused (no infinite recursion).
+// The CPU BLAS underneath tileblas, per name set (src/problem.h's NameSet): the library a caller of
+// that set's names would otherwise have reached, called through that set's own names and integer
+// width. Routine R of set S (its Fortran name, e.g. scipy_sgemm_64_) is looked up once, on first
+// use, thread-safe, in this order:
+//   1. the process's global scope, as the caller's own binding finds it: dlsym(RTLD_DEFAULT), then
+//      dlsym(RTLD_NEXT) when that is tileblas (a BLAS the program links, or one preloaded after us);
+//   2. every loaded object, in load order (dl_iterate_phdr, then dlopen(path, RTLD_NOLOAD)): a
+//      library loaded RTLD_LOCAL as the dependency of a Python extension module (numpy's and
+//      scipy's wheels bring their OpenBLAS so), which the global scope does not see;
+//   3. for the library's standard set only (kStandard): dlopen(RTLD_LOCAL) of TILEBLAS_CPU_BLAS, else
+//      libopenblas.so.0, else libblas.so.3 (libtileblas64: libopenblas64.so.0, libblas64.so.3).
+// Every tileblas library is skipped (its symbols would come straight back here). Standard names
+// say nothing of their integer width, so for them an object's file name decides: "blas64" or
+// "openblas64" in it (Debian's libblas64.so.3, libopenblas64.so.0) is a 64-bit BLAS, anything else
+// a 32-bit one, and only the set's own width is taken.
+// A set whose routine no loaded library has runs on the library's standard set instead, with that
+// set's integer width, said once on stderr per set; arguments that do not fit that width are then
+// refused (max_int(); compat/ reports them through the caller's xerbla). The standard set, when no
+// standard BLAS can be found at all, runs on a wheel's or an ILP64 OpenBLAS that is loaded (said
+// once with TILEBLAS_VERBOSE=1): the calls tileblas makes itself (the cost model's measurements)
+// then still have a CPU BLAS.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 #include "level3.h"
 #include "problem.h"
 
 namespace tileblas::cpu_blas {
 
-// The address of `name` (e.g. "dgemm_") in the CPU BLAS, or nullptr if it lacks it.
+// How a name set spells names and passes integers. The Fortran name of routine R is
+// <prefix>R_<suffix>, the CBLAS name <prefix>cblas_R<suffix>: OpenBLAS's SYMBOLPREFIX and
+// SYMBOLSUFFIX scheme (exports/gensymbol), which the scipy-openblas wheels are built with.
+// compat/entry_points.txt spells the exported names the same way (its generated code checks it).
+struct NameSetInfo {
+  const char* prefix;
+  const char* suffix;
+  bool int64;        // integer arguments (and xerbla's INFO) are int64_t; else int32_t
+  const char* what;  // for messages
+};
+
+inline constexpr NameSetInfo kNameSets[kNameSetCount] = {
+    {"", "", false, "standard names"},
+    {"", "", true, "standard names, 64-bit integers"},
+    {"", "64_", true, "OpenBLAS ILP64 names"},
+    {"scipy_", "", false, "scipy wheels' OpenBLAS (scipy-openblas32)"},
+    {"scipy_", "64_", true, "numpy >= 2 wheels' OpenBLAS (scipy-openblas64)"},
+};
+constexpr const NameSetInfo& info(NameSet s) { return kNameSets[int(s)]; }
+
+// The integer type of set S's arguments.
+template <NameSet S>
+using Int = std::conditional_t<info(S).int64, int64_t, int32_t>;
+
+// This library's standard names: kStandard (libtileblas.so, the default) or kStandardIlp64
+// (libtileblas64.so registers it when it loads). kStandard in a problem, and the forwarders, mean it.
+void set_library_name_set(NameSet s);
+NameSet library_name_set();
+
+std::string fortran_name(NameSet s, const char* routine);  // "scipy_" "sgemm" "_" "64_"
+std::string cblas_name(NameSet s, const char* routine);    // "scipy_" "cblas_" "sgemm" "64_"
+
+// The routines the CPU path calls, by the stem of their Fortran names.
+enum class Routine : uint8_t { kSgemm, kDgemm, kCgemm, kZgemm, kSaxpy, kSomatcopy, kSimatcopy };
+constexpr int kRoutineCount = 7;
+
+// The largest integer argument set s's routine r takes on the CPU: INT32_MAX when it runs on a BLAS
+// with 32-bit integers (a 32-bit set, or a 64-bit set whose library is not in the process), else
+// INT64_MAX (also when no CPU BLAS is found at all: the call then fails as require() says).
+int64_t max_int(NameSet s, Routine r);
+
+// The address of standard name `name` (e.g. "dgemm_") in the library's standard CPU BLAS, or
+// nullptr if it lacks it.
 void* symbol(const char* name);
 
 // Like symbol(), but when no CPU BLAS could be loaded or it lacks `name`, prints one clear message
 // naming what was tried and exits the program (there is no right answer to give).
 void* require(const char* name);
 
-// What was loaded: a path, "RTLD_NEXT (<object>)", or "none (<what was tried>)".
+// Where the library's standard sgemm_ comes from: a path, "RTLD_NEXT (<object>)", or
+// "none (<what was tried>)".
 const char* description();
 
 // A scalar as Fortran passes it: one element of a BLAS type (a re, im pair for complex), by
@@ -30,13 +92,17 @@ struct Element {
 // `v` as one element of `type` (kF32, kF64, kC32 or kC64).
 Element element_of(Scalar v, DataType type);
 
-// Typed calls into the CPU BLAS's Fortran entry points (column-major, netlib semantics).
-void sgemm(char transa, char transb, int m, int n, int k, float alpha, const float* a, int lda,
-           const float* b, int ldb, float beta, float* c, int ldc);
+// Typed calls into set s's Fortran entry points (column-major, netlib semantics), each with the
+// width of the library that runs it; when no library has the routine, require()'s message and exit.
 // ?gemm_ of `type` (kF32, kF64, kC32 or kC64: sgemm_, dgemm_, cgemm_, zgemm_). alpha and beta
-// point at one element of `type` (a re, im pair for complex), as Fortran passes them.
-void gemm(DataType type, char transa, char transb, int m, int n, int k, const void* alpha,
-          const void* a, int lda, const void* b, int ldb, const void* beta, void* c, int ldc);
+// point at one element of `type` (a re, im pair for complex), as Fortran passes them. transa and
+// transb are passed as given ('N', 'T', 'C', and 'R' where the set's BLAS takes it).
+void gemm(NameSet s, DataType type, char transa, char transb, int64_t m, int64_t n, int64_t k,
+          const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
+          const void* beta, void* c, int64_t ldc);
+// sgemm_ of the standard set.
+void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
+           int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
 // The Level-3 routines other than GEMM, one call per argument shape, each reaching the Fortran
 // symbol of `op` and `type` (strsm_, zher2k_, ...; resolved on first use). alpha and beta point at
 // one element of `type`, except herk's alpha and beta and her2k's beta, which are real (an element
@@ -51,10 +117,19 @@ void syr2k_her2k(Level3Op op, DataType type, char uplo, char trans, int n, int k
 // B (m x n, ldb) is read and written.
 void trmm_trsm(Level3Op op, DataType type, char side, char uplo, char transa, char diag, int m,
                int n, const void* alpha, const void* a, int lda, void* b, int ldb);
-void saxpy(int n, float alpha, const float* x, int incx, float* y, int incy);
-// OpenBLAS extensions; false when the CPU BLAS lacks them (the caller then uses its own loop).
-bool somatcopy(char order, char trans, int rows, int cols, float alpha, const float* a, int lda,
-               float* b, int ldb);
-bool simatcopy(char order, char trans, int rows, int cols, float alpha, float* a, int lda, int ldb);
+void saxpy(NameSet s, int64_t n, float alpha, const float* x, int64_t incx, float* y,
+           int64_t incy);
+// OpenBLAS extensions; false when no library has them (the caller then uses its own loop).
+bool somatcopy(NameSet s, char order, char trans, int64_t rows, int64_t cols, float alpha,
+               const float* a, int64_t lda, float* b, int64_t ldb);
+bool simatcopy(NameSet s, char order, char trans, int64_t rows, int64_t cols, float alpha, float* a,
+               int64_t lda, int64_t ldb);
+
+// Reports bad argument `info` of routine `srname` ("SGEMM ") through set s's own error handler,
+// <prefix>xerbla_<suffix>, with the set's integer width: the caller's own definition where the
+// process has one (numpy defines scipy_xerbla_64_, found as step 1 or 2 above find routines),
+// else its BLAS's. When the process has none, prints netlib's message. (The standard sets' xerbla_
+// is tileblas's own export, interposable: compat/ calls it directly.)
+void xerbla(NameSet s, const char* srname, int64_t info);
 
 }  // namespace tileblas::cpu_blas

@@ -43,8 +43,8 @@ void gemm_on_cpu(const GemmProblem& p) {
   if (p.ab_type == p.c_type && size_of(p.ab_type) >= 4) {  // fp32, fp64, complex: the CPU ?gemm_
     const cpu_blas::Element alpha = cpu_blas::element_of(p.alpha, p.c_type);
     const cpu_blas::Element beta = cpu_blas::element_of(p.beta, p.c_type);
-    cpu_blas::gemm(p.ab_type, ta, tb, int(p.m), int(p.n), int(p.k), alpha.bytes, p.a, int(p.lda),
-                   p.b, int(p.ldb), beta.bytes, p.c, int(p.ldc));
+    cpu_blas::gemm(p.name_set, p.ab_type, ta, tb, p.m, p.n, p.k, alpha.bytes, p.a, p.lda, p.b,
+                   p.ldb, beta.bytes, p.c, p.ldc);
     return;
   }
   // 16-bit A and B.
@@ -54,19 +54,20 @@ void gemm_on_cpu(const GemmProblem& p) {
     a = widen(p.a, p.lda, p.a_rows(), p.a_cols(), p.ab_type);
     b = widen(p.b, p.ldb, p.b_rows(), p.b_cols(), p.ab_type);
   }
-  const int lda = int(std::max<int64_t>(p.a_rows(), 1)),
-            ldb = int(std::max<int64_t>(p.b_rows(), 1));
+  const int64_t lda = std::max<int64_t>(p.a_rows(), 1), ldb = std::max<int64_t>(p.b_rows(), 1);
+  const int64_t k = alpha != 0.0f ? p.k : 0;
   if (a.empty()) a.assign(1, 0.0f), b.assign(1, 0.0f);
+  // The sgemm_ of the call's name set: the library the caller would otherwise have reached.
   if (p.c_type == DataType::kF32) {
-    cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), alpha != 0.0f ? int(p.k) : 0, alpha, a.data(), lda,
-                    b.data(), ldb, beta, static_cast<float*>(p.c), int(p.ldc));
+    cpu_blas::gemm(p.name_set, DataType::kF32, ta, tb, p.m, p.n, k, &alpha, a.data(), lda, b.data(),
+                   ldb, &beta, p.c, p.ldc);
     return;
   }
   // fp16 C: compute in fp32 (C not read when beta == 0), round once at the end.
   std::vector<float> c(size_t(p.m) * size_t(p.n), 0.0f);
   if (beta != 0.0f) c = widen(p.c, p.ldc, p.m, p.n, p.c_type);
-  cpu_blas::sgemm(ta, tb, int(p.m), int(p.n), alpha != 0.0f ? int(p.k) : 0, alpha, a.data(), lda,
-                  b.data(), ldb, beta, c.data(), int(p.m));
+  cpu_blas::gemm(p.name_set, DataType::kF32, ta, tb, p.m, p.n, k, &alpha, a.data(), lda, b.data(),
+                 ldb, &beta, c.data(), p.m);
   uint16_t* out = static_cast<uint16_t*>(p.c);
   for (int64_t j = 0; j < p.n; ++j) {
     for (int64_t i = 0; i < p.m; ++i) out[i + j * p.ldc] = float_to_half(c[i + j * p.m]);
@@ -103,10 +104,9 @@ void sgemm_panel(const void* ctx, int part) {
     sgemm_host_small::run(q, job.isa);
     return;
   }
-  cpu_blas::sgemm(op_char(q.trans_a), op_char(q.trans_b), int(q.m), int(q.n), int(q.k),
-                  float(q.alpha.re), static_cast<const float*>(q.a), int(q.lda),
-                  static_cast<const float*>(q.b), int(q.ldb), float(q.beta.re),
-                  static_cast<float*>(q.c), int(q.ldc));
+  const float alpha = float(q.alpha.re), beta = float(q.beta.re);
+  cpu_blas::gemm(q.name_set, DataType::kF32, op_char(q.trans_a), op_char(q.trans_b), q.m, q.n, q.k,
+                 &alpha, q.a, q.lda, q.b, q.ldb, &beta, q.c, q.ldc);
 }
 
 }  // namespace

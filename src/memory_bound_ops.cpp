@@ -35,8 +35,8 @@ void omatcopy_loop(const TransposeProblem& p) {
 
 void omatcopy_on_cpu(const TransposeProblem& p) {
   const char trans = p.trans == Op::kNoTrans ? 'N' : 'T';
-  if (!cpu_blas::somatcopy('C', trans, int(p.rows), int(p.cols), p.alpha, p.a, int(p.lda), p.b,
-                           int(p.ldb))) {
+  if (!cpu_blas::somatcopy(p.name_set, 'C', trans, p.rows, p.cols, p.alpha, p.a, p.lda, p.b,
+                           p.ldb)) {
     omatcopy_loop(p);
   }
 }
@@ -46,8 +46,8 @@ void imatcopy_on_cpu(const TransposeProblem& p) {
   // Only the square lda == ldb case goes to the CPU BLAS: OpenBLAS 0.3.21's simatcopy_ (Debian
   // 12) sizes its scratch buffer ldb * max(lda, ldb) and overruns it when cols > max(lda, ldb).
   const bool square_in_place = p.rows == p.cols && p.lda == p.ldb;
-  if (square_in_place && cpu_blas::simatcopy('C', trans, int(p.rows), int(p.cols), p.alpha, p.b,
-                                             int(p.lda), int(p.ldb))) {
+  if (square_in_place &&
+      cpu_blas::simatcopy(p.name_set, 'C', trans, p.rows, p.cols, p.alpha, p.b, p.lda, p.ldb)) {
     return;
   }
   std::vector<float> copy(size_t(p.rows) * size_t(p.cols));
@@ -91,7 +91,7 @@ void axpy_on_cpu(const AxpyProblem& p, MemKind kx, MemKind ky, const char* routi
     y = y_host.data();
   }
   if (err == cudaSuccess) {
-    cpu_blas::saxpy(int(p.n), p.alpha, x, int(p.incx), y, int(p.incy));
+    cpu_blas::saxpy(p.name_set, p.n, p.alpha, x, p.incx, y, p.incy);
     if (in_gpu_memory(ky)) err = cudaMemcpy(p.y, y_host.data(), y_span, cudaMemcpyDefault);
   }
   if (err != cudaSuccess) copy_failed(routine, err);

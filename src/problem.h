@@ -38,6 +38,20 @@ inline const char* name_of(Op op) {
   return op == Op::kNoTrans ? "N" : op == Op::kTrans ? "T" : "C";
 }
 
+// The name set of the entry point a call came through (compat/entry_points.txt), which says which
+// library the caller would otherwise have reached: the CPU path runs that library's same-named
+// routine with that set's integer width (src/cpu_blas.h). kStandard: the standard names of the
+// library the call is in (libtileblas: 32-bit integers, libtileblas64: 64-bit), also for calls
+// tileblas makes itself.
+enum class NameSet : uint8_t {
+  kStandard,       // sgemm_, cblas_sgemm
+  kStandardIlp64,  // the same names with 64-bit integers (libtileblas64.so, Debian's libblas64)
+  kOpenblasIlp64,  // sgemm_64_, cblas_sgemm64_ (OpenBLAS built INTERFACE64=1 SYMBOLSUFFIX=64_)
+  kScipy32,        // scipy_sgemm_, scipy_cblas_sgemm (scipy's wheels: scipy-openblas32)
+  kScipy64,        // scipy_sgemm_64_, scipy_cblas_sgemm64_ (numpy >= 2 wheels: scipy-openblas64)
+};
+constexpr int kNameSetCount = 5;
+
 // A call's alpha or beta, widened to double (exact for every element type's scalar); im is 0 for
 // real data.
 struct Scalar {
@@ -69,6 +83,7 @@ struct GemmProblem {
   void* c = nullptr;
   int64_t ldc = 0;
   bool allow_tf32 = false;  // fp32 only: the user opted into TF32 tensor cores
+  NameSet name_set = NameSet::kStandard;  // whose CPU BLAS runs the call on the CPU
 
   int64_t a_rows() const { return trans_a == Op::kNoTrans ? m : k; }
   int64_t a_cols() const { return trans_a == Op::kNoTrans ? k : m; }
@@ -89,6 +104,7 @@ struct AxpyProblem {
   int64_t incx = 1;
   float* y = nullptr;
   int64_t incy = 1;
+  NameSet name_set = NameSet::kStandard;  // whose CPU BLAS runs the call on the CPU
 };
 
 // B = alpha * op(A), column-major. A is rows x cols with lda >= rows. B is rows x cols (kNoTrans)
@@ -102,6 +118,7 @@ struct TransposeProblem {
   int64_t lda = 0;
   float* b = nullptr;
   int64_t ldb = 0;
+  NameSet name_set = NameSet::kStandard;  // whose CPU BLAS runs the call on the CPU
 
   int64_t b_rows() const { return trans == Op::kNoTrans ? rows : cols; }
   int64_t b_cols() const { return trans == Op::kNoTrans ? cols : rows; }
