@@ -11,8 +11,7 @@ void saxpy(NameSet s, int64_t n, float alpha, const float* x, int64_t incx, floa
     const int64_t limit = cpu_blas::max_int(s, cpu_blas::Routine::kSaxpy);
     // A negative increment fits down to -limit - 1.
     auto magnitude = [](int64_t v) { return v < 0 ? -(v + 1) : v; };
-    if (refuse_wide(s, "SAXPY ", limit,
-                    {{n, 1}, {magnitude(incx), 4}, {magnitude(incy), 6}})) {
+    if (refuse_wide(s, "SAXPY ", limit, {{n, 1}, {magnitude(incx), 4}, {magnitude(incy), 6}})) {
       return;
     }
   }

@@ -24,7 +24,8 @@ char cblas_trans_char(int t, bool openblas) {
 }
 
 // Reports bad argument `info` of the column-major call: for a CBLAS call in the reference
-// convention through cblas_xerbla (plus one: the layout comes first), else through the set's xerbla.
+// convention through cblas_xerbla (plus one: the layout comes first), else through the set's
+// xerbla.
 void report_gemm(const GemmSite& site, bool cblas, bool row_major, int info) {
   if (cblas && !openblas_conventions(site.set)) {
     report_cblas_xerbla(info + 1, site.cblas, row_major);
@@ -56,9 +57,9 @@ void run_checked(const GemmSite& site, bool cblas, bool row_major, char transa, 
     // Whatever side computes it, a call the CPU side could not take is refused: the answer must
     // not depend on the route.
     const int64_t limit = cpu_blas::max_int(site.set, cpu_routine(g.ab_type));
-    for (const NumberedArg& a : {NumberedArg{g.m, 3}, NumberedArg{g.n, 4}, NumberedArg{g.k, 5},
-                                 NumberedArg{g.lda, 8}, NumberedArg{g.ldb, 10},
-                                 NumberedArg{g.ldc, 13}}) {
+    for (const NumberedArg& a :
+         {NumberedArg{g.m, 3}, NumberedArg{g.n, 4}, NumberedArg{g.k, 5}, NumberedArg{g.lda, 8},
+          NumberedArg{g.ldb, 10}, NumberedArg{g.ldc, 13}}) {
       if (a.value > limit) {
         report_gemm(site, cblas, row_major, a.info);
         return;

@@ -138,11 +138,10 @@ const DefaultBlas& default_blas() {
     // An explicit TILEBLAS_CPU_BLAS is the only candidate (and its width is taken on trust):
     // silently running on another BLAS than the one asked for would hide the mistake.
     const std::vector<std::string> candidates =
-        !configured.empty()                  ? std::vector<std::string>{configured}
-        : info(library_name_set()).int64 ? std::vector<std::string>{"libopenblas64.so.0",
-                                                                     "libblas64.so.3"}
-                                             : std::vector<std::string>{"libopenblas.so.0",
-                                                                        "libblas.so.3"};
+        !configured.empty() ? std::vector<std::string>{configured}
+        : info(library_name_set()).int64
+            ? std::vector<std::string>{"libopenblas64.so.0", "libblas64.so.3"}
+            : std::vector<std::string>{"libopenblas.so.0", "libblas.so.3"};
     for (const std::string& path : candidates) {
       d.tried += "; " + path;
       void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
@@ -218,7 +217,8 @@ Target resolve(NameSet s, Routine r) {
       t.where = other_name + " of " + found.object;
       say_once(s, false,
                "note: no standard BLAS in this process; calls of standard names that run on the "
-               "CPU use " + t.where + " (" + info(other).what + ")");
+               "CPU use " +
+                   t.where + " (" + info(other).what + ")");
       return t;
     }
     return t;
@@ -279,7 +279,8 @@ bool fits_int32(std::initializer_list<int64_t> values) {
 
 // compat/ refuses arguments wider than max_int() before a call gets here; this is the last guard
 // against truncating one.
-bool narrowing_refused(const Target& t, const char* routine, std::initializer_list<int64_t> values) {
+bool narrowing_refused(const Target& t, const char* routine,
+                       std::initializer_list<int64_t> values) {
   if (t.int64 || fits_int32(values)) return false;
   std::fprintf(stderr,
                "tileblas: error: %s: an integer argument does not fit the 32-bit integers of %s; "

@@ -3,11 +3,13 @@
 // width. Routine R of set S (its Fortran name, e.g. scipy_sgemm_64_) is looked up once, on first
 // use, thread-safe, in this order:
 //   1. the process's global scope, as the caller's own binding finds it: dlsym(RTLD_DEFAULT), then
-//      dlsym(RTLD_NEXT) when that is tileblas (a BLAS the program links, or one preloaded after us);
+//      dlsym(RTLD_NEXT) when that is tileblas (a BLAS the program links, or one preloaded after
+//      us);
 //   2. every loaded object, in load order (dl_iterate_phdr, then dlopen(path, RTLD_NOLOAD)): a
 //      library loaded RTLD_LOCAL as the dependency of a Python extension module (numpy's and
 //      scipy's wheels bring their OpenBLAS so), which the global scope does not see;
-//   3. for the library's standard set only (kStandard): dlopen(RTLD_LOCAL) of TILEBLAS_CPU_BLAS, else
+//   3. for the library's standard set only (kStandard): dlopen(RTLD_LOCAL) of TILEBLAS_CPU_BLAS,
+//   else
 //      libopenblas.so.0, else libblas.so.3 (libtileblas64: libopenblas64.so.0, libblas64.so.3).
 // Every tileblas library is skipped (its symbols would come straight back here). Standard names
 // say nothing of their integer width, so for them an object's file name decides: "blas64" or
@@ -56,7 +58,8 @@ template <NameSet S>
 using Int = std::conditional_t<info(S).int64, int64_t, int32_t>;
 
 // This library's standard names: kStandard (libtileblas.so, the default) or kStandardIlp64
-// (libtileblas64.so registers it when it loads). kStandard in a problem, and the forwarders, mean it.
+// (libtileblas64.so registers it when it loads). kStandard in a problem, and the forwarders, mean
+// it.
 void set_library_name_set(NameSet s);
 NameSet library_name_set();
 
@@ -117,8 +120,7 @@ void syr2k_her2k(Level3Op op, DataType type, char uplo, char trans, int n, int k
 // B (m x n, ldb) is read and written.
 void trmm_trsm(Level3Op op, DataType type, char side, char uplo, char transa, char diag, int m,
                int n, const void* alpha, const void* a, int lda, void* b, int ldb);
-void saxpy(NameSet s, int64_t n, float alpha, const float* x, int64_t incx, float* y,
-           int64_t incy);
+void saxpy(NameSet s, int64_t n, float alpha, const float* x, int64_t incx, float* y, int64_t incy);
 // OpenBLAS extensions; false when no library has them (the caller then uses its own loop).
 bool somatcopy(NameSet s, char order, char trans, int64_t rows, int64_t cols, float alpha,
                const float* a, int64_t lda, float* b, int64_t ldb);

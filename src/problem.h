@@ -82,7 +82,7 @@ struct GemmProblem {
   int64_t ldb = 0;
   void* c = nullptr;
   int64_t ldc = 0;
-  bool allow_tf32 = false;  // fp32 only: the user opted into TF32 tensor cores
+  bool allow_tf32 = false;                // fp32 only: the user opted into TF32 tensor cores
   NameSet name_set = NameSet::kStandard;  // whose CPU BLAS runs the call on the CPU
 
   int64_t a_rows() const { return trans_a == Op::kNoTrans ? m : k; }
