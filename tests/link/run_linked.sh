@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Runs a program linked with -ltileblas alone: first checks that it needs no BLAS library besides
-# libtileblas, then runs it with ARGS.
+# Runs a program linked with -ltileblas (or -ltileblas64) alone: first checks that it needs no BLAS
+# library besides libtileblas, then runs it with ARGS.
 #   run_linked.sh PROGRAM [ARGS...]
 # With EXPECT_EXIT=<status> and EXPECT_STDERR=<extended regex> in the environment, the program
 # must instead end with that status and print a matching line on stderr (the failure paths).
@@ -9,11 +9,11 @@ program=$1
 shift
 needed=$(readelf -d "$program" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
 echo "$program needs: $(echo $needed)"
-if grep -qvE '^(libtileblas\.so\.0|libc\.so\.6|libgfortran\.so\.5|libm\.so\.6|libquadmath\.so\.0|libgcc_s\.so\.1)$' <<<"$needed"; then
+if grep -qvE '^(libtileblas(64)?\.so\.0|libc\.so\.6|libgfortran\.so\.5|libm\.so\.6|libquadmath\.so\.0|libgcc_s\.so\.1)$' <<<"$needed"; then
   echo "FAIL: $program needs a library besides libtileblas and the C/Fortran runtimes"
   exit 1
 fi
-grep -qx 'libtileblas\.so\.0' <<<"$needed" || { echo "FAIL: $program does not need libtileblas.so.0"; exit 1; }
+grep -qxE 'libtileblas(64)?\.so\.0' <<<"$needed" || { echo "FAIL: $program does not need libtileblas.so.0"; exit 1; }
 
 stderr=$(mktemp)
 trap 'rm -f "$stderr"' EXIT

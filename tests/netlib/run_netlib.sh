@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs netlib's BLAS testers (Debian's libblas-test) with tileblas preloaded over the reference
-# libblas.so.3 that sits beside them (the CBLAS testers need its RowMajorStrg):
+# libblas.so.3 that sits beside them (the CBLAS testers need its RowMajorStrg); libblas64-test's
+# over libblas64.so.3 for libtileblas64 (NETLIB_DIR, NETLIB_REFERENCE below):
 #   run_netlib.sh LIBTILEBLAS [TESTER...]      (default: every tester, Levels 1-3, s/d/c/z, Fortran
 #                                               and CBLAS, then the Level-3 ones on larger sizes)
 # A tester named TESTER:big reads this folder's larger input instead of Debian's (xblat3d:big reads
@@ -28,8 +29,12 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 dir=/usr/lib/x86_64-linux-gnu/blas
 [ -x "$here/xblat1s" ] && dir=$here
-if [ ! -f "$dir/libblas.so.3" ]; then
-  echo "run_netlib: no reference libblas.so.3 in $dir (install libblas-test)" >&2
+# The 64-bit integer testers (libblas64-test) for libtileblas64: NETLIB_DIR=.../blas64
+# NETLIB_REFERENCE=libblas64.so.3.
+dir=${NETLIB_DIR:-$dir}
+reference=${NETLIB_REFERENCE:-libblas.so.3}
+if [ ! -f "$dir/$reference" ]; then
+  echo "run_netlib: no reference $reference in $dir (install libblas-test or libblas64-test)" >&2
   exit 2
 fi
 
