@@ -14,7 +14,9 @@ thread_local bool t_reporting_row_major = false;
 
 void report_xerbla(NameSet s, const char* srname, int64_t info) {
   if (openblas_conventions(s)) {
-    cpu_blas::xerbla(s, srname, info);
+    if (!cpu_blas::xerbla(s, srname, std::strlen(srname), info)) {
+      print_xerbla_message(srname, std::strlen(srname), info);
+    }
     return;
   }
   const LibraryInt i = LibraryInt(info);

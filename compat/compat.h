@@ -63,12 +63,16 @@ std::string entry_label(NameSet s, const char* routine, bool cblas);
 
 // Reports a bad Fortran argument through set s's xerbla: xerbla_(srname, &info, strlen(srname))
 // for the standard names, cpu_blas::xerbla() (the set's own <prefix>xerbla_<suffix>) for the
-// others.
+// others, or netlib's message when the process has none of these.
 void report_xerbla(NameSet s, const char* srname, int64_t info);
 // The library's standard names.
 inline void report_xerbla(const char* srname, int64_t info) {
   report_xerbla(kLibraryNameSet, srname, info);
 }
+
+// netlib's message, routine name in at least six columns as the classic CHARACTER*6 SRNAME
+// printed it: " ** On entry to SGEMM  parameter number  8 had an illegal value".
+void print_xerbla_message(const char* srname, size_t srname_len, int64_t info);
 
 // Reports a bad CBLAS argument as the reference CBLAS does: cblas_xerbla(info, rout, ...), with the
 // reference CBLAS's RowMajorStrg (when that library is in the process) and our own row-major flag

@@ -103,10 +103,20 @@ bool cblas_call_reporting(const std::string& name, const void* caller, std::stri
 
 }  // namespace
 
+void tileblas::compat::print_xerbla_message(const char* srname, size_t srname_len,
+                                            int64_t info) {
+  std::fprintf(stderr, " ** On entry to %-6s parameter number %2d had an illegal value\n",
+               trimmed(srname, srname_len).c_str(), static_cast<int>(info));
+}
+
 // netlib's message, routine name in at least six columns as the classic CHARACTER*6 SRNAME
 // printed it: " ** On entry to SGEMM  parameter number  8 had an illegal value". A report from
-// inside a CBLAS call goes to cblas_xerbla instead, as described at the top of this file.
-// INFO is an integer of the library's standard names (64-bit in libtileblas64).
+// inside a CBLAS call goes to cblas_xerbla instead, as described at the top of this file. Any other
+// goes to the handler the process has besides ours, if any: preloaded, this definition comes before
+// any library's, also for LAPACK and the BLAS underneath, and the handler the process has besides
+// it is the one they would have reached (numpy's extension modules define xerbla_ to raise a
+// Python ValueError, and numpy's tests check that it does). INFO is an integer of the library's
+// standard names (64-bit in libtileblas64).
 TILEBLAS_EXPORT __attribute__((weak)) void xerbla_(const char* srname,
                                                    const tileblas::compat::LibraryInt* info,
                                                    size_t srname_len) {
@@ -117,8 +127,10 @@ TILEBLAS_EXPORT __attribute__((weak)) void xerbla_(const char* srname,
     tileblas::compat::report_cblas_xerbla(int(*info) + 1, rout.c_str(), row_major);
     return;
   }
-  std::fprintf(stderr, " ** On entry to %-6s parameter number %2d had an illegal value\n",
-               name.c_str(), static_cast<int>(*info));
+  if (tileblas::cpu_blas::xerbla(tileblas::compat::kLibraryNameSet, srname, srname_len, *info)) {
+    return;
+  }
+  tileblas::compat::print_xerbla_message(srname, srname_len, *info);
 }
 
 // The reference CBLAS's message: "Parameter 9 to routine cblas_sgemm was incorrect", then `form`.

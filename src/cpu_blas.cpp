@@ -83,42 +83,68 @@ struct Found {
   std::string object;  // the file it is in
 };
 
-bool acceptable(NameSet s, void* address, Found* found) {
+// Whether the object at `fbase` (file `fname`, empty for the program) defines `name` itself.
+bool object_defines(const void* fbase, const char* fname, const char* name) {
+  void* handle =
+      fname && fname[0] ? dlopen(fname, RTLD_LAZY | RTLD_NOLOAD) : dlopen(nullptr, RTLD_LAZY);
+  if (!handle) return false;
+  Dl_info dl{};
+  const void* address = dlsym(handle, name);
+  const bool defines = address && dladdr(address, &dl) && dl.dli_fbase == fbase;
+  dlclose(handle);
+  return defines;
+}
+
+// `unless_with`: not from an object that defines that symbol too.
+bool acceptable(NameSet s, void* address, Found* found, const char* unless_with = nullptr) {
   if (!address) return false;
   Dl_info dl{};
   if (!dladdr(address, &dl)) return false;
   if (is_tileblas_object(dl.dli_fbase, dl.dli_fname)) return false;
   const char* object = dl.dli_fname && dl.dli_fname[0] ? dl.dli_fname : "the program";
   if (is_standard(s) && named_ilp64(object) != info(s).int64) return false;
+  if (unless_with && object_defines(dl.dli_fbase, dl.dli_fname, unless_with)) return false;
   found->address = address;
   found->object = object;
   return true;
 }
 
-std::vector<std::string> loaded_objects() {
-  std::vector<std::string> paths;
+// The loaded objects with a file name, in load order (the program itself has none); with
+// `after_this_one`, only those loaded after this library.
+std::vector<std::string> loaded_objects(bool after_this_one) {
+  struct Walk {
+    std::vector<std::string> paths;
+    bool collecting;
+  } walk{{}, !after_this_one};
   // Collected first: dlopen is not to be called from inside the iteration.
   dl_iterate_phdr(
-      [](dl_phdr_info* object, size_t, void* out) {
-        if (object->dlpi_name && object->dlpi_name[0]) {
-          static_cast<std::vector<std::string>*>(out)->push_back(object->dlpi_name);
+      [](dl_phdr_info* object, size_t, void* data) {
+        Walk& w = *static_cast<Walk*>(data);
+        if (reinterpret_cast<const void*>(object->dlpi_addr) == own_object()) {
+          w.collecting = true;
+        } else if (w.collecting && object->dlpi_name && object->dlpi_name[0]) {
+          w.paths.push_back(object->dlpi_name);
         }
         return 0;
       },
-      &paths);
-  return paths;
+      &walk);
+  return walk.paths;
 }
 
-// Steps 1 and 2 of the header: the global scope, then every loaded object.
-bool find_loaded(NameSet s, const char* name, Found* found) {
-  if (acceptable(s, dlsym(RTLD_DEFAULT, name), found)) return true;
+// Steps 1 and 2 of the header: the global scope, then every loaded object. `chained`: looking for
+// what comes after tileblas's own definition of `name`, which the caller reached (its default
+// xerbla_): the global scope before it, where a definition that chains on to ours may sit, is left
+// out, and so are the objects loaded before this one. `unless_with`: see acceptable().
+bool find_loaded(NameSet s, const char* name, Found* found, bool chained = false,
+                 const char* unless_with = nullptr) {
+  if (!chained && acceptable(s, dlsym(RTLD_DEFAULT, name), found, unless_with)) return true;
   // dlsym(RTLD_NEXT) searches the objects after the one that calls it: this one, libtileblas.
-  if (acceptable(s, dlsym(RTLD_NEXT, name), found)) return true;
-  for (const std::string& path : loaded_objects()) {
+  if (acceptable(s, dlsym(RTLD_NEXT, name), found, unless_with)) return true;
+  for (const std::string& path : loaded_objects(chained)) {
     void* handle = dlopen(path.c_str(), RTLD_LAZY | RTLD_NOLOAD);
     if (!handle) continue;
     // Kept open when found: the library must stay while we hold its address.
-    if (acceptable(s, dlsym(handle, name), found)) return true;
+    if (acceptable(s, dlsym(handle, name), found, unless_with)) return true;
     dlclose(handle);
   }
   return false;
@@ -504,28 +530,41 @@ bool simatcopy(NameSet s, char order, char trans, int64_t rows, int64_t cols, fl
   return true;
 }
 
-void xerbla(NameSet s, const char* srname, int64_t info) {
+bool xerbla(NameSet s, const char* srname, size_t srname_len, int64_t info) {
   s = effective(s);
-  static std::array<std::once_flag, kNameSetCount> once;
-  static std::array<Found, kNameSetCount> handlers;
-  std::call_once(once[int(s)], [&] {
+  // The standard names' xerbla_ is also tileblas's own, whose default comes here: what is asked
+  // for then is the definition after ours (find_loaded's `chained`), and a handler that passes the
+  // call back to ours is not called again. A BLAS's or LAPACK's own xerbla (an object that has
+  // <prefix>lsame_<suffix> too) is no handler of the caller's: tileblas's message stands in for it
+  // (the reference LAPACK's would stop the program).
+  const bool chained = is_standard(s);
+  const std::string lsame = fortran_name(s, "lsame");
+  static thread_local bool forwarding = false;
+  if (forwarding) return false;
+  // Found once; not found is looked for again at the next error: the handler may come in with a
+  // module loaded since (numpy's extension modules define theirs).
+  static std::mutex mutex;
+  static std::array<void*, kNameSetCount> handlers{};
+  void* fn = nullptr;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
     Found found;
-    if (find_loaded(s, fortran_name(s, "xerbla").c_str(), &found)) handlers[int(s)] = found;
-  });
-  const size_t len = std::strlen(srname);
-  if (void* fn = handlers[int(s)].address) {
-    if (cpu_blas::info(s).int64) {
-      reinterpret_cast<XerblaFn<int64_t>>(fn)(srname, &info, len);
-    } else {
-      const int32_t info32 = int32_t(info);
-      reinterpret_cast<XerblaFn<int32_t>>(fn)(srname, &info32, len);
+    if (!handlers[int(s)] &&
+        find_loaded(s, fortran_name(s, "xerbla").c_str(), &found, chained, lsame.c_str())) {
+      handlers[int(s)] = found.address;
     }
-    return;
+    fn = handlers[int(s)];
   }
-  size_t trimmed = len;
-  while (trimmed > 0 && srname[trimmed - 1] == ' ') --trimmed;
-  std::fprintf(stderr, " ** On entry to %-6.*s parameter number %2d had an illegal value\n",
-               static_cast<int>(trimmed), srname, static_cast<int>(info));
+  if (!fn) return false;
+  forwarding = true;
+  if (cpu_blas::info(s).int64) {
+    reinterpret_cast<XerblaFn<int64_t>>(fn)(srname, &info, srname_len);
+  } else {
+    const int32_t info32 = int32_t(info);
+    reinterpret_cast<XerblaFn<int32_t>>(fn)(srname, &info32, srname_len);
+  }
+  forwarding = false;
+  return true;
 }
 
 }  // namespace tileblas::cpu_blas

@@ -127,11 +127,13 @@ bool somatcopy(NameSet s, char order, char trans, int64_t rows, int64_t cols, fl
 bool simatcopy(NameSet s, char order, char trans, int64_t rows, int64_t cols, float alpha, float* a,
                int64_t lda, int64_t ldb);
 
-// Reports bad argument `info` of routine `srname` ("SGEMM ") through set s's own error handler,
-// <prefix>xerbla_<suffix>, with the set's integer width: the caller's own definition where the
-// process has one (numpy defines scipy_xerbla_64_, found as step 1 or 2 above find routines),
-// else its BLAS's. When the process has none, prints netlib's message. (The standard sets' xerbla_
-// is tileblas's own export, interposable: compat/ calls it directly.)
-void xerbla(NameSet s, const char* srname, int64_t info);
+// Calls set s's error handler, <prefix>xerbla_<suffix>, with bad argument `info` of routine
+// `srname` ("SGEMM ", srname_len characters), with the set's integer width: the caller's own, looked
+// for as routines are (numpy defines scipy_xerbla_64_ in its extension module, found by step 2; a
+// program's own comes first), but never a BLAS's or LAPACK's default (an object that also has
+// <prefix>lsame_<suffix>). For the standard names, whose xerbla_ tileblas exports itself, only what
+// comes after tileblas is looked at (its default xerbla_ calls this; a handler that passes the call
+// back to it is not called again). False when there is none: the caller prints netlib's message.
+bool xerbla(NameSet s, const char* srname, size_t srname_len, int64_t info);
 
 }  // namespace tileblas::cpu_blas

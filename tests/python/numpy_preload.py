@@ -6,7 +6,9 @@ routed by tileblas (TILEBLAS_VERBOSE=1 names cblas_sgemm, cblas_dgemm, cblas_cge
 and equal, bit for bit, what the same numpy computes without tileblas. The data are small
 integers, so every path (CPU BLAS, tileblas's host kernel, the GPU) gives the exact result.
 `a @ a.T` must be equal too: numpy computes it with cblas_?syrk, which tileblas forwards to the CPU
-BLAS until its Level-3 routines are accelerated, so no verbose line is asked of it.
+BLAS until its Level-3 routines are accelerated, so no verbose line is asked of it. And numpy's own
+xerbla_ (its extension modules define one that raises ValueError, loaded RTLD_LOCAL) must still get
+LAPACK's errors, although the preloaded tileblas exports a default xerbla_ that LAPACK binds first.
 
     numpy_preload.py LIBTILEBLAS        (exit 77, skipped, when this python has no numpy)
 """
@@ -47,6 +49,20 @@ def compute(out_dir):
         }
         for case, value in cases.items():
             np.save(os.path.join(out_dir, f"{name}_{case}.npy"), value)
+    # numpy's test_xerbla_override: a bad argument to LAPACK must reach numpy's handler.
+    try:
+        from numpy.linalg import lapack_lite
+    except ImportError:
+        lapack_lite = None
+    if lapack_lite is not None and hasattr(lapack_lite, "dorgqr"):
+        a = np.array([[1.0]])
+        try:
+            lapack_lite.dorgqr(1, 1, 1, a, 0, a, a, 0, 0)
+            outcome = "no error raised"
+        except ValueError as e:
+            outcome = str(e)
+        with open(os.path.join(out_dir, "xerbla.txt"), "w") as f:
+            f.write(outcome)
 
 
 def main():
@@ -87,7 +103,15 @@ def main():
         if any(re.match(r"tileblas: (warning|error)", l) for l in lines):
             print("FAIL: tileblas warned")
             failed = True
+        if os.path.exists(os.path.join(plain, "xerbla.txt")):
+            outcomes = [open(os.path.join(d, "xerbla.txt")).read() for d in (plain, routed)]
+            print(f"  numpy's xerbla_: plain {outcomes[0]!r}, with tileblas {outcomes[1]!r}")
+            if outcomes[1] != outcomes[0] or "parameter number 5" not in outcomes[1]:
+                print("FAIL: LAPACK's error did not reach numpy's xerbla_ with tileblas preloaded")
+                failed = True
         for f in sorted(os.listdir(plain)):
+            if not f.endswith(".npy"):
+                continue
             x, y = np.load(os.path.join(plain, f)), np.load(os.path.join(routed, f))
             same = x.dtype == y.dtype and x.shape == y.shape and x.tobytes() == y.tobytes()
             print(f"  {f[:-4]:22s} {x.dtype}{list(x.shape)}: {'equal' if same else 'DIFFERENT'}")
