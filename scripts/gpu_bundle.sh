@@ -33,7 +33,8 @@ for t in "$multiarch"/blas/x*blat[123]* "$multiarch"/blas/?blat[23].in "$multiar
 done
 # host_blas_compare.sh runs from the bundle's root (bash /tmp/tb/host_blas_compare.sh OUTDIR).
 cp scripts/gpu_run.sh scripts/bench_table.py scripts/host_blas_compare.sh \
-   scripts/host_compare_table.py "$stage/" 2>/dev/null || true
+   scripts/host_compare_table.py scripts/numpy_check.sh scripts/numpy_bench.py "$stage/" \
+   2>/dev/null || true
 
 tar -C "$stage" -cJf "$bundle/bundle.tar.xz" .
 ls -la "$bundle/bundle.tar.xz"

@@ -7,6 +7,9 @@
 #     bench_forced=KERNEL@FILTER   the benches matching FILTER with TILEBLAS_FORCE_KERNEL=KERNEL
 #                                  (what routing those calls to KERNEL would give; JSON in
 #                                  forced_KERNEL.json, logs appended to bench_forced.log)
+#     numpy[=STEPS]                pip numpy and scipy with tileblas preloaded: scripts/numpy_check.sh
+#                                  STEPS (comma-separated: info, tests, bench; default all),
+#                                  log in numpy_check.log
 # Logs go to $OUT (or ./gpu-out); a short summary is printed last.
 set -uo pipefail
 root=$(pwd)
@@ -40,6 +43,13 @@ for step in "$@"; do
     demo)
       /tmp/tb/bin/tileblas_demo >"$out/$name.log" 2>&1
       rc=$? ;;
+    numpy)  # writes numpy_check.log, numpy_tests.txt, numpy_bench.json and numpy_bench.md itself
+      numpy_steps=()
+      [ "$filter" != '*' ] && IFS=, read -r -a numpy_steps <<<"$filter"
+      bash /tmp/tb/numpy_check.sh /tmp/tb/lib/libtileblas.so.0 "$out" "${numpy_steps[@]}" \
+        >/dev/null 2>&1
+      rc=$?
+      name=numpy_check ;;
     sanitize)
       compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/tb/bin/tileblas_kernel_tests \
         --gtest_filter="$filter" --gtest_brief=1 >"$out/sanitize.log" 2>&1
