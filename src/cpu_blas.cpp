@@ -47,6 +47,18 @@ const void* own_object() {
   return base;
 }
 
+// Whether the object at `fbase` (file `fname`, empty for the program) defines `name` itself.
+bool object_defines(const void* fbase, const char* fname, const char* name) {
+  void* handle =
+      fname && fname[0] ? dlopen(fname, RTLD_LAZY | RTLD_NOLOAD) : dlopen(nullptr, RTLD_LAZY);
+  if (!handle) return false;
+  Dl_info dl{};
+  const void* address = dlsym(handle, name);
+  const bool defines = address && dladdr(address, &dl) && dl.dli_fbase == fbase;
+  dlclose(handle);
+  return defines;
+}
+
 // True when the object at `fbase` (file `fname`) is a tileblas library: this one, or another
 // (libtileblas.so and libtileblas64.so in one process) that defines tileblas_version itself.
 bool is_tileblas_object(const void* fbase, const char* fname) {
@@ -56,17 +68,7 @@ bool is_tileblas_object(const void* fbase, const char* fname) {
   std::lock_guard<std::mutex> lock(mutex);
   const auto it = known.find(fbase);
   if (it != known.end()) return it->second;
-  bool tileblas = false;
-  if (fname && fname[0]) {
-    if (void* handle = dlopen(fname, RTLD_LAZY | RTLD_NOLOAD)) {
-      Dl_info info{};
-      const void* version = dlsym(handle, "tileblas_version");
-      tileblas = version && dladdr(version, &info) && info.dli_fbase == fbase;
-      dlclose(handle);
-    }
-  }
-  known.emplace(fbase, tileblas);
-  return tileblas;
+  return known[fbase] = object_defines(fbase, fname, "tileblas_version");
 }
 
 // A library whose file name says it is a BLAS with 64-bit integers and standard names.
@@ -82,18 +84,6 @@ struct Found {
   void* address = nullptr;
   std::string object;  // the file it is in
 };
-
-// Whether the object at `fbase` (file `fname`, empty for the program) defines `name` itself.
-bool object_defines(const void* fbase, const char* fname, const char* name) {
-  void* handle =
-      fname && fname[0] ? dlopen(fname, RTLD_LAZY | RTLD_NOLOAD) : dlopen(nullptr, RTLD_LAZY);
-  if (!handle) return false;
-  Dl_info dl{};
-  const void* address = dlsym(handle, name);
-  const bool defines = address && dladdr(address, &dl) && dl.dli_fbase == fbase;
-  dlclose(handle);
-  return defines;
-}
 
 // `unless_with`: not from an object that defines that symbol too.
 bool acceptable(NameSet s, void* address, Found* found, const char* unless_with = nullptr) {
