@@ -187,8 +187,9 @@ struct Target {
   std::string where;
 };
 
-// The standard set's routine `name`, with the library's width: steps 1-3 of the header.
-Target resolve_standard(const char* name) {
+// The standard set's routine `name`, with the library's width: steps 1 and 2 of the header
+// (`loaded_only`), or 1 to 3.
+Target resolve_standard(const char* name, bool loaded_only = false) {
   const NameSet s = library_name_set();
   Target t;
   t.int64 = info(s).int64;
@@ -198,6 +199,7 @@ Target resolve_standard(const char* name) {
     t.where = found.object;
     return t;
   }
+  if (loaded_only) return t;
   const DefaultBlas& d = default_blas();
   if (d.handle) {
     t.address = dlsym(d.handle, name);
@@ -221,9 +223,13 @@ Target resolve(NameSet s, Routine r) {
   const std::string name = fortran_name(s, stem_of(r));
   Target t;
   if (s == library_name_set()) {
-    t = resolve_standard(name.c_str());
+    // A standard BLAS in the process; else, unless TILEBLAS_CPU_BLAS names one, a wheel's or an
+    // ILP64 OpenBLAS that is loaded, with its own names, before loading another BLAS: one
+    // OpenBLAS in a process that has numpy's wheel, not two thread pools on the same cores (the
+    // cost model's measurements are calls of standard names), and the one the wheel's calls run on.
+    const bool configured = !config().cpu_blas_path.empty();
+    t = resolve_standard(name.c_str(), !configured);
     if (t.address) return t;
-    // No standard BLAS at all: a wheel's or an ILP64 OpenBLAS that is loaded, with its own names.
     for (const NameSet other : {NameSet::kScipy64, NameSet::kScipy32, NameSet::kOpenblasIlp64}) {
       const std::string other_name = fortran_name(other, stem_of(r));
       Found found;
@@ -237,7 +243,7 @@ Target resolve(NameSet s, Routine r) {
                    t.where + " (" + info(other).what + ")");
       return t;
     }
-    return t;
+    return configured ? t : resolve_standard(name.c_str());
   }
   Found found;
   if (find_loaded(s, name.c_str(), &found)) {

@@ -17,10 +17,11 @@
 // a 32-bit one, and only the set's own width is taken.
 // A set whose routine no loaded library has runs on the library's standard set instead, with that
 // set's integer width, said once on stderr per set; arguments that do not fit that width are then
-// refused (max_int(); compat/ reports them through the caller's xerbla). The standard set, when no
-// standard BLAS can be found at all, runs on a wheel's or an ILP64 OpenBLAS that is loaded (said
-// once with TILEBLAS_VERBOSE=1): the calls tileblas makes itself (the cost model's measurements)
-// then still have a CPU BLAS.
+// refused (max_int(); compat/ reports them through the caller's xerbla). The standard set, when the
+// process has no standard BLAS loaded, runs on a wheel's or an ILP64 OpenBLAS that is (said once
+// with TILEBLAS_VERBOSE=1) before step 3 loads one, unless TILEBLAS_CPU_BLAS names it: a process
+// with numpy's wheel keeps one OpenBLAS, and the calls tileblas makes itself (the cost model's
+// measurements) time the library the wheel's calls run on.
 #pragma once
 
 #include <cstddef>
