@@ -4,6 +4,7 @@
 //   scipy-openblas64: scipy_sgemm_64_, scipy_cblas_sgemm64_, ...   (int64_t)
 //   scipy-openblas32: scipy_sgemm_, scipy_cblas_sgemm, ...         (int32_t)
 //   OpenBLAS ILP64:   sgemm_64_, cblas_sgemm64_, ...               (int64_t)
+// (sbgemm only under the ILP64 names: the wheels' OpenBLAS is built without bfloat16)
 // with a plain reference implementation, and counts the calls of each exported name, so a test
 // sees which of its functions ran: with tileblas preloaded, a call routed to the CPU must land on
 // the Fortran routine of the caller's own set here. In record-only mode (standin_record_only) a
@@ -253,24 +254,6 @@ STANDIN_EXPORT void scipy_cblas_zgemm64_(int o, int ta, int tb, int64_t m, int64
                                          int64_t ldb, const c64* be, c64* c, int64_t ldc) {
   cblas_gemm("scipy_cblas_zgemm64_", o, ta, tb, m, n, k, *al, a, lda, b, ldb, *be, c, ldc);
 }
-STANDIN_EXPORT void scipy_sbgemm_64_(const char* ta, const char* tb, const int64_t* m,
-                                     const int64_t* n, const int64_t* k, const float* al,
-                                     const uint16_t* a, const int64_t* lda, const uint16_t* b,
-                                     const int64_t* ldb, const float* be, float* c,
-                                     const int64_t* ldc) {
-  sbgemm("scipy_sbgemm_64_", *ta, *tb, *m, *n, *k, *al, a, *lda, b, *ldb, *be, c, *ldc);
-}
-STANDIN_EXPORT void scipy_cblas_sbgemm64_(int o, int ta, int tb, int64_t m, int64_t n, int64_t k,
-                                          float al, const uint16_t* a, int64_t lda,
-                                          const uint16_t* b, int64_t ldb, float be, float* c,
-                                          int64_t ldc) {
-  if (o == 101)
-    sbgemm("scipy_cblas_sbgemm64_", trans_char(tb), trans_char(ta), n, m, k, al, b, ldb, a, lda, be,
-           c, ldc);
-  else
-    sbgemm("scipy_cblas_sbgemm64_", trans_char(ta), trans_char(tb), m, n, k, al, a, lda, b, ldb, be,
-           c, ldc);
-}
 STANDIN_EXPORT void scipy_saxpy_64_(const int64_t* n, const float* al, const float* x,
                                     const int64_t* incx, float* y, const int64_t* incy) {
   saxpy("scipy_saxpy_64_", *n, *al, x, *incx, y, *incy);
@@ -345,23 +328,6 @@ STANDIN_EXPORT void scipy_cblas_zgemm(int o, int ta, int tb, int32_t m, int32_t 
                                       const c64* al, const c64* a, int32_t lda, const c64* b,
                                       int32_t ldb, const c64* be, c64* c, int32_t ldc) {
   cblas_gemm("scipy_cblas_zgemm", o, ta, tb, m, n, k, *al, a, lda, b, ldb, *be, c, ldc);
-}
-STANDIN_EXPORT void scipy_sbgemm_(const char* ta, const char* tb, const int32_t* m,
-                                  const int32_t* n, const int32_t* k, const float* al,
-                                  const uint16_t* a, const int32_t* lda, const uint16_t* b,
-                                  const int32_t* ldb, const float* be, float* c,
-                                  const int32_t* ldc) {
-  sbgemm("scipy_sbgemm_", *ta, *tb, *m, *n, *k, *al, a, *lda, b, *ldb, *be, c, *ldc);
-}
-STANDIN_EXPORT void scipy_cblas_sbgemm(int o, int ta, int tb, int32_t m, int32_t n, int32_t k,
-                                       float al, const uint16_t* a, int32_t lda, const uint16_t* b,
-                                       int32_t ldb, float be, float* c, int32_t ldc) {
-  if (o == 101)
-    sbgemm("scipy_cblas_sbgemm", trans_char(tb), trans_char(ta), n, m, k, al, b, ldb, a, lda, be, c,
-           ldc);
-  else
-    sbgemm("scipy_cblas_sbgemm", trans_char(ta), trans_char(tb), m, n, k, al, a, lda, b, ldb, be, c,
-           ldc);
 }
 STANDIN_EXPORT void scipy_saxpy_(const int32_t* n, const float* al, const float* x,
                                  const int32_t* incx, float* y, const int32_t* incy) {

@@ -2,7 +2,8 @@
 // (standin_openblas.cpp): built into a program linked to it (wheel_linked) and into a module that
 // depends on it (wheel_module), which wheel_python_like opens RTLD_LOCAL as Python opens numpy's
 // extension modules. For each set (scipy-openblas64, scipy-openblas32, OpenBLAS ILP64):
-//   - GEMM in every type, Fortran and CBLAS (both layouts), sbgemm, saxpy, somatcopy, simatcopy:
+//   - GEMM in every type, Fortran and CBLAS (both layouts), sbgemm (OpenBLAS ILP64 only: the
+//     wheels have none), saxpy, somatcopy, simatcopy:
 //     results exact (integer-valued data) against a reference here, C poisoned (NaN) when beta
 //     is 0;
 //   - whose function ran: with tileblas preloaded (TILEBLAS_MODE=cpu, as with no GPU), every call
@@ -39,13 +40,13 @@ void standin_record_only(int on);
 void standin_last_gemm(int64_t out[6]);
 
 // The wheel names, declared without parameters: each is cast to its signature where called.
-void scipy_sgemm_64_(), scipy_dgemm_64_(), scipy_cgemm_64_(), scipy_zgemm_64_(), scipy_sbgemm_64_();
+void scipy_sgemm_64_(), scipy_dgemm_64_(), scipy_cgemm_64_(), scipy_zgemm_64_();
 void scipy_cblas_sgemm64_(), scipy_cblas_dgemm64_(), scipy_cblas_cgemm64_(), scipy_cblas_zgemm64_();
-void scipy_cblas_sbgemm64_(), scipy_saxpy_64_(), scipy_cblas_saxpy64_(), scipy_somatcopy_64_();
+void scipy_saxpy_64_(), scipy_cblas_saxpy64_(), scipy_somatcopy_64_();
 void scipy_cblas_somatcopy64_(), scipy_simatcopy_64_(), scipy_cblas_simatcopy64_();
-void scipy_sgemm_(), scipy_dgemm_(), scipy_cgemm_(), scipy_zgemm_(), scipy_sbgemm_();
+void scipy_sgemm_(), scipy_dgemm_(), scipy_cgemm_(), scipy_zgemm_();
 void scipy_cblas_sgemm(), scipy_cblas_dgemm(), scipy_cblas_cgemm(), scipy_cblas_zgemm();
-void scipy_cblas_sbgemm(), scipy_saxpy_(), scipy_cblas_saxpy(), scipy_somatcopy_();
+void scipy_saxpy_(), scipy_cblas_saxpy(), scipy_somatcopy_();
 void scipy_cblas_somatcopy(), scipy_simatcopy_(), scipy_cblas_simatcopy();
 void sgemm_64_(), dgemm_64_(), cgemm_64_(), zgemm_64_(), sbgemm_64_();
 void cblas_sgemm64_(), cblas_dgemm64_(), cblas_cgemm64_(), cblas_zgemm64_();
@@ -103,7 +104,7 @@ const WheelSet kSets[] = {
      {"scipy_dgemm_64_", scipy_dgemm_64_, "scipy_cblas_dgemm64_", scipy_cblas_dgemm64_},
      {"scipy_cgemm_64_", scipy_cgemm_64_, "scipy_cblas_cgemm64_", scipy_cblas_cgemm64_},
      {"scipy_zgemm_64_", scipy_zgemm_64_, "scipy_cblas_zgemm64_", scipy_cblas_zgemm64_},
-     {"scipy_sbgemm_64_", scipy_sbgemm_64_, "scipy_cblas_sbgemm64_", scipy_cblas_sbgemm64_},
+     {},  // no sbgemm in the wheels' OpenBLAS (nor among tileblas's names for them)
      {"scipy_saxpy_64_", scipy_saxpy_64_, "scipy_cblas_saxpy64_", scipy_cblas_saxpy64_},
      {"scipy_somatcopy_64_", scipy_somatcopy_64_, "scipy_cblas_somatcopy64_",
       scipy_cblas_somatcopy64_},
@@ -115,7 +116,7 @@ const WheelSet kSets[] = {
      {"scipy_dgemm_", scipy_dgemm_, "scipy_cblas_dgemm", scipy_cblas_dgemm},
      {"scipy_cgemm_", scipy_cgemm_, "scipy_cblas_cgemm", scipy_cblas_cgemm},
      {"scipy_zgemm_", scipy_zgemm_, "scipy_cblas_zgemm", scipy_cblas_zgemm},
-     {"scipy_sbgemm_", scipy_sbgemm_, "scipy_cblas_sbgemm", scipy_cblas_sbgemm},
+     {},
      {"scipy_saxpy_", scipy_saxpy_, "scipy_cblas_saxpy", scipy_cblas_saxpy},
      {"scipy_somatcopy_", scipy_somatcopy_, "scipy_cblas_somatcopy", scipy_cblas_somatcopy},
      {"scipy_simatcopy_", scipy_simatcopy_, "scipy_cblas_simatcopy", scipy_cblas_simatcopy}},
@@ -643,7 +644,7 @@ void check_set(Checks& ck, const WheelSet& set) {
   check_gemm<double, I>(ck, set, set.dgemm);
   check_gemm<std::complex<float>, I>(ck, set, set.cgemm);
   check_gemm<std::complex<double>, I>(ck, set, set.zgemm);
-  check_sbgemm<I>(ck, set);
+  if (set.sbgemm.fortran) check_sbgemm<I>(ck, set);
   check_saxpy<I>(ck, set);
   check_matcopy<I>(ck, set);
   if (ck.tileblas) check_errors<I>(ck, set);
