@@ -63,36 +63,28 @@ template <DataType T>
 using CblasScalar = std::conditional_t<is_complex(T), const void*, Element<T>>;
 
 template <GemmRoutine R>
-using A = Element<info(R).ab>;
+using ElementAB = Element<info(R).ab>;
 template <GemmRoutine R>
-using C = Element<info(R).c>;
+using ElementC = Element<info(R).c>;
 
 template <GemmRoutine R>
 GemmArgs gemm_args(int64_t m, int64_t n, int64_t k, const void* alpha, const void* a, int64_t lda,
                    const void* b, int64_t ldb, const void* beta, void* c, int64_t ldc) {
   constexpr GemmRoutineInfo kR = info(R);
-  return GemmArgs{m,
-                  n,
-                  k,
-                  scalar_at(alpha, kR.c),
-                  scalar_at(beta, kR.c),
-                  a,
-                  lda,
-                  b,
-                  ldb,
-                  c,
-                  ldc,
-                  kR.ab,
-                  kR.c,
-                  alpha,
-                  beta};
+  GemmArgs g{};
+  g.m = m, g.n = n, g.k = k;
+  g.alpha = scalar_at(alpha, kR.c), g.beta = scalar_at(beta, kR.c);
+  g.a = a, g.lda = lda, g.b = b, g.ldb = ldb, g.c = c, g.ldc = ldc;
+  g.ab_type = kR.ab, g.c_type = kR.c;
+  g.alpha_at = alpha, g.beta_at = beta;
+  return g;
 }
 
 template <GemmRoutine R, NameSet S>
 void gemm_fortran(const char* transa, const char* transb, const Int<S>* m, const Int<S>* n,
-                  const Int<S>* k, const C<R>* alpha, const A<R>* a, const Int<S>* lda,
-                  const A<R>* b, const Int<S>* ldb, const C<R>* beta, C<R>* c,
-                  const Int<S>* ldc) noexcept {
+                  const Int<S>* k, const ElementC<R>* alpha, const ElementAB<R>* a,
+                  const Int<S>* lda, const ElementAB<R>* b, const Int<S>* ldb,
+                  const ElementC<R>* beta, ElementC<R>* c, const Int<S>* ldc) noexcept {
   static const std::string routine = entry_label(S, info(R).name, false);
   fortran_gemm({S, info(R).srname, nullptr}, *transa, *transb,
                gemm_args<R>(*m, *n, *k, alpha, a, *lda, b, *ldb, beta, c, *ldc), routine.c_str());
@@ -100,8 +92,9 @@ void gemm_fortran(const char* transa, const char* transb, const Int<S>* m, const
 
 template <GemmRoutine R, NameSet S>
 void gemm_cblas(int layout, int transa, int transb, Int<S> m, Int<S> n, Int<S> k,
-                CblasScalar<info(R).c> alpha, const A<R>* a, Int<S> lda, const A<R>* b, Int<S> ldb,
-                CblasScalar<info(R).c> beta, C<R>* c, Int<S> ldc) noexcept {
+                CblasScalar<info(R).c> alpha, const ElementAB<R>* a, Int<S> lda,
+                const ElementAB<R>* b, Int<S> ldb, CblasScalar<info(R).c> beta, ElementC<R>* c,
+                Int<S> ldc) noexcept {
   static const std::string routine = entry_label(S, info(R).name, true);
   static const std::string reference_name = std::string("cblas_") + info(R).name;
   const void* alpha_at;
