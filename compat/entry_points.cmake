@@ -149,6 +149,7 @@ function(tileblas_generate_entry_points table library header output_dir)
 
 #include \"axpy.h\"
 #include \"gemm.h\"
+#include \"level3_entry.h\"
 #include \"omatcopy.h\"
 #include \"tileblas.h\"
 

@@ -28,9 +28,18 @@ NameSet effective(NameSet s) { return s == NameSet::kStandard ? library_name_set
 bool is_standard(NameSet s) { return s == NameSet::kStandard || s == NameSet::kStandardIlp64; }
 
 const char* stem_of(Routine r) {
-  constexpr const char* kStems[kRoutineCount] = {"sgemm", "dgemm",     "cgemm",    "zgemm",
+  static const std::array<std::string, kRoutineCount> stems = [] {
+    std::array<std::string, kRoutineCount> st = {"sgemm", "dgemm",     "cgemm",    "zgemm",
                                                  "saxpy", "somatcopy", "simatcopy"};
-  return kStems[int(r)];
+    for (int op = 0; op < 8; ++op) {
+      for (int t = 0; t < 4; ++t) {
+        st[size_t(kLevel3RoutineBase + op * 4 + t)] =
+            "sdcz"[t] + std::string(name_of(Level3Op(op)));
+      }
+    }
+    return st;
+  }();
+  return stems[size_t(r)].c_str();
 }
 
 std::string dl_error() {
@@ -328,34 +337,21 @@ using SimatcopyFn = void (*)(const char*, const char*, const I*, const I*, const
 template <typename I>
 using XerblaFn = void (*)(const char*, const I*, size_t);
 
-using SymmFn = void (*)(const char*, const char*, const int*, const int*, const void*, const void*,
-                        const int*, const void*, const int*, const void*, void*, const int*, size_t,
+template <typename I>
+using SymmFn = void (*)(const char*, const char*, const I*, const I*, const void*, const void*,
+                        const I*, const void*, const I*, const void*, void*, const I*, size_t,
                         size_t);
-using SyrkFn = void (*)(const char*, const char*, const int*, const int*, const void*, const void*,
-                        const int*, const void*, void*, const int*, size_t, size_t);
-using Syr2kFn = void (*)(const char*, const char*, const int*, const int*, const void*, const void*,
-                         const int*, const void*, const int*, const void*, void*, const int*,
-                         size_t, size_t);
-using TrmmFn = void (*)(const char*, const char*, const char*, const char*, const int*, const int*,
-                        const void*, const void*, const int*, void*, const int*, size_t, size_t,
-                        size_t, size_t);
-
-// The CPU BLAS's `<s|d|c|z><op>_` (e.g. "ztrsm_"), resolved on first use and kept.
-void* level3_symbol(Level3Op op, DataType type) {
-  static std::atomic<void*> resolved[8][kDataTypeCount] = {};
-  std::atomic<void*>& slot = resolved[int(op)][int(type)];
-  void* fn = slot.load(std::memory_order_acquire);
-  if (!fn) {
-    const char letter = type == DataType::kF64   ? 'd'
-                        : type == DataType::kC32 ? 'c'
-                        : type == DataType::kC64 ? 'z'
-                                                 : 's';
-    const std::string name = letter + std::string(name_of(op)) + "_";
-    fn = require(name.c_str());
-    slot.store(fn, std::memory_order_release);
-  }
-  return fn;
-}
+template <typename I>
+using SyrkFn = void (*)(const char*, const char*, const I*, const I*, const void*, const void*,
+                        const I*, const void*, void*, const I*, size_t, size_t);
+template <typename I>
+using Syr2kFn = void (*)(const char*, const char*, const I*, const I*, const void*, const void*,
+                         const I*, const void*, const I*, const void*, void*, const I*, size_t,
+                         size_t);
+template <typename I>
+using TrmmFn = void (*)(const char*, const char*, const char*, const char*, const I*, const I*,
+                        const void*, const void*, const I*, void*, const I*, size_t, size_t, size_t,
+                        size_t);
 
 template <typename I>
 void call_gemm(void* fn, char transa, char transb, I m, I n, I k, const void* alpha, const void* a,
@@ -459,29 +455,62 @@ Element element_of(Scalar v, DataType type) {
   return e;
 }
 
-void symm_hemm(Level3Op op, DataType type, char side, char uplo, int m, int n, const void* alpha,
-               const void* a, int lda, const void* b, int ldb, const void* beta, void* c, int ldc) {
-  const auto fn = reinterpret_cast<SymmFn>(level3_symbol(op, type));
-  fn(&side, &uplo, &m, &n, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
+void symm_hemm(NameSet s, Level3Op op, DataType type, char side, char uplo, int64_t m, int64_t n,
+               const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
+               const void* beta, void* c, int64_t ldc) {
+  const Target& t = require_target(s, level3_routine(op, type));
+  if (t.int64) {
+    reinterpret_cast<SymmFn<int64_t>>(t.address)(&side, &uplo, &m, &n, alpha, a, &lda, b, &ldb,
+                                                 beta, c, &ldc, 1, 1);
+  } else if (!narrowing_refused(t, "symm", {m, n, lda, ldb, ldc})) {
+    const int32_t m32 = int32_t(m), n32 = int32_t(n), lda32 = int32_t(lda), ldb32 = int32_t(ldb),
+                  ldc32 = int32_t(ldc);
+    reinterpret_cast<SymmFn<int32_t>>(t.address)(&side, &uplo, &m32, &n32, alpha, a, &lda32, b,
+                                                 &ldb32, beta, c, &ldc32, 1, 1);
+  }
 }
 
-void syrk_herk(Level3Op op, DataType type, char uplo, char trans, int n, int k, const void* alpha,
-               const void* a, int lda, const void* beta, void* c, int ldc) {
-  const auto fn = reinterpret_cast<SyrkFn>(level3_symbol(op, type));
-  fn(&uplo, &trans, &n, &k, alpha, a, &lda, beta, c, &ldc, 1, 1);
+void syrk_herk(NameSet s, Level3Op op, DataType type, char uplo, char trans, int64_t n, int64_t k,
+               const void* alpha, const void* a, int64_t lda, const void* beta, void* c,
+               int64_t ldc) {
+  const Target& t = require_target(s, level3_routine(op, type));
+  if (t.int64) {
+    reinterpret_cast<SyrkFn<int64_t>>(t.address)(&uplo, &trans, &n, &k, alpha, a, &lda, beta, c,
+                                                 &ldc, 1, 1);
+  } else if (!narrowing_refused(t, "syrk", {n, k, lda, ldc})) {
+    const int32_t n32 = int32_t(n), k32 = int32_t(k), lda32 = int32_t(lda), ldc32 = int32_t(ldc);
+    reinterpret_cast<SyrkFn<int32_t>>(t.address)(&uplo, &trans, &n32, &k32, alpha, a, &lda32, beta,
+                                                 c, &ldc32, 1, 1);
+  }
 }
 
-void syr2k_her2k(Level3Op op, DataType type, char uplo, char trans, int n, int k, const void* alpha,
-                 const void* a, int lda, const void* b, int ldb, const void* beta, void* c,
-                 int ldc) {
-  const auto fn = reinterpret_cast<Syr2kFn>(level3_symbol(op, type));
-  fn(&uplo, &trans, &n, &k, alpha, a, &lda, b, &ldb, beta, c, &ldc, 1, 1);
+void syr2k_her2k(NameSet s, Level3Op op, DataType type, char uplo, char trans, int64_t n, int64_t k,
+                 const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
+                 const void* beta, void* c, int64_t ldc) {
+  const Target& t = require_target(s, level3_routine(op, type));
+  if (t.int64) {
+    reinterpret_cast<Syr2kFn<int64_t>>(t.address)(&uplo, &trans, &n, &k, alpha, a, &lda, b, &ldb,
+                                                  beta, c, &ldc, 1, 1);
+  } else if (!narrowing_refused(t, "syr2k", {n, k, lda, ldb, ldc})) {
+    const int32_t n32 = int32_t(n), k32 = int32_t(k), lda32 = int32_t(lda), ldb32 = int32_t(ldb),
+                  ldc32 = int32_t(ldc);
+    reinterpret_cast<Syr2kFn<int32_t>>(t.address)(&uplo, &trans, &n32, &k32, alpha, a, &lda32, b,
+                                                  &ldb32, beta, c, &ldc32, 1, 1);
+  }
 }
 
-void trmm_trsm(Level3Op op, DataType type, char side, char uplo, char transa, char diag, int m,
-               int n, const void* alpha, const void* a, int lda, void* b, int ldb) {
-  const auto fn = reinterpret_cast<TrmmFn>(level3_symbol(op, type));
-  fn(&side, &uplo, &transa, &diag, &m, &n, alpha, a, &lda, b, &ldb, 1, 1, 1, 1);
+void trmm_trsm(NameSet s, Level3Op op, DataType type, char side, char uplo, char transa, char diag,
+               int64_t m, int64_t n, const void* alpha, const void* a, int64_t lda, void* b,
+               int64_t ldb) {
+  const Target& t = require_target(s, level3_routine(op, type));
+  if (t.int64) {
+    reinterpret_cast<TrmmFn<int64_t>>(t.address)(&side, &uplo, &transa, &diag, &m, &n, alpha, a,
+                                                 &lda, b, &ldb, 1, 1, 1, 1);
+  } else if (!narrowing_refused(t, "trmm", {m, n, lda, ldb})) {
+    const int32_t m32 = int32_t(m), n32 = int32_t(n), lda32 = int32_t(lda), ldb32 = int32_t(ldb);
+    reinterpret_cast<TrmmFn<int32_t>>(t.address)(&side, &uplo, &transa, &diag, &m32, &n32, alpha, a,
+                                                 &lda32, b, &ldb32, 1, 1, 1, 1);
+  }
 }
 
 void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,

@@ -68,8 +68,18 @@ std::string fortran_name(NameSet s, const char* routine);  // "scipy_" "sgemm" "
 std::string cblas_name(NameSet s, const char* routine);    // "scipy_" "cblas_" "sgemm" "64_"
 
 // The routines the CPU path calls, by the stem of their Fortran names.
+// After these, the Level-3 routines other than GEMM: level3_routine().
 enum class Routine : uint8_t { kSgemm, kDgemm, kCgemm, kZgemm, kSaxpy, kSomatcopy, kSimatcopy };
-constexpr int kRoutineCount = 7;
+constexpr int kLevel3RoutineBase = 7;
+constexpr int kRoutineCount = kLevel3RoutineBase + 8 * 4;
+// `<s|d|c|z><op>_` (ssyrk_, zher2k_, ...).
+constexpr Routine level3_routine(Level3Op op, DataType type) {
+  const int t = type == DataType::kF64   ? 1
+                : type == DataType::kC32 ? 2
+                : type == DataType::kC64 ? 3
+                                         : 0;
+  return Routine(kLevel3RoutineBase + int(op) * 4 + t);
+}
 
 // The largest integer argument set s's routine r takes on the CPU: INT32_MAX when it runs on a BLAS
 // with 32-bit integers (a 32-bit set, or a 64-bit set whose library is not in the process), else
@@ -107,20 +117,23 @@ void gemm(NameSet s, DataType type, char transa, char transb, int64_t m, int64_t
 // sgemm_ of the standard set.
 void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
            int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
-// The Level-3 routines other than GEMM, one call per argument shape, each reaching the Fortran
-// symbol of `op` and `type` (strsm_, zher2k_, ...; resolved on first use). alpha and beta point at
-// one element of `type`, except herk's alpha and beta and her2k's beta, which are real (an element
-// of the real type of the same precision), as netlib declares them.
-void symm_hemm(Level3Op op, DataType type, char side, char uplo, int m, int n, const void* alpha,
-               const void* a, int lda, const void* b, int ldb, const void* beta, void* c, int ldc);
-void syrk_herk(Level3Op op, DataType type, char uplo, char trans, int n, int k, const void* alpha,
-               const void* a, int lda, const void* beta, void* c, int ldc);
-void syr2k_her2k(Level3Op op, DataType type, char uplo, char trans, int n, int k, const void* alpha,
-                 const void* a, int lda, const void* b, int ldb, const void* beta, void* c,
-                 int ldc);
+// The Level-3 routines other than GEMM, one call per argument shape, each reaching set s's Fortran
+// symbol of `op` and `type` (strsm_, scipy_zher2k_64_, ...) with the width of the library that runs
+// it. alpha and beta point at one element of `type`, except herk's alpha and beta and her2k's beta,
+// which are real (an element of the real type of the same precision), as netlib declares them.
+void symm_hemm(NameSet s, Level3Op op, DataType type, char side, char uplo, int64_t m, int64_t n,
+               const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
+               const void* beta, void* c, int64_t ldc);
+void syrk_herk(NameSet s, Level3Op op, DataType type, char uplo, char trans, int64_t n, int64_t k,
+               const void* alpha, const void* a, int64_t lda, const void* beta, void* c,
+               int64_t ldc);
+void syr2k_her2k(NameSet s, Level3Op op, DataType type, char uplo, char trans, int64_t n, int64_t k,
+                 const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
+                 const void* beta, void* c, int64_t ldc);
 // B (m x n, ldb) is read and written.
-void trmm_trsm(Level3Op op, DataType type, char side, char uplo, char transa, char diag, int m,
-               int n, const void* alpha, const void* a, int lda, void* b, int ldb);
+void trmm_trsm(NameSet s, Level3Op op, DataType type, char side, char uplo, char transa, char diag,
+               int64_t m, int64_t n, const void* alpha, const void* a, int64_t lda, void* b,
+               int64_t ldb);
 void saxpy(NameSet s, int64_t n, float alpha, const float* x, int64_t incx, float* y, int64_t incy);
 // OpenBLAS extensions; false when no library has them (the caller then uses its own loop).
 bool somatcopy(NameSet s, char order, char trans, int64_t rows, int64_t cols, float alpha,
@@ -129,9 +142,9 @@ bool simatcopy(NameSet s, char order, char trans, int64_t rows, int64_t cols, fl
                int64_t lda, int64_t ldb);
 
 // Calls set s's error handler, <prefix>xerbla_<suffix>, with bad argument `info` of routine
-// `srname` ("SGEMM ", srname_len characters), with the set's integer width: the caller's own, looked
-// for as routines are (numpy defines scipy_xerbla_64_ in its extension module, found by step 2; a
-// program's own comes first), but never a BLAS's or LAPACK's default (an object that also has
+// `srname` ("SGEMM ", srname_len characters), with the set's integer width: the caller's own,
+// looked for as routines are (numpy defines scipy_xerbla_64_ in its extension module, found by step
+// 2; a program's own comes first), but never a BLAS's or LAPACK's default (an object that also has
 // <prefix>lsame_<suffix>). For the standard names, whose xerbla_ tileblas exports itself, only what
 // comes after tileblas is looked at (its default xerbla_ calls this; a handler that passes the call
 // back to it is not called again). False when there is none: the caller prints netlib's message.

@@ -152,28 +152,28 @@ void level3_on_cpu(const Level3Problem& p) {
       p.op == Level3Op::kHerk || p.op == Level3Op::kHer2k ? real_of(p.type) : p.type;
   const cpu_blas::Element alpha = cpu_blas::element_of(p.alpha, alpha_type);
   const cpu_blas::Element beta = cpu_blas::element_of(p.beta, beta_type);
-  const int m = int(p.m), n = int(p.n), k = int(p.k);
-  const int lda = int(p.lda), ldb = int(p.ldb), ldc = int(p.ldc);
+  // The routine of the caller's name set, with 64-bit sizes (src/cpu_blas.h).
+  const NameSet s = p.name_set;
   switch (p.op) {
     case Level3Op::kSymm:
     case Level3Op::kHemm:
-      cpu_blas::symm_hemm(p.op, p.type, side, uplo, m, n, alpha.bytes, p.a, lda, p.b, ldb,
-                          beta.bytes, p.c, ldc);
+      cpu_blas::symm_hemm(s, p.op, p.type, side, uplo, p.m, p.n, alpha.bytes, p.a, p.lda, p.b,
+                          p.ldb, beta.bytes, p.c, p.ldc);
       break;
     case Level3Op::kSyrk:
     case Level3Op::kHerk:
-      cpu_blas::syrk_herk(p.op, p.type, uplo, trans, n, k, alpha.bytes, p.a, lda, beta.bytes, p.c,
-                          ldc);
+      cpu_blas::syrk_herk(s, p.op, p.type, uplo, trans, p.n, p.k, alpha.bytes, p.a, p.lda,
+                          beta.bytes, p.c, p.ldc);
       break;
     case Level3Op::kSyr2k:
     case Level3Op::kHer2k:
-      cpu_blas::syr2k_her2k(p.op, p.type, uplo, trans, n, k, alpha.bytes, p.a, lda, p.b, ldb,
-                            beta.bytes, p.c, ldc);
+      cpu_blas::syr2k_her2k(s, p.op, p.type, uplo, trans, p.n, p.k, alpha.bytes, p.a, p.lda, p.b,
+                            p.ldb, beta.bytes, p.c, p.ldc);
       break;
     case Level3Op::kTrmm:
     case Level3Op::kTrsm:
-      cpu_blas::trmm_trsm(p.op, p.type, side, uplo, trans, p.diag == Diag::kUnit ? 'U' : 'N', m, n,
-                          alpha.bytes, p.a, lda, p.c, ldc);
+      cpu_blas::trmm_trsm(s, p.op, p.type, side, uplo, trans, p.diag == Diag::kUnit ? 'U' : 'N',
+                          p.m, p.n, alpha.bytes, p.a, p.lda, p.c, p.ldc);
       break;
   }
 }

@@ -47,6 +47,7 @@ struct Level3Problem {
   int64_t ldb = 0;
   void* c = nullptr;  // C; for trmm/trsm, B
   int64_t ldc = 0;
+  NameSet name_set = NameSet::kStandard;  // whose CPU BLAS runs the call on the CPU
 
   // The order of the triangular or symmetric A: m for side L, n for side R (syrk..her2k: n).
   int64_t a_order() const { return side == Side::kLeft ? m : n; }

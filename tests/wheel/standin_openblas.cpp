@@ -4,6 +4,7 @@
 //   scipy-openblas64: scipy_sgemm_64_, scipy_cblas_sgemm64_, ...   (int64_t)
 //   scipy-openblas32: scipy_sgemm_, scipy_cblas_sgemm, ...         (int32_t)
 //   OpenBLAS ILP64:   sgemm_64_, cblas_sgemm64_, ...               (int64_t)
+// (GEMM in every type, saxpy, somatcopy, simatcopy, and ssyrk/dsyrk: numpy's a @ a.T)
 // (sbgemm only under the ILP64 names: the wheels' OpenBLAS is built without bfloat16)
 // with a plain reference implementation, and counts the calls of each exported name, so a test
 // sees which of its functions ran: with tileblas preloaded, a call routed to the CPU must land on
@@ -122,6 +123,36 @@ void sbgemm(const char* name, char ta, char tb, I m, I n, I k, float alpha, cons
   for (size_t i = 0; i < wb.size(); ++i) wb[i] = bf16_value(b[i]);
   reference_gemm<float, double>(ta, tb, m, n, k, alpha, wa.data(), lda, wb.data(), ldb, beta, c,
                                 ldc);
+}
+
+// C = alpha op(A) op(A)^T + beta C on C's `uplo` triangle (the other is not touched).
+template <typename T, typename I>
+void syrk(const char* name, char uplo, char trans, I n, I k, T alpha, const T* a, I lda, T beta,
+          T* c, I ldc) {
+  count(name);
+  const bool upper = upper_is(uplo, 'U'), nt = upper_is(trans, 'N');
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t i = upper ? 0 : j; i <= (upper ? j : n - 1); ++i) {
+      double sum = 0;
+      for (int64_t l = 0; l < k; ++l) {
+        sum += double(nt ? a[i + l * lda] : a[l + i * lda]) *
+               double(nt ? a[j + l * lda] : a[l + j * lda]);
+      }
+      c[i + j * ldc] =
+          T(double(alpha) * sum + (beta == T(0) ? 0.0 : double(beta) * c[i + j * ldc]));
+    }
+  }
+}
+
+// Row-major CBLAS onto the column-major reference: the row-major C's upper triangle is the
+// column-major C^T's lower one, and op(A) op(A)^T of the row-major A is op'(A') op'(A')^T.
+template <typename T, typename I>
+void cblas_syrk(const char* name, int order, int uplo, int trans, I n, I k, T alpha, const T* a,
+                I lda, T beta, T* c, I ldc) {
+  const bool row = order == 101;
+  const char u = (uplo == 121) != row ? 'U' : 'L';
+  const char t = (trans == 111) != row ? 'N' : 'T';
+  syrk(name, u, t, n, k, alpha, a, lda, beta, c, ldc);
 }
 
 template <typename I>
@@ -448,4 +479,67 @@ STANDIN_EXPORT void cblas_simatcopy64_(int o, int t, int64_t r, int64_t c, float
 }
 STANDIN_EXPORT void xerbla_64_(const char* srname, const int64_t* info, size_t len) {
   xerbla("xerbla_64_", srname, info, len);
+}
+
+// ssyrk and dsyrk of every set (numpy's a @ a.T).
+STANDIN_EXPORT void scipy_ssyrk_64_(const char* u, const char* t, const int64_t* n,
+                                    const int64_t* k, const float* al, const float* a,
+                                    const int64_t* lda, const float* be, float* c,
+                                    const int64_t* ldc) {
+  syrk("scipy_ssyrk_64_", *u, *t, *n, *k, *al, a, *lda, *be, c, *ldc);
+}
+STANDIN_EXPORT void scipy_cblas_ssyrk64_(int o, int u, int t, int64_t n, int64_t k, float al,
+                                         const float* a, int64_t lda, float be, float* c,
+                                         int64_t ldc) {
+  cblas_syrk("scipy_cblas_ssyrk64_", o, u, t, n, k, al, a, lda, be, c, ldc);
+}
+STANDIN_EXPORT void scipy_dsyrk_64_(const char* u, const char* t, const int64_t* n,
+                                    const int64_t* k, const double* al, const double* a,
+                                    const int64_t* lda, const double* be, double* c,
+                                    const int64_t* ldc) {
+  syrk("scipy_dsyrk_64_", *u, *t, *n, *k, *al, a, *lda, *be, c, *ldc);
+}
+STANDIN_EXPORT void scipy_cblas_dsyrk64_(int o, int u, int t, int64_t n, int64_t k, double al,
+                                         const double* a, int64_t lda, double be, double* c,
+                                         int64_t ldc) {
+  cblas_syrk("scipy_cblas_dsyrk64_", o, u, t, n, k, al, a, lda, be, c, ldc);
+}
+STANDIN_EXPORT void scipy_ssyrk_(const char* u, const char* t, const int32_t* n, const int32_t* k,
+                                 const float* al, const float* a, const int32_t* lda,
+                                 const float* be, float* c, const int32_t* ldc) {
+  syrk("scipy_ssyrk_", *u, *t, *n, *k, *al, a, *lda, *be, c, *ldc);
+}
+STANDIN_EXPORT void scipy_cblas_ssyrk(int o, int u, int t, int32_t n, int32_t k, float al,
+                                      const float* a, int32_t lda, float be, float* c,
+                                      int32_t ldc) {
+  cblas_syrk("scipy_cblas_ssyrk", o, u, t, n, k, al, a, lda, be, c, ldc);
+}
+STANDIN_EXPORT void scipy_dsyrk_(const char* u, const char* t, const int32_t* n, const int32_t* k,
+                                 const double* al, const double* a, const int32_t* lda,
+                                 const double* be, double* c, const int32_t* ldc) {
+  syrk("scipy_dsyrk_", *u, *t, *n, *k, *al, a, *lda, *be, c, *ldc);
+}
+STANDIN_EXPORT void scipy_cblas_dsyrk(int o, int u, int t, int32_t n, int32_t k, double al,
+                                      const double* a, int32_t lda, double be, double* c,
+                                      int32_t ldc) {
+  cblas_syrk("scipy_cblas_dsyrk", o, u, t, n, k, al, a, lda, be, c, ldc);
+}
+STANDIN_EXPORT void ssyrk_64_(const char* u, const char* t, const int64_t* n, const int64_t* k,
+                              const float* al, const float* a, const int64_t* lda, const float* be,
+                              float* c, const int64_t* ldc) {
+  syrk("ssyrk_64_", *u, *t, *n, *k, *al, a, *lda, *be, c, *ldc);
+}
+STANDIN_EXPORT void cblas_ssyrk64_(int o, int u, int t, int64_t n, int64_t k, float al,
+                                   const float* a, int64_t lda, float be, float* c, int64_t ldc) {
+  cblas_syrk("cblas_ssyrk64_", o, u, t, n, k, al, a, lda, be, c, ldc);
+}
+STANDIN_EXPORT void dsyrk_64_(const char* u, const char* t, const int64_t* n, const int64_t* k,
+                              const double* al, const double* a, const int64_t* lda,
+                              const double* be, double* c, const int64_t* ldc) {
+  syrk("dsyrk_64_", *u, *t, *n, *k, *al, a, *lda, *be, c, *ldc);
+}
+STANDIN_EXPORT void cblas_dsyrk64_(int o, int u, int t, int64_t n, int64_t k, double al,
+                                   const double* a, int64_t lda, double be, double* c,
+                                   int64_t ldc) {
+  cblas_syrk("cblas_dsyrk64_", o, u, t, n, k, al, a, lda, be, c, ldc);
 }

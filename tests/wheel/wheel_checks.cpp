@@ -3,7 +3,7 @@
 // depends on it (wheel_module), which wheel_python_like opens RTLD_LOCAL as Python opens numpy's
 // extension modules. For each set (scipy-openblas64, scipy-openblas32, OpenBLAS ILP64):
 //   - GEMM in every type, Fortran and CBLAS (both layouts), sbgemm (OpenBLAS ILP64 only: the
-//     wheels have none), saxpy, somatcopy, simatcopy:
+//     wheels have none), saxpy, somatcopy, simatcopy, ssyrk and dsyrk (numpy's a @ a.T):
 //     results exact (integer-valued data) against a reference here, C poisoned (NaN) when beta
 //     is 0;
 //   - whose function ran: with tileblas preloaded (TILEBLAS_MODE=cpu, as with no GPU), every call
@@ -40,6 +40,9 @@ void standin_record_only(int on);
 void standin_last_gemm(int64_t out[6]);
 
 // The wheel names, declared without parameters: each is cast to its signature where called.
+void scipy_ssyrk_64_(), scipy_dsyrk_64_(), scipy_cblas_ssyrk64_(), scipy_cblas_dsyrk64_();
+void scipy_ssyrk_(), scipy_dsyrk_(), scipy_cblas_ssyrk(), scipy_cblas_dsyrk();
+void ssyrk_64_(), dsyrk_64_(), cblas_ssyrk64_(), cblas_dsyrk64_();
 void scipy_sgemm_64_(), scipy_dgemm_64_(), scipy_cgemm_64_(), scipy_zgemm_64_();
 void scipy_cblas_sgemm64_(), scipy_cblas_dgemm64_(), scipy_cblas_cgemm64_(), scipy_cblas_zgemm64_();
 void scipy_saxpy_64_(), scipy_cblas_saxpy64_(), scipy_somatcopy_64_();
@@ -94,7 +97,7 @@ struct Entry {
 struct WheelSet {
   const char* what;
   bool int64;
-  Entry sgemm, dgemm, cgemm, zgemm, sbgemm, saxpy, somatcopy, simatcopy;
+  Entry sgemm, dgemm, cgemm, zgemm, sbgemm, saxpy, somatcopy, simatcopy, ssyrk, dsyrk;
 };
 
 const WheelSet kSets[] = {
@@ -109,7 +112,9 @@ const WheelSet kSets[] = {
      {"scipy_somatcopy_64_", scipy_somatcopy_64_, "scipy_cblas_somatcopy64_",
       scipy_cblas_somatcopy64_},
      {"scipy_simatcopy_64_", scipy_simatcopy_64_, "scipy_cblas_simatcopy64_",
-      scipy_cblas_simatcopy64_}},
+      scipy_cblas_simatcopy64_},
+     {"scipy_ssyrk_64_", scipy_ssyrk_64_, "scipy_cblas_ssyrk64_", scipy_cblas_ssyrk64_},
+     {"scipy_dsyrk_64_", scipy_dsyrk_64_, "scipy_cblas_dsyrk64_", scipy_cblas_dsyrk64_}},
     {"scipy-openblas32 (scipy wheels)",
      false,
      {"scipy_sgemm_", scipy_sgemm_, "scipy_cblas_sgemm", scipy_cblas_sgemm},
@@ -119,7 +124,9 @@ const WheelSet kSets[] = {
      {},
      {"scipy_saxpy_", scipy_saxpy_, "scipy_cblas_saxpy", scipy_cblas_saxpy},
      {"scipy_somatcopy_", scipy_somatcopy_, "scipy_cblas_somatcopy", scipy_cblas_somatcopy},
-     {"scipy_simatcopy_", scipy_simatcopy_, "scipy_cblas_simatcopy", scipy_cblas_simatcopy}},
+     {"scipy_simatcopy_", scipy_simatcopy_, "scipy_cblas_simatcopy", scipy_cblas_simatcopy},
+     {"scipy_ssyrk_", scipy_ssyrk_, "scipy_cblas_ssyrk", scipy_cblas_ssyrk},
+     {"scipy_dsyrk_", scipy_dsyrk_, "scipy_cblas_dsyrk", scipy_cblas_dsyrk}},
     {"OpenBLAS ILP64 (SYMBOLSUFFIX=64_)",
      true,
      {"sgemm_64_", sgemm_64_, "cblas_sgemm64_", cblas_sgemm64_},
@@ -129,7 +136,9 @@ const WheelSet kSets[] = {
      {"sbgemm_64_", sbgemm_64_, "cblas_sbgemm64_", cblas_sbgemm64_},
      {"saxpy_64_", saxpy_64_, "cblas_saxpy64_", cblas_saxpy64_},
      {"somatcopy_64_", somatcopy_64_, "cblas_somatcopy64_", cblas_somatcopy64_},
-     {"simatcopy_64_", simatcopy_64_, "cblas_simatcopy64_", cblas_simatcopy64_}},
+     {"simatcopy_64_", simatcopy_64_, "cblas_simatcopy64_", cblas_simatcopy64_},
+     {"ssyrk_64_", ssyrk_64_, "cblas_ssyrk64_", cblas_ssyrk64_},
+     {"dsyrk_64_", dsyrk_64_, "cblas_dsyrk64_", cblas_dsyrk64_}},
 };
 
 constexpr int kRowMajor = 101, kColMajor = 102;
@@ -477,6 +486,52 @@ void check_matcopy(Checks& ck, const WheelSet& set) {
   }
 }
 
+// syrk, as numpy computes a @ a.T: C's `uplo` triangle only (the other keeps its poison).
+template <typename T, typename I>
+void check_syrk(Checks& ck, const Entry& e) {
+  const int64_t n = 6, k = 4;
+  for (const bool cblas : {false, true}) {
+    for (const bool upper : {true, false}) {
+      // Fortran: op = N with A n x k (lda n + 1); CBLAS row-major, NoTrans: A is n x k row-major.
+      const int64_t lda = cblas ? k + 1 : n + 1, ldc = n + 2;
+      const auto a = values<T>(size_t(lda) * size_t(cblas ? n : k));
+      std::vector<T> c(size_t(ldc) * size_t(n), poison<T>());
+      std::vector<T> expected = c;
+      for (int64_t i = 0; i < n; ++i) {
+        for (int64_t j = 0; j < n; ++j) {
+          // In the caller's layout: element (i, j) of the n x n C.
+          if (upper ? j < i : j > i) continue;
+          double sum = 0;
+          for (int64_t l = 0; l < k; ++l) {
+            const double ail = cblas ? a[size_t(l + i * lda)] : a[size_t(i + l * lda)];
+            const double ajl = cblas ? a[size_t(l + j * lda)] : a[size_t(j + l * lda)];
+            sum += ail * ajl;
+          }
+          expected[size_t(cblas ? j + i * ldc : i + j * ldc)] = T(2 * sum);
+        }
+      }
+      const Counts counts(cblas ? e.cblas_name : e.fortran_name, e.fortran_name);
+      if (cblas) {
+        using Fn = void (*)(int, int, int, I, I, T, const T*, I, T, T*, I);
+        reinterpret_cast<Fn>(e.cblas)(kRowMajor, upper ? 121 : 122, kNoTrans, I(n), I(k), T(2),
+                                      a.data(), I(lda), T(0), c.data(), I(ldc));
+      } else {
+        using Fn = void (*)(const char*, const char*, const I*, const I*, const T*, const T*,
+                            const I*, const T*, T*, const I*, size_t, size_t);
+        const I in = I(n), ik = I(k), ilda = I(lda), ildc = I(ldc);
+        const T alpha = 2, beta = 0;
+        reinterpret_cast<Fn>(e.fortran)(upper ? "U" : "L", "N", &in, &ik, &alpha, a.data(), &ilda,
+                                        &beta, c.data(), &ildc, 1, 1);
+      }
+      const char* name = cblas ? e.cblas_name : e.fortran_name;
+      ck.called(name);
+      const std::string what = std::string(name) + (upper ? " upper" : " lower");
+      ck.expect(same(c, expected), what + ": wrong C (or the other triangle written)");
+      ck.expect(counts.ok(ck.tileblas), what + counts.str(ck.tileblas));
+    }
+  }
+}
+
 // Bad arguments, as tileblas checks them for a set with OpenBLAS's conventions: reported once to
 // the caller's own handler, nothing computed, nothing of the stand-in run.
 template <typename I>
@@ -647,6 +702,8 @@ void check_set(Checks& ck, const WheelSet& set) {
   if (set.sbgemm.fortran) check_sbgemm<I>(ck, set);
   check_saxpy<I>(ck, set);
   check_matcopy<I>(ck, set);
+  check_syrk<float, I>(ck, set.ssyrk);
+  check_syrk<double, I>(ck, set.dsyrk);
   if (ck.tileblas) check_errors<I>(ck, set);
   if constexpr (sizeof(I) == 8) check_wide<I>(ck, set);
 }
