@@ -103,8 +103,7 @@ bool cblas_call_reporting(const std::string& name, const void* caller, std::stri
 
 }  // namespace
 
-void tileblas::compat::print_xerbla_message(const char* srname, size_t srname_len,
-                                            int64_t info) {
+void tileblas::compat::print_xerbla_message(const char* srname, size_t srname_len, int64_t info) {
   std::fprintf(stderr, " ** On entry to %-6s parameter number %2d had an illegal value\n",
                trimmed(srname, srname_len).c_str(), static_cast<int>(info));
 }

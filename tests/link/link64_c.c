@@ -77,8 +77,8 @@ int main(void) {
   /* lda = 2^32 + 3: A's second column lies 16 GiB past its first. */
   const int64_t big = ((int64_t)1 << 32) + 3;
   const size_t bytes = (size_t)(big + m) * sizeof(float);
-  float* wide = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
-                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  float* wide =
+      mmap(NULL, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   check(wide != MAP_FAILED, "could not reserve address space");
   if (wide != MAP_FAILED) {
     for (int i = 0; i < 3; ++i) wide[i] = a[i], wide[big + i] = a[3 + i];
