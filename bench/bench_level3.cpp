@@ -34,28 +34,6 @@ using tileblas::DataType;
 using tileblas::Level3Op;
 using tileblas::Level3Problem;
 
-const char* routine_name(Level3Op op) {
-  switch (op) {
-    case Level3Op::kSymm:
-      return "symm";
-    case Level3Op::kHemm:
-      return "hemm";
-    case Level3Op::kSyrk:
-      return "syrk";
-    case Level3Op::kHerk:
-      return "herk";
-    case Level3Op::kSyr2k:
-      return "syr2k";
-    case Level3Op::kHer2k:
-      return "her2k";
-    case Level3Op::kTrmm:
-      return "trmm";
-    case Level3Op::kTrsm:
-      return "trsm";
-  }
-  return "?";
-}
-
 char type_letter(DataType t) {
   switch (t) {
     case DataType::kF32:
@@ -410,7 +388,7 @@ void bench_row(benchmark::State& state, Row r, const std::string& name) {
   }
   const double flops = flops_of(r.op, r.type, double(r.n));
   const std::string yardstick = std::string("cublas") + char(std::toupper(type_letter(r.type))) +
-                                routine_name(r.op) + "+sync";
+                                tileblas::name_of(r.op) + "+sync";
   tbbench::report(state, flops / (ours_ms * 1e-3) / 1e12, flops / (ref_ms * 1e-3) / 1e12, "TFLOP/s",
                   yardstick.c_str(), name);
   reset(ours)(), reset(ref)();
@@ -445,7 +423,7 @@ bool register_level3_benches() {
     if (!tileblas::level3_on_device_supports(p, hopper)) continue;
     const std::string plan = r.rank_leaf > 0 ? "plan_rank" + std::to_string(r.rank_leaf) : "plan";
     const std::string params = is_rank(r.op) ? "LN" : is_tri(r.op) ? "LLNN" : "LL";
-    const std::string name = std::string(1, type_letter(r.type)) + routine_name(r.op) + "/" + plan +
+    const std::string name = std::string(1, type_letter(r.type)) + tileblas::name_of(r.op) + "/" + plan +
                              "/" + std::to_string(r.n) + "x" + std::to_string(r.n) + "/" + params;
     benchmark::RegisterBenchmark(name.c_str(), bench_row, r, name)
         ->UseManualTime()

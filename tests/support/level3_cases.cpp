@@ -24,28 +24,6 @@ using tileblas::Scalar;
 using tileblas::Side;
 using tileblas::Uplo;
 
-const char* op_name(Level3Op op) {
-  switch (op) {
-    case Level3Op::kSymm:
-      return "symm";
-    case Level3Op::kHemm:
-      return "hemm";
-    case Level3Op::kSyrk:
-      return "syrk";
-    case Level3Op::kHerk:
-      return "herk";
-    case Level3Op::kSyr2k:
-      return "syr2k";
-    case Level3Op::kHer2k:
-      return "her2k";
-    case Level3Op::kTrmm:
-      return "trmm";
-    case Level3Op::kTrsm:
-      return "trsm";
-  }
-  return "?";
-}
-
 bool is_rank(Level3Op op) {
   return op == Level3Op::kSyrk || op == Level3Op::kHerk || op == Level3Op::kSyr2k ||
          op == Level3Op::kHer2k;
@@ -126,7 +104,7 @@ bool in_triangle(Uplo uplo, int64_t i, int64_t j) { return uplo == Uplo::kLower 
 
 std::string Level3Case::str() const {
   std::ostringstream s;
-  s << tileblas::name_of(type) << " " << op_name(op);
+  s << tileblas::name_of(type) << " " << tileblas::name_of(op);
   if (op == Level3Op::kSymm || op == Level3Op::kHemm || is_tri(op))
     s << " side=" << (side == Side::kLeft ? "L" : "R");
   s << " uplo=" << (uplo == Uplo::kLower ? "L" : "U");
