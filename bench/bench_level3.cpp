@@ -423,8 +423,9 @@ bool register_level3_benches() {
     if (!tileblas::level3_on_device_supports(p, hopper)) continue;
     const std::string plan = r.rank_leaf > 0 ? "plan_rank" + std::to_string(r.rank_leaf) : "plan";
     const std::string params = is_rank(r.op) ? "LN" : is_tri(r.op) ? "LLNN" : "LL";
-    const std::string name = std::string(1, type_letter(r.type)) + tileblas::name_of(r.op) + "/" + plan +
-                             "/" + std::to_string(r.n) + "x" + std::to_string(r.n) + "/" + params;
+    const std::string name = std::string(1, type_letter(r.type)) + tileblas::name_of(r.op) + "/" +
+                             plan + "/" + std::to_string(r.n) + "x" + std::to_string(r.n) + "/" +
+                             params;
     benchmark::RegisterBenchmark(name.c_str(), bench_row, r, name)
         ->UseManualTime()
         ->Iterations(1)

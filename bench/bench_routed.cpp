@@ -102,8 +102,8 @@ std::pair<double, double> time_host(benchmark::State& state, const tileblas::Gem
     t = interleaved_medians(
         reps, warmup, [&] { tileblas::gemm(p, "sgemm"); },
         [&] {
-          tileblas::cpu_blas::sgemm('N', 'N', m, n, k, float(p.alpha.re), a, int(p.lda), b, int(p.ldb),
-                                    float(p.beta.re), c, int(p.ldc));
+          tileblas::cpu_blas::sgemm('N', 'N', m, n, k, float(p.alpha.re), a, int(p.lda), b,
+                                    int(p.ldb), float(p.beta.re), c, int(p.ldc));
         });
     state.SetIterationTime(t.first);
   }

@@ -583,8 +583,9 @@ cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
 
 template <class T, class Cfg, bool kVectorLoads>
 cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
-  const Args args{int(p.m), int(p.n), int(p.k), float(p.alpha.re), float(p.beta.re), p.a,
-                  p.lda,    p.b,      p.ldb,    p.c,     p.ldc,  p.c_type};
+  const Args args{
+      int(p.m), int(p.n), int(p.k), float(p.alpha.re), float(p.beta.re), p.a, p.lda, p.b,
+      p.ldb,    p.c,      p.ldc,    p.c_type};
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   // A as stored is m-contiguous unless transposed; B is k-contiguous unless transposed.
   const bool a_k = p.trans_a == Op::kTrans;

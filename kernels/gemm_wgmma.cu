@@ -481,8 +481,8 @@ cudaError_t transpose(const float* in, int64_t ld_in, int64_t rows, int64_t cols
 
 template <class T, class Cfg>
 cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
-  Args args{int(p.m), int(p.n), int(p.k), float(p.alpha.re), float(p.beta.re), p.a,
-            p.lda,    p.b,      p.ldb,    p.c,     p.ldc,  p.c_type};
+  Args args{int(p.m), int(p.n), int(p.k), float(p.alpha.re), float(p.beta.re), p.a, p.lda, p.b,
+            p.ldb,    p.c,      p.ldc,    p.c_type};
   constexpr Layout kK = Layout::kKMajor, kMN = Layout::kMNMajor;
   // A as stored is m-contiguous unless transposed; B is k-contiguous unless transposed.
   const bool a_k = p.trans_a == Op::kTrans;

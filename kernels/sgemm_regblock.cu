@@ -692,7 +692,8 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   const int64_t blocks =
       std::min<int64_t>((p.m * p.n + kReduceThreads - 1) / kReduceThreads, int64_t(sms) * 16);
   sgemm_splitk_reduce_kernel<<<unsigned(blocks), kReduceThreads, 0, stream>>>(
-      p.m, p.n, int(slices), partial, m_pad, float(p.alpha.re), float(p.beta.re), static_cast<float*>(p.c), p.ldc);
+      p.m, p.n, int(slices), partial, m_pad, float(p.alpha.re), float(p.beta.re),
+      static_cast<float*>(p.c), p.ldc);
   err = cudaGetLastError();
   if (partial) {
     const cudaError_t free_err = cudaFreeAsync(partial, stream);

@@ -100,8 +100,8 @@ cudaError_t launch(const GemmProblem& p, cudaStream_t stream) {
   const dim3 grid(unsigned((p.m + kTile - 1) / kTile), unsigned((p.n + kTile - 1) / kTile));
   sgemm_tiled_kernel<<<grid, kThreads, 0, stream>>>(
       p.trans_a == Op::kTrans, p.trans_b == Op::kTrans, p.m, p.n, p.k, float(p.alpha.re),
-      static_cast<const float*>(p.a), p.lda, static_cast<const float*>(p.b), p.ldb, float(p.beta.re),
-      static_cast<float*>(p.c), p.ldc);
+      static_cast<const float*>(p.a), p.lda, static_cast<const float*>(p.b), p.ldb,
+      float(p.beta.re), static_cast<float*>(p.c), p.ldc);
   return cudaGetLastError();
 }
 

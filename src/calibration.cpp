@@ -109,7 +109,8 @@ void measure_cpu(const GemmProblem& like, Rates& r) {
   std::vector<char> a, b, c;
   auto square = [&](int n) {
     const size_t count = size_t(n) * n;
-    a = filled(like.ab_type, count), b = filled(like.ab_type, count), c = filled(like.c_type, count);
+    a = filled(like.ab_type, count), b = filled(like.ab_type, count),
+    c = filled(like.c_type, count);
     GemmProblem p;
     p.ab_type = like.ab_type, p.c_type = like.c_type;
     p.m = p.n = p.k = p.lda = p.ldb = p.ldc = n;

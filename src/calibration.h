@@ -1,10 +1,10 @@
 // Measures the rates the cost model needs (src/router.h Rates). Once per process, on the first
-// host-data GEMM that has to be routed: pinned and pageable copies each way, pageable copies through
-// the executor's staging pipeline at two sizes, a tiny fp32 GEMM on host data with plain and with
-// bounced copies (the fixed cost of a host-data call each way) and two more bounced GEMMs (the
-// bounce buffer's packing rate, and the kernel's rate reading across the bus). Once per data type,
-// on the first host-data GEMM of that type: the CPU side at nine sizes in that type (for fp32 also
-// our host kernel and the host team), and the kernel the router would pick at 1024^3.
+// host-data GEMM that has to be routed: pinned and pageable copies each way, pageable copies
+// through the executor's staging pipeline at two sizes, a tiny fp32 GEMM on host data with plain
+// and with bounced copies (the fixed cost of a host-data call each way) and two more bounced GEMMs
+// (the bounce buffer's packing rate, and the kernel's rate reading across the bus). Once per data
+// type, on the first host-data GEMM of that type: the CPU side at nine sizes in that type (for fp32
+// also our host kernel and the host team), and the kernel the router would pick at 1024^3.
 #pragma once
 
 #include "problem.h"
@@ -15,7 +15,8 @@ namespace tileblas {
 class Device;
 
 // Rates for routing `p` (its data type picks the CPU points and the GPU kernel rate). Thread-safe;
-// the first call for a data type takes a few milliseconds (tens for complex double). `device` must be current.
+// the first call for a data type takes a few milliseconds (tens for complex double). `device` must
+// be current.
 const Rates& measured_rates(const GemmProblem& p, Device& device);
 // The same once measured (one atomic load, nothing made current), else nullptr.
 const Rates* rates_if_measured(const GemmProblem& p);

@@ -281,8 +281,8 @@ cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& w
       const int64_t j0 = j * panel_cols, w = std::min(panel_cols, p.n - j0);
       TB_TRY(cudaStreamWaitEvent(st.out, computed(j), 0));
       ++panels_queued_back;
-      TB_TRY(st.download(at(host_c, p.ldc, 0, j0, ce), p.ldc, at(dev_c, c.ld, 0, j0, ce), c.ld,
-                         p.m, w, ce, where.c == MemKind::kHostPinned));
+      TB_TRY(st.download(at(host_c, p.ldc, 0, j0, ce), p.ldc, at(dev_c, c.ld, 0, j0, ce), c.ld, p.m,
+                         w, ce, where.c == MemKind::kHostPinned));
       return cudaEventRecord(copied_back(j), st.out);
     };
     // Kernels for the full-width panels and the narrower last one, picked on first need.
@@ -299,8 +299,8 @@ cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& w
                          ab, where.b == MemKind::kHostPinned));
       }
       if (c_host && p.beta != 0.0) {
-        TB_TRY(st.upload(at(dev_c, c.ld, 0, j0, ce), c.ld, at(host_c, p.ldc, 0, j0, ce), p.ldc,
-                         p.m, w, ce, where.c == MemKind::kHostPinned));
+        TB_TRY(st.upload(at(dev_c, c.ld, 0, j0, ce), c.ld, at(host_c, p.ldc, 0, j0, ce), p.ldc, p.m,
+                         w, ce, where.c == MemKind::kHostPinned));
       }
       TB_TRY(cudaEventRecord(copied_in, st.in));
       TB_TRY(cudaStreamWaitEvent(stream, copied_in, 0));

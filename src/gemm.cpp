@@ -137,10 +137,9 @@ void gemm(const GemmProblem& call, const char* routine) {
       return;
     }
   }
-  GemmRoute route = route_gemm(p, where, config(), device ? &device->caps() : nullptr,
-                               elsewhere ? std::string("an operand on another GPU")
-                                         : Device::unavailable_reason(),
-                               rates);
+  GemmRoute route = route_gemm(
+      p, where, config(), device ? &device->caps() : nullptr,
+      elsewhere ? std::string("an operand on another GPU") : Device::unavailable_reason(), rates);
   if (route.cpu_path == CpuPath::kHostTeam) {
     const bool on_kernel = team_panels_on_host_kernel(p);
     if (sgemm_on_cpu_team(p, route.cpu_parts, on_kernel, route.wake_team)) {

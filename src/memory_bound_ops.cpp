@@ -61,10 +61,11 @@ void imatcopy_on_cpu(const TransposeProblem& p) {
 }
 
 void copy_failed(const char* routine, cudaError_t err) {
-  std::fprintf(stderr,
-               "tileblas: error: %s on GPU memory could not run on the GPU nor be copied to the CPU "
-               "(%s); the output was not computed\n",
-               routine, cudaGetErrorString(err));
+  std::fprintf(
+      stderr,
+      "tileblas: error: %s on GPU memory could not run on the GPU nor be copied to the CPU "
+      "(%s); the output was not computed\n",
+      routine, cudaGetErrorString(err));
 }
 
 // The operands' kinds for the device tileblas uses (-1: none; then any GPU memory is another's).
@@ -108,8 +109,8 @@ void transpose_on_cpu(const TransposeProblem& p, bool in_place, MemKind ka, MemK
   std::vector<float> a_host, b_host;
   cudaError_t err = cudaSuccess;
   if (in_place) {  // one buffer, read with lda and written with ldb: copy what either covers
-    const int64_t extent = std::max((p.cols - 1) * p.lda + p.rows,
-                                    (p.b_cols() - 1) * p.ldb + p.b_rows());
+    const int64_t extent =
+        std::max((p.cols - 1) * p.lda + p.rows, (p.b_cols() - 1) * p.ldb + p.b_rows());
     a_host.resize(size_t(extent));
     err = cudaMemcpy(a_host.data(), p.a, a_host.size() * sizeof(float), cudaMemcpyDefault);
     h.a = h.b = a_host.data();
@@ -130,8 +131,7 @@ void transpose_on_cpu(const TransposeProblem& p, bool in_place, MemKind ka, MemK
     in_place ? imatcopy_on_cpu(h) : omatcopy_on_cpu(h);
     if (in_place || in_gpu_memory(kb)) {
       err = cudaMemcpy2D(p.b, size_t(p.ldb) * sizeof(float), h.b, size_t(h.ldb) * sizeof(float),
-                         size_t(p.b_rows()) * sizeof(float), size_t(p.b_cols()),
-                         cudaMemcpyDefault);
+                         size_t(p.b_rows()) * sizeof(float), size_t(p.b_cols()), cudaMemcpyDefault);
     }
   }
   if (err != cudaSuccess) copy_failed(routine, err);
@@ -194,10 +194,9 @@ void axpy(const AxpyProblem& p, const char* routine) {
   std::string reason = route.reason;
   if (route.side == TILEBLAS_ROUTE_GPU) {
     const CurrentDevice current(*device);
-    const cudaError_t err =
-        current.ok() ? run_axpy(p, device_accessible(kx), device_accessible(ky), *route.kernel,
-                                device->stream())
-                     : cudaErrorInvalidDevice;
+    const cudaError_t err = current.ok() ? run_axpy(p, device_accessible(kx), device_accessible(ky),
+                                                    *route.kernel, device->stream())
+                                         : cudaErrorInvalidDevice;
     if (err == cudaSuccess) {
       record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, reason);
       return;

@@ -247,16 +247,15 @@ void run_case(const Case<T>& c, T* const* mem = nullptr) {
       const Wide got = at(cv, ldc, i, j), want = ref[i + size_t(j) * c.m];
       const long double tol = tol_factor * eps * (c.k + 2) * scale[i + size_t(j) * c.m] + 1e-300L;
       ASSERT_LE(std::abs(got - want), tol)
-          << "C(" << i << "," << j << ") got (" << double(got.real()) << ","
-          << double(got.imag()) << ") want (" << double(want.real()) << ","
-          << double(want.imag()) << ")";
+          << "C(" << i << "," << j << ") got (" << double(got.real()) << "," << double(got.imag())
+          << ") want (" << double(want.real()) << "," << double(want.imag()) << ")";
     }
   }
   for (int line = 0; line < c_lines; ++line) {
     for (int e = (row ? c.n : c.m); e < ldc; ++e) {
       const size_t idx = size_t(line) * ldc + e;
-      ASSERT_EQ(0, std::memcmp(&cv[idx], &c_before[idx], sizeof(T))) << "padding written at "
-                                                                      << idx;
+      ASSERT_EQ(0, std::memcmp(&cv[idx], &c_before[idx], sizeof(T)))
+          << "padding written at " << idx;
     }
   }
 }
@@ -317,11 +316,13 @@ TYPED_TEST(GemmDczApi, OddShapes) {
 
 template <class T>
 void run_in_device_memory(const Case<T>& c, bool managed) {
-  const size_t count = size_t(std::max({c.m, c.n, c.k}) + c.pad + 1) * (std::max({c.m, c.n, c.k}) + 1);
+  const size_t count =
+      size_t(std::max({c.m, c.n, c.k}) + c.pad + 1) * (std::max({c.m, c.n, c.k}) + 1);
   T* mem[3] = {};
   for (T*& p : mem) {
-    const cudaError_t err = managed ? cudaMallocManaged(reinterpret_cast<void**>(&p), count * sizeof(T))
-                                    : cudaMalloc(reinterpret_cast<void**>(&p), count * sizeof(T));
+    const cudaError_t err = managed
+                                ? cudaMallocManaged(reinterpret_cast<void**>(&p), count * sizeof(T))
+                                : cudaMalloc(reinterpret_cast<void**>(&p), count * sizeof(T));
     ASSERT_EQ(cudaSuccess, err);
   }
   run_case<T>(c, mem);
@@ -332,7 +333,8 @@ void run_in_device_memory(const Case<T>& c, bool managed) {
 TYPED_TEST(GemmDczApi, DeviceAndManagedPointersInPlace) {
   TB_REQUIRE_GPU();
   using T = TypeParam;
-  const int shapes[][3] = {{1, 1, 1}, {7, 31, 63}, {129, 65, 257}, {600, 513, 257}, {4097, 33, 129}};
+  const int shapes[][3] = {
+      {1, 1, 1}, {7, 31, 63}, {129, 65, 257}, {600, 513, 257}, {4097, 33, 129}};
   for (const auto& s : shapes) {
     for (int t : {0, 1, 3, 4, 2, 8}) {
       for (bool managed : {false, true}) {

@@ -1,12 +1,12 @@
 // The CPU fallbacks. A GPU run that fails part way must leave a right C: the CPU fallback computes
-// only what the GPU did not finish. A staged GEMM on host data (beta != 0, so computing a finished column twice would
-// apply beta twice) is made to fail after some of its column panels were copied back
-// (fail_staged_gemm_after_panels_for_testing), through tileblas::gemm, and C is checked against
-// OpenBLAS everywhere. And GPU memory on a route that runs on the CPU (a GPU tileblas does not use,
-// here: TILEBLAS_MODE=cpu, where every GPU is one it does not use) is computed through copies,
-// never read by the CPU directly nor by a kernel on the wrong device. A failure disables the GPU
-// for the process and the mode is read once, so each case runs in a process of its own (a gtest
-// death test, re-executed rather than forked: CUDA does not survive fork()).
+// only what the GPU did not finish. A staged GEMM on host data (beta != 0, so computing a finished
+// column twice would apply beta twice) is made to fail after some of its column panels were copied
+// back (fail_staged_gemm_after_panels_for_testing), through tileblas::gemm, and C is checked
+// against OpenBLAS everywhere. And GPU memory on a route that runs on the CPU (a GPU tileblas does
+// not use, here: TILEBLAS_MODE=cpu, where every GPU is one it does not use) is computed through
+// copies, never read by the CPU directly nor by a kernel on the wrong device. A failure disables
+// the GPU for the process and the mode is read once, so each case runs in a process of its own (a
+// gtest death test, re-executed rather than forked: CUDA does not survive fork()).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 

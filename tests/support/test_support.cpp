@@ -165,7 +165,8 @@ void openblas_gemm_reference(const tileblas::GemmProblem& p, const std::vector<f
   ASSERT_EQ(blas.error, "");
   const int m = int(p.m), n = int(p.n), k = int(p.k), lda = int(p.lda), ldb = int(p.ldb),
             ldc = int(p.ldc);
-  const char ta = p.trans_a == tileblas::Op::kNoTrans ? 'N' : 'T', tb = p.trans_b == tileblas::Op::kNoTrans ? 'N' : 'T';
+  const char ta = p.trans_a == tileblas::Op::kNoTrans ? 'N' : 'T',
+             tb = p.trans_b == tileblas::Op::kNoTrans ? 'N' : 'T';
   std::vector<float> r = c, s(c.size());
   std::vector<float> abs_a(a.size()), abs_b(b.size());
   for (size_t i = 0; i < a.size(); ++i) abs_a[i] = std::fabs(a[i]);
@@ -174,8 +175,8 @@ void openblas_gemm_reference(const tileblas::GemmProblem& p, const std::vector<f
   const float alpha = float(p.alpha.re), beta = float(p.beta.re);
   const float abs_alpha = std::fabs(alpha), abs_beta = std::fabs(beta);
   if (p.beta == 0.0) std::fill(r.begin(), r.end(), 0.0f);  // OpenBLAS may read C when beta==0
-  blas.sgemm(&ta, &tb, &m, &n, &k, &alpha, a.data(), &lda, b.data(), &ldb, &beta, r.data(), &ldc,
-             1, 1);
+  blas.sgemm(&ta, &tb, &m, &n, &k, &alpha, a.data(), &lda, b.data(), &ldb, &beta, r.data(), &ldc, 1,
+             1);
   blas.sgemm(&ta, &tb, &m, &n, &k, &abs_alpha, abs_a.data(), &lda, abs_b.data(), &ldb, &abs_beta,
              s.data(), &ldc, 1, 1);
   out.assign(size_t(m) * n, 0.0);
