@@ -196,7 +196,7 @@ void host_steps(benchmark::State& state, int64_t n) {
   const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
   tileblas::Device* device = probed_device(state, p);
   if (!device) return;
-  const tileblas::Rates& rates = tileblas::measured_rates(p, *device);
+  const tileblas::Rates& rates = *tileblas::measured_rates(p, *device);  // this thread alone
   auto cpu = [&] {
     tileblas::cpu_blas::sgemm('N', 'N', int(n), int(n), int(n), 1.0f, a.data(), int(n), b.data(),
                               int(n), 0.0f, c.data(), int(n));
@@ -251,7 +251,7 @@ void overhead_parts(benchmark::State& state) {
   const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
   tileblas::Device* device = probed_device(state, p);
   if (!device) return;
-  const tileblas::Rates& rates = tileblas::measured_rates(p, *device);
+  const tileblas::Rates& rates = *tileblas::measured_rates(p, *device);  // this thread alone
   const tileblas::Placement host;
   const int reps = 20001;
   std::vector<std::pair<const char*, double>> parts;
@@ -269,7 +269,7 @@ void overhead_parts(benchmark::State& state) {
                                                       })},
         {"rates_lookup_us",
          median_seconds(reps,
-                        [&] { benchmark::DoNotOptimize(&tileblas::measured_rates(p, *device)); })},
+                        [&] { benchmark::DoNotOptimize(tileblas::measured_rates(p, *device)); })},
         {"route_us", median_seconds(reps,
                                     [&] {
                                       auto r = tileblas::route_gemm(

@@ -313,13 +313,14 @@ const Rates* rates_if_measured(const GemmProblem& p) {
   return slot_of(p).load(std::memory_order_acquire);
 }
 
-const Rates& measured_rates(const GemmProblem& p, Device& device) {
-  if (const Rates* r = rates_if_measured(p)) return *r;
+const Rates* measured_rates(const GemmProblem& p, Device& device) {
+  if (const Rates* r = rates_if_measured(p)) return r;
   static std::mutex mu;
   static Rates base;
   static bool base_measured = false;
-  std::lock_guard<std::mutex> lock(mu);
-  if (const Rates* r = slot_of(p).load(std::memory_order_relaxed)) return *r;
+  std::unique_lock<std::mutex> lock(mu, std::try_to_lock);
+  if (!lock.owns_lock()) return nullptr;  // another call is measuring: this one goes without
+  if (const Rates* r = slot_of(p).load(std::memory_order_relaxed)) return r;
   if (!base_measured) {
     // What every data type shares: the links, and the fixed costs of a GEMM on host data (timed
     // in plain fp32, whichever call comes first).
@@ -354,16 +355,17 @@ const Rates& measured_rates(const GemmProblem& p, Device& device) {
   }
   const Rates* stored = new Rates(r);  // never freed: calls read it until the process exits
   slot_of(p).store(stored, std::memory_order_release);
-  return *stored;
+  return stored;
 }
 
-const Rates& measured_cpu_rates(const GemmProblem& p) {
+const Rates* measured_cpu_rates(const GemmProblem& p) {
   static std::atomic<const Rates*> slots[kDataTypeCount];
   std::atomic<const Rates*>& slot = slots[int(p.ab_type)];
-  if (const Rates* r = slot.load(std::memory_order_acquire)) return *r;
+  if (const Rates* r = slot.load(std::memory_order_acquire)) return r;
   static std::mutex mu;
-  std::lock_guard<std::mutex> lock(mu);
-  if (const Rates* r = slot.load(std::memory_order_relaxed)) return *r;
+  std::unique_lock<std::mutex> lock(mu, std::try_to_lock);
+  if (!lock.owns_lock()) return nullptr;  // another call is measuring: this one goes without
+  if (const Rates* r = slot.load(std::memory_order_relaxed)) return r;
   Rates r;
   r.gpu_overhead_s = std::numeric_limits<double>::infinity();  // no GPU: never the faster side
   measure_cpu(p, r);
@@ -374,7 +376,7 @@ const Rates& measured_cpu_rates(const GemmProblem& p) {
   }
   const Rates* stored = new Rates(r);  // never freed, as measured_rates()' rates
   slot.store(stored, std::memory_order_release);
-  return *stored;
+  return stored;
 }
 
 }  // namespace tileblas

@@ -16,12 +16,14 @@ class Device;
 
 // Rates for routing `p` (its data type picks the CPU points and the GPU kernel rate). Thread-safe;
 // the first call for a data type takes a few milliseconds (tens for complex double). `device` must
-// be current.
-const Rates& measured_rates(const GemmProblem& p, Device& device);
+// be current. nullptr while another thread is measuring: rather than wait for it, a call is routed
+// without rates (host data stays on the CPU side).
+const Rates* measured_rates(const GemmProblem& p, Device& device);
 // The same once measured (one atomic load, nothing made current), else nullptr.
 const Rates* rates_if_measured(const GemmProblem& p);
 // Rates of the CPU side alone, for a process without a usable GPU (its fixed cost infinite):
-// measured once per data type on first need, as measured_rates() measures that side.
-const Rates& measured_cpu_rates(const GemmProblem& p);
+// measured once per data type on first need, as measured_rates() measures that side; nullptr while
+// another thread is measuring them.
+const Rates* measured_cpu_rates(const GemmProblem& p);
 
 }  // namespace tileblas

@@ -119,11 +119,11 @@ void gemm(const GemmProblem& call, const char* routine) {
       rates = rates_if_measured(p);
       if (!rates) {
         const CurrentDevice current(*device);
-        if (current.ok()) rates = &measured_rates(p, *device);
+        if (current.ok()) rates = measured_rates(p, *device);
       }
     } else if (p.ab_type == DataType::kF32 && p.c_type == DataType::kF32) {
       // No GPU: fp32 still has three CPU paths (the CPU BLAS, the host team, our host kernel).
-      rates = &measured_cpu_rates(p);
+      rates = measured_cpu_rates(p);
     }
   }
   // Small host problems below the measured crossover: our host kernel, as route_gemm() would say,

@@ -235,7 +235,7 @@ void level3(const Level3Problem& p, const char* routine) {
     rates = rates_if_measured(like);
     if (!rates) {
       const CurrentDevice current(*device);
-      if (current.ok()) rates = &measured_rates(like, *device);
+      if (current.ok()) rates = measured_rates(like, *device);
     }
   }
   Level3Route route = route_level3(

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <thread>
 
 #include "calibration.h"
 #include "device_support.h"
@@ -374,7 +375,9 @@ TEST(RouterTest, NoDeviceTakesTheHostKernelWhereMeasuredFaster) {
 // point, and our host kernel where this CPU has a variant.
 TEST(CalibrationTest, CpuSideIsMeasuredWithoutADevice) {
   namespace small = tileblas::sgemm_host_small;
-  const Rates& r = tileblas::measured_cpu_rates(square(64));
+  const Rates* measured = tileblas::measured_cpu_rates(square(64));
+  ASSERT_NE(measured, nullptr);  // no other thread is measuring
+  const Rates& r = *measured;
   ASSERT_EQ(r.cpu_points, Rates::kMaxCpuPoints);
   for (int i = 0; i < r.cpu_points; ++i) {
     EXPECT_GT(r.cpu_point_s[i], 0.0) << i;
@@ -382,7 +385,28 @@ TEST(CalibrationTest, CpuSideIsMeasuredWithoutADevice) {
   }
   EXPECT_TRUE(std::isinf(r.gpu_overhead_s));
   EXPECT_DOUBLE_EQ(r.host_kernel_sure_flops, tileblas::host_kernel_sure_flops(r));
-  EXPECT_EQ(&r, &tileblas::measured_cpu_rates(square(8)));
+  EXPECT_EQ(&r, tileblas::measured_cpu_rates(square(8)));
+}
+
+// A call that finds another thread measuring the rates does not wait for it: it gets none (and is
+// routed without them), or the one set of rates once they are measured.
+TEST(CalibrationTest, ConcurrentFirstCallsDoNotWaitForEachOther) {
+  GemmProblem p = square(64, DataType::kF64);
+  p.c_type = DataType::kF64;
+  const Rates* seen[4] = {};
+  std::vector<std::thread> threads;
+  for (const Rates*& s : seen) {
+    threads.emplace_back([&s, &p] { s = tileblas::measured_cpu_rates(p); });
+  }
+  for (std::thread& t : threads) t.join();
+  const Rates* rates = tileblas::measured_cpu_rates(p);
+  ASSERT_NE(rates, nullptr);
+  int measuring_or_measured = 0;
+  for (const Rates* s : seen) {
+    EXPECT_TRUE(s == nullptr || s == rates);
+    measuring_or_measured += s != nullptr;
+  }
+  EXPECT_GE(measuring_or_measured, 1);  // the thread that measured them got them
 }
 
 // Our host kernel's prediction interpolates between its measured points, takes the smallest
