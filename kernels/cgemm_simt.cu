@@ -3,11 +3,10 @@
 #include "cgemm_simt.h"
 
 #include <cuda_runtime.h>
-
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-
+#include "cp_async.cuh"
 #include "gemm_device_common.cuh"
 
 namespace tileblas::cgemm_simt {
@@ -52,22 +51,13 @@ struct Args {
 // How an operand lies in global memory: contiguous along k (A transposed, B not) or along m/n.
 enum class Layout { kKContiguous, kMNContiguous };
 
-__device__ __forceinline__ uint32_t smem_address(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-// 16 (8) bytes global -> shared; bytes past `src_bytes` are zero-filled and not read.
-__device__ __forceinline__ void cp_async_16(uint32_t dst, const void* src, int src_bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(src_bytes)
-               : "memory");
-}
-__device__ __forceinline__ void cp_async_8(uint32_t dst, const void* src, int src_bytes) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(dst), "l"(src), "r"(src_bytes)
-               : "memory");
-}
-__device__ __forceinline__ void cp_async_4(uint32_t dst, const void* src, int src_bytes) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;" ::"r"(dst), "l"(src), "r"(src_bytes)
-               : "memory");
-}
+using ptx::cp_async_16;
+using ptx::cp_async_4;
+using ptx::cp_async_8;
+using ptx::cp_async_commit;
+using ptx::cp_async_wait;
+using ptx::smem_address;
+
 // One complex element: 8 bytes at once, or (4-byte alignment only) re and im apart.
 template <int kCopyBytes>
 __device__ __forceinline__ void copy_element(uint32_t dst, const float2* src, bool ok) {
@@ -78,13 +68,6 @@ __device__ __forceinline__ void copy_element(uint32_t dst, const float2* src, bo
     cp_async_4(dst, f, ok ? 4 : 0);
     cp_async_4(dst + 4, ok ? f + 1 : f, ok ? 4 : 0);
   }
-}
-__device__ __forceinline__ void cp_async_commit() {
-  asm volatile("cp.async.commit_group;" ::: "memory");
-}
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(kPending) : "memory");
 }
 
 // Copies the k-step starting at k0 of one operand x (kRows rows of m or n from mn0) into shared

@@ -3,11 +3,10 @@
 #include "gemm_f64_mma.h"
 
 #include <cuda_runtime.h>
-
 #include <algorithm>
 #include <climits>
 #include <cstdint>
-
+#include "cp_async.cuh"
 #include "gemm_device_common.cuh"
 
 namespace tileblas::gemm_f64_mma {
@@ -65,25 +64,12 @@ struct TypeC64 {
 
 // ---- PTX wrappers -------------------------------------------------------------------------------
 
-__device__ __forceinline__ uint32_t smem_address(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-// 16 (8) bytes global -> shared; bytes past `src_bytes` are zero-filled and not read.
-__device__ __forceinline__ void cp_async_16(uint32_t dst, const void* src, int src_bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(src_bytes)
-               : "memory");
-}
-__device__ __forceinline__ void cp_async_8(uint32_t dst, const void* src, int src_bytes) {
-  asm volatile("cp.async.ca.shared.global [%0], [%1], 8, %2;" ::"r"(dst), "l"(src), "r"(src_bytes)
-               : "memory");
-}
-__device__ __forceinline__ void cp_async_commit() {
-  asm volatile("cp.async.commit_group;" ::: "memory");
-}
-template <int kPending>
-__device__ __forceinline__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(kPending) : "memory");
-}
+using ptx::cp_async_16;
+using ptx::cp_async_8;
+using ptx::cp_async_commit;
+using ptx::cp_async_wait;
+using ptx::smem_address;
+
 __device__ __forceinline__ void lds_f64x2(double& x, double& y, uint32_t addr) {
   asm volatile("ld.shared.v2.f64 {%0,%1}, [%2];" : "=d"(x), "=d"(y) : "r"(addr));
 }

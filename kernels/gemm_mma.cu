@@ -1,5 +1,6 @@
 // gemm_mma: mma.sync tensor-core GEMM. The contract (formula, storage, tiling, edges, alignment)
 // is at the top of gemm_mma.h.
+#include "cp_async.cuh"
 #include "gemm_device_common.cuh"
 #include "gemm_mma.h"
 
@@ -90,20 +91,10 @@ constexpr bool kPermuted = !T::kTransposingLdmatrix && kLayout == Layout::kMNCon
 
 // ---- PTX wrappers -------------------------------------------------------------------------------
 
-__device__ uint32_t smem_address(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
-
-// 16 bytes global -> shared; bytes past `src_bytes` (0..16) are zero-filled and not read.
-__device__ void cp_async_16(uint32_t dst, const void* src, int src_bytes) {
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(src_bytes)
-               : "memory");
-}
-__device__ void cp_async_commit() { asm volatile("cp.async.commit_group;" ::: "memory"); }
-template <int kPending>
-__device__ void cp_async_wait() {
-  asm volatile("cp.async.wait_group %0;" ::"n"(kPending) : "memory");
-}
+using ptx::cp_async_16;
+using ptx::cp_async_commit;
+using ptx::cp_async_wait;
+using ptx::smem_address;
 
 __device__ void ldmatrix_x4(uint32_t (&r)[4], uint32_t addr) {
   asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"

@@ -1,5 +1,6 @@
 // gemm_wgmma: wgmma (sm_90a) tensor-core GEMM fed by the copy engine (TMA). The contract
 // (formula, storage, tiling, edges, alignment) is at the top of gemm_wgmma.h.
+#include "cp_async.cuh"
 #include "gemm_device_common.cuh"
 #include "gemm_wgmma.h"
 
@@ -147,9 +148,7 @@ struct TypeTF32 {
 
 // ---- PTX wrappers -------------------------------------------------------------------------------
 
-__device__ uint32_t smem_address(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
+using ptx::smem_address;
 
 __device__ void mbarrier_init(uint32_t bar, uint32_t count) {
   asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count) : "memory");

@@ -1,4 +1,5 @@
 // sgemm_regblock: see sgemm_regblock.h for the contract, tiling and edge handling.
+#include "cp_async.cuh"
 #include "sgemm_regblock.h"
 
 #include <algorithm>
@@ -96,9 +97,8 @@ struct Args {
   int strip_rows, strip_cols, strip_blocks_bottom;
 };
 
-__device__ __forceinline__ uint32_t smem_address(const void* p) {
-  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
-}
+using ptx::smem_address;
+
 // 4- and 16-byte asynchronous copies; src_bytes < size zero-fills the rest (0: nothing is read).
 __device__ __forceinline__ void copy4(float* dst, const float* src, int src_bytes) {
   asm volatile("cp.async.ca.shared.global [%0], [%1], 4, %2;\n" ::"r"(smem_address(dst)), "l"(src),
