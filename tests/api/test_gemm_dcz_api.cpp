@@ -18,6 +18,7 @@
 
 #include "test_support.h"
 #include "tileblas.h"
+#include "typed_elements.h"
 
 extern "C" {
 void dgemm_(const char*, const char*, const int*, const int*, const int*, const double*,
@@ -37,6 +38,13 @@ void cblas_zgemm(int, int, int, int, int, int, const void*, const void*, int, co
 
 namespace {
 
+using tbtest::kComplex;
+using tbtest::nan_element;
+using tbtest::random_element;
+using tbtest::Real;
+using tbtest::Wide;
+using tbtest::widen;
+
 constexpr int kRowMajor = 101, kColMajor = 102;
 constexpr int kCblasTrans[] = {111, 112, 113};  // N, T, C
 constexpr char kFortranTrans[] = {'N', 'T', 'C'};
@@ -45,7 +53,6 @@ template <class T>
 struct Traits;
 template <>
 struct Traits<double> {
-  using Real = double;
   static constexpr const char* kName = "dgemm";
   static void fortran(const char* ta, const char* tb, const int* m, const int* n, const int* k,
                       const double* alpha, const double* a, const int* lda, const double* b,
@@ -60,7 +67,6 @@ struct Traits<double> {
 };
 template <>
 struct Traits<std::complex<float>> {
-  using Real = float;
   static constexpr const char* kName = "cgemm";
   static void fortran(const char* ta, const char* tb, const int* m, const int* n, const int* k,
                       const void* alpha, const void* a, const int* lda, const void* b,
@@ -75,7 +81,6 @@ struct Traits<std::complex<float>> {
 };
 template <>
 struct Traits<std::complex<double>> {
-  using Real = double;
   static constexpr const char* kName = "zgemm";
   static void fortran(const char* ta, const char* tb, const int* m, const int* n, const int* k,
                       const void* alpha, const void* a, const int* lda, const void* b,
@@ -90,43 +95,10 @@ struct Traits<std::complex<double>> {
 };
 
 template <class T>
-constexpr bool kComplex = !std::is_floating_point_v<T>;
-
-using Wide = std::complex<long double>;
-template <class T>
-Wide widen(const T& v) {
-  if constexpr (kComplex<T>) {
-    return Wide(v.real(), v.imag());
-  } else {
-    return Wide(v, 0);
-  }
-}
-
-template <class T>
-T random_element() {
-  std::uniform_real_distribution<double> d(-1.0, 1.0);
-  if constexpr (kComplex<T>) {
-    return T(d(tbtest::rng()), d(tbtest::rng()));
-  } else {
-    return T(d(tbtest::rng()));
-  }
-}
-
-template <class T>
 std::vector<T> random_matrix(size_t count) {
   std::vector<T> v(count);
   for (T& x : v) x = random_element<T>();
   return v;
-}
-
-template <class T>
-T nan_element() {
-  const auto nan = std::numeric_limits<typename Traits<T>::Real>::quiet_NaN();
-  if constexpr (kComplex<T>) {
-    return T(nan, nan);
-  } else {
-    return nan;
-  }
 }
 
 // The scalars every case draws alpha and beta from: 0 and 1 (netlib's special cases) and two
@@ -240,7 +212,7 @@ void run_case(const Case<T>& c, T* const* mem = nullptr) {
   }
 
   // eps of the type (unit roundoff), a complex multiply-add counted as a few roundings.
-  const long double eps = std::numeric_limits<typename Traits<T>::Real>::epsilon() / 2;
+  const long double eps = std::numeric_limits<Real<T>>::epsilon() / 2;
   const long double tol_factor = kComplex<T> ? 4.0L : 2.0L;
   for (int i = 0; i < c.m; ++i) {
     for (int j = 0; j < c.n; ++j) {

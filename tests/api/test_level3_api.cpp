@@ -25,9 +25,17 @@
 
 #include "test_support.h"
 #include "tileblas.h"
+#include "typed_elements.h"
 #include "xerbla_recorder.h"
 
 namespace {
+
+using tbtest::kComplex;
+using tbtest::nan_element;
+using tbtest::random_element;
+using tbtest::Real;
+using tbtest::Wide;
+using tbtest::widen;
 
 constexpr int kRowMajor = 101, kColMajor = 102;
 constexpr int kCblasTrans[] = {111, 112, 113};  // N, T, C
@@ -46,20 +54,6 @@ bool is_rank_k(Routine r) { return r == kSyrk || r == kHerk || r == kSyr2k || r 
 bool is_triangular(Routine r) { return r == kTrmm || r == kTrsm; }
 bool is_hermitian(Routine r) { return r == kHemm || r == kHerk || r == kHer2k; }
 bool has_b(Routine r) { return r == kSymm || r == kHemm || r == kSyr2k || r == kHer2k; }
-
-template <class T>
-constexpr bool kComplex = !std::is_floating_point_v<T>;
-
-template <class T>
-struct RealOf {
-  using type = T;
-};
-template <class R>
-struct RealOf<std::complex<R>> {
-  using type = R;
-};
-template <class T>
-using Real = typename RealOf<T>::type;
 
 template <class T>
 constexpr char kLetter = std::is_same_v<T, float>                 ? 's'
@@ -88,17 +82,6 @@ std::vector<int> transes(Routine r) {
 }
 
 // ---- The exported symbols, looked up by name (they must be libtileblas's) ----------------------
-
-using Wide = std::complex<long double>;
-
-template <class T>
-Wide widen(const T& v) {
-  if constexpr (kComplex<T>) {
-    return Wide(v.real(), v.imag());
-  } else {
-    return Wide(v, 0);
-  }
-}
 
 void* exported(const std::string& name) {
   void* fn = dlsym(RTLD_DEFAULT, name.c_str());
@@ -176,26 +159,6 @@ std::string describe(const Case<T>& c) {
                 double(al.real()), double(al.imag()), double(be.real()), double(be.imag()), c.pad,
                 c.row ? " row-major" : "");
   return buf;
-}
-
-template <class T>
-T random_element() {
-  std::uniform_real_distribution<double> d(-1.0, 1.0);
-  if constexpr (kComplex<T>) {
-    return T(d(tbtest::rng()), d(tbtest::rng()));
-  } else {
-    return T(d(tbtest::rng()));
-  }
-}
-
-template <class T>
-T nan_element() {
-  const auto nan = std::numeric_limits<Real<T>>::quiet_NaN();
-  if constexpr (kComplex<T>) {
-    return T(nan, nan);
-  } else {
-    return nan;
-  }
 }
 
 template <class T>
