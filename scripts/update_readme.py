@@ -2,7 +2,8 @@
 """Puts benchmark tables (markdown printed by scripts/bench_table.py from the bench's JSON) into
 README.md between the markers <!-- bench-table:begin --> and <!-- bench-table:end -->, or, with
 --marker NAME, between <!-- NAME:begin --> and <!-- NAME:end --> (host-compare: the table
-scripts/host_compare_table.py writes as host-compare.md; sweep-table: the GEMM shape sweep's
+scripts/host_compare_table.py writes as host-compare.md; numpy-pip: the table
+scripts/numpy_check.sh writes as numpy_bench.md, caption first; sweep-table: the GEMM shape sweep's
 tables, bench_table.py --sweep-summary and --sweep-rows, through scripts/readme_bench.sh).
 
 Usage: update_readme.py TABLE.md [TABLE.md ...] [--readme README.md] [--marker NAME]
@@ -25,7 +26,8 @@ def main():
     tables = []
     for name in args.tables:
         table = pathlib.Path(name).read_text().strip()
-        if not table.startswith("|"):
+        # A caption line may come first (numpy_check.sh's table says what it measured there).
+        if not any(line.startswith("|") for line in table.splitlines()):
             print(f"{name} holds no table", file=sys.stderr)
             return 1
         tables.append(table)
