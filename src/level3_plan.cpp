@@ -183,14 +183,21 @@ class RankPlan {
     void* t = nullptr;
     if (cudaError_t err = be_.scratch(size_t(n) * size_t(leaf) * elem_, &t); err != cudaSuccess)
       return err;
-    if (cudaError_t err = off_diagonal(0, n); err != cudaSuccess) return err;
-    // The diagonal blocks, stacked in t (n x leaf): block b at rows [b*leaf, ..).
-    for (int64_t off = 0; off < n; off += leaf) {
-      const int64_t len = std::min(leaf, n - off);
-      void* tb = at(t, off, 0, n, elem_);
-      cudaError_t err = product(len, len, off, off, alpha_, alpha2_, kZero, tb, n);
-      if (err != cudaSuccess) return err;
+    // Every product (one block of C, or of t) is independent of the others: each in a lane of its
+    // own where there are several (small blocks' GEMMs do not fill the GPU one at a time).
+    const bool lanes = n > leaf;
+    if (lanes) {
+      if (cudaError_t err = be_.fork(); err != cudaSuccess) return err;
     }
+    cudaError_t err = off_diagonal(0, n);
+    // The diagonal blocks, stacked in t (n x leaf): block b at rows [b*leaf, ..).
+    for (int64_t off = 0; off < n && err == cudaSuccess; off += leaf) {
+      const int64_t len = std::min(leaf, n - off);
+      err = product(len, len, off, off, alpha_, alpha2_, kZero, at(t, off, 0, n, elem_), n);
+    }
+    const cudaError_t joined = lanes ? be_.join() : cudaSuccess;
+    if (err != cudaSuccess) return err;
+    if (joined != cudaSuccess) return joined;
     TriUpdateProblem u;
     u.type = p_.type;
     u.fill = fill();
@@ -219,8 +226,10 @@ class RankPlan {
 
   // C_block (rows [ri, ri + rows), columns [cj, cj + cols) of the product) =
   //   a1*P_i*Q_j' + a2*Q_i*P_j' + beta*C_block  (2k forms), a1*P_i*P_j' + beta*C_block (rank k).
+  // A lane of its own (the 2k forms' two GEMMs in order in it).
   cudaError_t product(int64_t rows, int64_t cols, int64_t ri, int64_t cj, const Scalar& a1,
                       const Scalar& a2, const Scalar& beta, void* c, int64_t ldc) {
+    be_.next_lane();
     const Operand pi = rows_of(p_.a, p_.lda, ri);
     if (!two_) {
       return be_.gemm(gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.a, p_.lda, cj),

@@ -31,9 +31,18 @@ namespace tileblas {
 
 // What a plan runs on. Each call is ordered after the previous ones (a stream's order on the
 // device); a failure is returned and ends the plan.
+//
+// Independent operations: between fork() and join() every operation goes to the current lane, and
+// next_lane() starts another. Within a lane operations keep their order, every lane runs after
+// everything before fork(), and everything after join() runs after every lane; lanes are not
+// ordered among themselves (the device runs them on several streams at once, the tests' CPU
+// backend in reverse). The defaults run everything in order, which is one valid schedule.
 class Level3Backend {
  public:
   virtual ~Level3Backend() = default;
+  virtual cudaError_t fork() { return cudaSuccess; }
+  virtual void next_lane() {}
+  virtual cudaError_t join() { return cudaSuccess; }
   virtual cudaError_t gemm(const GemmProblem& p) = 0;
   virtual cudaError_t tri_update(const TriUpdateProblem& p) = 0;
   virtual cudaError_t tri_fill(const TriFillProblem& p) = 0;

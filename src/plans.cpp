@@ -7,8 +7,11 @@
 #include "plans.h"
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
+#include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -47,30 +50,107 @@ void keep_in_pool(uint64_t bytes) {
   if (err != cudaSuccess) cudaGetLastError();
 }
 
+// Lanes of independent operations: four concurrent GEMMs of 32-64 tiles fill the SMs of a Hopper
+// GPU where one leaves most of them idle (syrk's diagonal and deepest off-diagonal blocks).
+constexpr int kLanes = 4;
+using SideStreams = std::array<cudaStream_t, kLanes>;
+
+// The current device's side streams, created at the first need and kept for the process (as the
+// device's own stream is). Every thread's plans share them: that can only order their work more
+// than needed, since each plan expresses its dependencies with events of its own.
+cudaError_t side_streams(SideStreams* out) {
+  static std::mutex mu;
+  static std::map<int, SideStreams> by_device;
+  int device = 0;
+  if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
+  const std::lock_guard<std::mutex> lock(mu);
+  auto it = by_device.find(device);
+  if (it == by_device.end()) {
+    SideStreams streams{};
+    for (int i = 0; i < kLanes; ++i) {
+      if (cudaError_t err = cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking);
+          err != cudaSuccess) {
+        for (int j = 0; j < i; ++j) cudaStreamDestroy(streams[j]);
+        return err;
+      }
+    }
+    it = by_device.emplace(device, streams).first;
+  }
+  *out = it->second;
+  return cudaSuccess;
+}
+
 class DeviceBackend final : public Level3Backend {
  public:
   // dry_run: check every operation's kernel, launch nothing, allocate nothing.
   DeviceBackend(const DeviceCaps& caps, cudaStream_t stream, bool dry_run)
       : caps_(caps), stream_(stream), dry_run_(dry_run), cfg_(config()) {}
 
+  ~DeviceBackend() override {
+    join();
+    for (cudaEvent_t e : events_) cudaEventDestroy(e);
+  }
+
   cudaError_t gemm(const GemmProblem& p) override {
     GemmProblem q = p;
     q.allow_tf32 = cfg_.allow_tf32 && q.ab_type == DataType::kF32;
     const GemmKernel* k = pick_gemm_kernel(q, caps_, cfg_.force_kernel, &why_);
     if (!k) return cudaErrorNotSupported;
-    return dry_run_ ? cudaSuccess : k->launch(q, stream_);
+    return run([&](cudaStream_t s) { return k->launch(q, s); });
   }
   cudaError_t tri_update(const TriUpdateProblem& p) override {
     if (!tri_update::supports(p, caps_)) return cudaErrorNotSupported;
-    return dry_run_ ? cudaSuccess : tri_update::launch(p, stream_);
+    return run([&](cudaStream_t s) { return tri_update::launch(p, s); });
   }
   cudaError_t tri_fill(const TriFillProblem& p) override {
     if (!tri_fill::supports(p, caps_)) return cudaErrorNotSupported;
-    return dry_run_ ? cudaSuccess : tri_fill::launch(p, stream_);
+    return run([&](cudaStream_t s) { return tri_fill::launch(p, s); });
   }
   cudaError_t tri_block(const TriBlockProblem& p) override {
     if (!tri_block::supports(p, caps_)) return cudaErrorNotSupported;
-    return dry_run_ ? cudaSuccess : tri_block::launch(p, stream_);
+    return run([&](cudaStream_t s) { return tri_block::launch(p, s); });
+  }
+
+  // Lanes go to the side streams in turn; a side stream first waits for the call's stream as it
+  // was at fork(), and join() makes the call's stream wait for every side stream used.
+  cudaError_t fork() override {
+    if (dry_run_) return cudaSuccess;
+    if (cudaError_t err = side_streams(&side_); err != cudaSuccess) return err;
+    if (events_.empty()) {
+      events_.resize(kLanes + 1);
+      for (cudaEvent_t& e : events_) {
+        if (cudaError_t err = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
+            err != cudaSuccess) {
+          e = nullptr;
+          return err;
+        }
+      }
+    }
+    if (cudaError_t err = cudaEventRecord(events_[kLanes], stream_); err != cudaSuccess) return err;
+    forked_ = true;
+    lane_ = -1;
+    waited_.fill(false);
+    return cudaSuccess;
+  }
+  void next_lane() override {
+    if (forked_) lane_ = (lane_ + 1) % kLanes;
+  }
+  cudaError_t join() override {
+    if (!forked_) return cudaSuccess;
+    forked_ = false;
+    cudaError_t first = cudaSuccess;
+    for (int i = 0; i < kLanes; ++i) {
+      if (!waited_[i]) continue;
+      cudaError_t err = cudaEventRecord(events_[i], side_[i]);
+      if (err == cudaSuccess) err = cudaStreamWaitEvent(stream_, events_[i], 0);
+      if (err != cudaSuccess) {
+        // The call's stream cannot be ordered after this lane: wait for it here instead, so that
+        // nothing after the plan (the scratch's release, the caller's next work) overtakes it.
+        cudaStreamSynchronize(side_[i]);
+        if (first == cudaSuccess) first = err;
+      }
+    }
+    return first;
   }
   cudaError_t scratch(size_t bytes, void** p) override {
     if (dry_run_) {
@@ -86,16 +166,38 @@ class DeviceBackend final : public Level3Backend {
     return cudaSuccess;
   }
 
-  // Frees the scratch (stream-ordered, after the plan's work).
-  void release() { buffers_.clear(); }
+  // Frees the scratch (stream-ordered, after the plan's work, every lane's included).
+  void release() {
+    join();
+    buffers_.clear();
+  }
 
  private:
+  // Launches on the current lane's stream (the call's own stream outside fork() ... join()).
+  template <class Launch>
+  cudaError_t run(Launch&& launch) {
+    if (dry_run_) return cudaSuccess;
+    if (!forked_ || lane_ < 0) return launch(stream_);
+    if (!waited_[lane_]) {
+      if (cudaError_t err = cudaStreamWaitEvent(side_[lane_], events_[kLanes], 0);
+          err != cudaSuccess)
+        return err;
+      waited_[lane_] = true;
+    }
+    return launch(side_[lane_]);
+  }
+
   const DeviceCaps& caps_;
   cudaStream_t stream_;
   bool dry_run_;
   const Config& cfg_;
   std::string why_;
   std::vector<std::unique_ptr<DeviceBuffer>> buffers_;
+  SideStreams side_{};
+  std::vector<cudaEvent_t> events_;    // one per lane, and the fork's (last)
+  std::array<bool, kLanes> waited_{};  // lane i's stream waits for the fork's event
+  bool forked_ = false;
+  int lane_ = -1;
 };
 
 }  // namespace

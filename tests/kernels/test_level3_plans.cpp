@@ -74,13 +74,17 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
     Level3Op op;
     int64_t m, n, k;
     tbtest::PlanCounts counts;
+    int lanes;
   };
   // trsm 17 = 4 blocks of 4 + 1: 5 leaves, 4 couplings; syrk 22 = 4 blocks of 5 + 2: 5 diagonal
   // GEMMs, 4 off-diagonal ones, one tri_update; syr2k twice the GEMMs; symm: one fill, one GEMM.
+  // syrk's and syr2k's 9 blocks each in a lane of its own (the CPU backend runs them in reverse).
   const Expect expects[] = {
-      {Level3Op::kTrsm, 17, 3, 0, {4, 0, 0, 5, 0}}, {Level3Op::kTrmm, 17, 3, 0, {4, 0, 0, 5, 0}},
-      {Level3Op::kSyrk, 0, 22, 3, {9, 1, 0, 0, 1}}, {Level3Op::kSyr2k, 0, 22, 3, {18, 1, 0, 0, 1}},
-      {Level3Op::kSymm, 6, 5, 0, {1, 0, 1, 0, 1}},
+      {Level3Op::kTrsm, 17, 3, 0, {4, 0, 0, 5, 0}, 0},
+      {Level3Op::kTrmm, 17, 3, 0, {4, 0, 0, 5, 0}, 0},
+      {Level3Op::kSyrk, 0, 22, 3, {9, 1, 0, 0, 1}, 9},
+      {Level3Op::kSyr2k, 0, 22, 3, {18, 1, 0, 0, 1}, 9},
+      {Level3Op::kSymm, 6, 5, 0, {1, 0, 1, 0, 1}, 0},
   };
   for (const Expect& e : expects) {
     Level3Case c;
@@ -96,6 +100,7 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
     EXPECT_EQ(got.tri_fill, e.counts.tri_fill) << c.str();
     EXPECT_EQ(got.tri_block, e.counts.tri_block) << c.str();
     EXPECT_EQ(got.scratch, e.counts.scratch) << c.str();
+    EXPECT_EQ(backend.lanes(), e.lanes) << c.str();
   }
 }
 

@@ -353,27 +353,63 @@ std::string openblas_level3(const tileblas::Level3Problem& p) {
   return "unknown operation";
 }
 
+cudaError_t CpuLevel3Backend::run(std::function<cudaError_t()> op) {
+  if (!forked_) return op();
+  if (lanes_.empty()) lanes_.emplace_back();  // operations before the first next_lane()
+  lanes_.back().push_back(std::move(op));
+  return cudaSuccess;
+}
+cudaError_t CpuLevel3Backend::fork() {
+  forked_ = true;
+  lanes_.clear();
+  return cudaSuccess;
+}
+void CpuLevel3Backend::next_lane() {
+  if (forked_) lanes_.emplace_back();
+}
+cudaError_t CpuLevel3Backend::join() {
+  forked_ = false;
+  cudaError_t first = cudaSuccess;
+  for (auto lane = lanes_.rbegin(); lane != lanes_.rend(); ++lane) {
+    lanes_run_ += lane->empty() ? 0 : 1;
+    for (auto& op : *lane) {
+      const cudaError_t err = op();
+      if (first == cudaSuccess) first = err;
+    }
+  }
+  lanes_.clear();
+  return first;
+}
+
 cudaError_t CpuLevel3Backend::gemm(const tileblas::GemmProblem& p) {
   ++counts_.gemm;
-  std::string why = openblas_gemm(p);
-  if (why.empty()) return cudaSuccess;
-  if (error_.empty()) error_ = why;
-  return cudaErrorNotSupported;
+  return run([this, p] {
+    std::string why = openblas_gemm(p);
+    if (why.empty()) return cudaSuccess;
+    if (error_.empty()) error_ = why;
+    return cudaErrorNotSupported;
+  });
 }
 cudaError_t CpuLevel3Backend::tri_update(const tileblas::TriUpdateProblem& p) {
   ++counts_.tri_update;
-  cpu_tri_update(p);
-  return cudaSuccess;
+  return run([p] {
+    cpu_tri_update(p);
+    return cudaSuccess;
+  });
 }
 cudaError_t CpuLevel3Backend::tri_fill(const tileblas::TriFillProblem& p) {
   ++counts_.tri_fill;
-  cpu_tri_fill(p);
-  return cudaSuccess;
+  return run([p] {
+    cpu_tri_fill(p);
+    return cudaSuccess;
+  });
 }
 cudaError_t CpuLevel3Backend::tri_block(const tileblas::TriBlockProblem& p) {
   ++counts_.tri_block;
-  cpu_tri_block(p);
-  return cudaSuccess;
+  return run([p] {
+    cpu_tri_block(p);
+    return cudaSuccess;
+  });
 }
 cudaError_t CpuLevel3Backend::scratch(size_t bytes, void** p) {
   ++counts_.scratch;

@@ -6,6 +6,7 @@
 
 #include <complex>
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -44,13 +45,25 @@ class CpuLevel3Backend final : public tileblas::Level3Backend {
   // Scratch filled with 0xff bytes (NaN in every element type): a plan that reads scratch it did
   // not write shows NaN in its result.
   cudaError_t scratch(size_t bytes, void** p) override;
+  // Lanes run at join(), the last lane first: a plan that puts dependent operations in different
+  // lanes (or reads a lane's result before join()) computes a wrong result here.
+  cudaError_t fork() override;
+  void next_lane() override;
+  cudaError_t join() override;
 
   const PlanCounts& counts() const { return counts_; }
+  int lanes() const { return lanes_run_; }             // lanes run by every join() so far
   const std::string& error() const { return error_; }  // the GEMM's failure, if any
 
  private:
+  // Runs `op` now, or in the current lane at join().
+  cudaError_t run(std::function<cudaError_t()> op);
+
   PlanCounts counts_;
   std::string error_;
+  bool forked_ = false;
+  std::vector<std::vector<std::function<cudaError_t()>>> lanes_;
+  int lanes_run_ = 0;
   std::vector<std::unique_ptr<unsigned char[]>> buffers_;
 };
 
