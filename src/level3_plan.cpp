@@ -77,11 +77,29 @@ cudaError_t scale_only(const Level3Problem& p, Level3Backend& be, Fill fill, int
 // alpha*M_ff*B_f
 class TriangularPlan {
  public:
-  TriangularPlan(const Level3Problem& p, Level3Backend& be, int64_t leaf)
-      : p_(p), be_(be), leaf_(std::max<int64_t>(leaf, 1)), elem_(size_of(p.type)) {
+  TriangularPlan(const Level3Problem& p, Level3Backend& be, const Level3BlockSizes& sizes)
+      : p_(p), be_(be), tri_leaf_(std::max<int64_t>(sizes.tri_leaf, 1)), elem_(size_of(p.type)) {
     const bool a_lower = p.uplo == Uplo::kLower;
     m_lower_ = p.trans == Op::kNoTrans ? a_lower : !a_lower;
     first_is_1_ = (p.side == Side::kLeft) == m_lower_;
+    gemm_leaf_ = p.op == Level3Op::kTrmm && sizes.trmm_leaf > tri_leaf_ && p.a_order() > tri_leaf_;
+    leaf_ = gemm_leaf_ ? sizes.trmm_leaf : tri_leaf_;
+  }
+
+  // trmm's GEMM leaves need scratch: a full block and a copy of B's part, reused by every leaf (the
+  // leaves run one after another).
+  cudaError_t prepare() {
+    if (!gemm_leaf_) return cudaSuccess;
+    const int64_t order = std::min(leaf_, p_.a_order());
+    const int64_t count = p_.side == Side::kLeft ? p_.n : p_.m;
+    void* s = nullptr;
+    const size_t full = size_t(order) * size_t(order);
+    if (cudaError_t err = be_.scratch((full + size_t(order) * size_t(count)) * elem_, &s);
+        err != cudaSuccess)
+      return err;
+    full_ = s;
+    copy_ = static_cast<char*>(s) + full * elem_;
+    return cudaSuccess;
   }
 
   cudaError_t run(int64_t off, int64_t len, const Scalar& alpha) {
@@ -125,7 +143,38 @@ class TriangularPlan {
                             beta, b_part(off_s), p_.ldc));
   }
 
+  // B's part [off, off + len) = alpha * (F*copy or copy*F), F = op(A)'s diagonal block made full.
+  cudaError_t gemm_leaf(int64_t off, int64_t len, const Scalar& alpha) {
+    const int64_t order = std::min(leaf_, p_.a_order());
+    TriFillProblem f;
+    f.type = p_.type;
+    f.uplo = p_.uplo;
+    f.mode = TriFillMode::kTriangular;
+    f.diag = p_.diag;
+    f.n = len;
+    f.a = at(p_.a, off, off, p_.lda, elem_), f.lda = p_.lda;
+    f.b = full_, f.ldb = order;
+    if (cudaError_t err = be_.tri_fill(f); err != cudaSuccess) return err;
+    const bool left = p_.side == Side::kLeft;
+    TriUpdateProblem copy;  // copy = B's part (beta == 0: a plain copy)
+    copy.type = p_.type;
+    copy.fill = Fill::kFull;
+    copy.m = left ? len : p_.m, copy.n = left ? p_.n : len;
+    copy.beta = kZero;
+    copy.t = b_part(off), copy.ldt = p_.ldc;
+    copy.c = copy_, copy.ldc = copy.m;
+    if (cudaError_t err = be_.tri_update(copy); err != cudaSuccess) return err;
+    const Operand full{full_, order, p_.trans}, part{copy_, copy.m, Op::kNoTrans};
+    if (left) {
+      return be_.gemm(
+          gemm_of(p_.type, len, p_.n, len, alpha, full, part, kZero, b_part(off), p_.ldc));
+    }
+    return be_.gemm(
+        gemm_of(p_.type, p_.m, len, len, alpha, part, full, kZero, b_part(off), p_.ldc));
+  }
+
   cudaError_t leaf(int64_t off, int64_t len, const Scalar& alpha) {
+    if (gemm_leaf_ && len > tri_leaf_) return gemm_leaf(off, len, alpha);
     TriBlockProblem t;
     t.type = p_.type;
     t.op = p_.op == Level3Op::kTrsm ? TriBlockOp::kSolve : TriBlockOp::kMultiply;
@@ -140,15 +189,19 @@ class TriangularPlan {
 
   const Level3Problem& p_;
   Level3Backend& be_;
-  int64_t leaf_;
+  int64_t tri_leaf_, leaf_ = 1;
   size_t elem_;
   bool m_lower_ = true;
   bool first_is_1_ = true;
+  bool gemm_leaf_ = false;
+  void* full_ = nullptr;
+  void* copy_ = nullptr;
 };
 
 cudaError_t run_triangular(const Level3Problem& p, Level3Backend& be, const Level3BlockSizes& s) {
   if (p.alpha.is_zero()) return scale_only(p, be, Fill::kFull, p.m, p.n, kZero, false);
-  TriangularPlan plan(p, be, s.tri_leaf);
+  TriangularPlan plan(p, be, s);
+  if (cudaError_t err = plan.prepare(); err != cudaSuccess) return err;
   return plan.run(0, p.a_order(), p.alpha);
 }
 
@@ -308,6 +361,7 @@ Level3BlockSizes level3_block_sizes(DataType type) {
   // Measured on the H200, fp32 (docs/NOTES-level3.md): diagonal blocks of 512 beat 256 for syrk
   // and syr2k at 4096 and 8192 (their extra flops cost less than twice as many small GEMMs).
   s.rank_leaf = 512;
+  s.trmm_leaf = 512;
   return s;
 }
 

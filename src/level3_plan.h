@@ -5,10 +5,13 @@
 // loops, so the decompositions are checked against a reference BLAS without a GPU.
 //
 // Decompositions (details and block sizes in docs/NOTES-level3.md):
-//   trsm, trmm    recursive halving of the triangular order into whole blocks of `tri_leaf`: solve
-//                 (or multiply) one half, update the other with one GEMM, recurse into it; blocks
-//                 of order <= tri_leaf go to tri_block (substitution against all vectors at once).
-//                 No block is computed as a full GEMM over a zero-filled triangle.
+//   trsm, trmm    recursive halving of the triangular order into whole blocks of `tri_leaf`
+//                 (trmm: of `trmm_leaf` where set): solve (or multiply) one half, update the other
+//                 with one GEMM, recurse into it; blocks of order <= tri_leaf go to tri_block
+//                 (substitution against all vectors at once). trmm's blocks of order in
+//                 (tri_leaf, trmm_leaf] are one GEMM by the block made full in scratch (zeros
+//                 outside the triangle, with a copy of B's part as the other operand): their only
+//                 flops on zeros.
 //   syrk .. her2k C's off-diagonal blocks of a recursive halving (whole blocks of `rank_leaf`) by
 //                 GEMM straight into C; its diagonal blocks by GEMM (two for the 2k forms) into a
 //                 scratch panel that holds them stacked, then one tri_update writes their
@@ -55,6 +58,9 @@ class Level3Backend {
 struct Level3BlockSizes {
   int64_t tri_leaf = 64;    // trmm/trsm: largest diagonal block left to tri_block
   int64_t rank_leaf = 512;  // syrk..her2k: order of C's diagonal blocks computed into scratch
+  // trmm: diagonal blocks of order up to trmm_leaf (and above tri_leaf) multiply as one GEMM by
+  // the block made full in scratch (zeros outside the triangle) with a copy of B's part; 0: none.
+  int64_t trmm_leaf = 0;
 };
 
 // The block sizes the device plans use for `type` (tri_leaf: tri_block's largest order there).

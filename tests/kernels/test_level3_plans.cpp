@@ -75,6 +75,7 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
     int64_t m, n, k;
     tbtest::PlanCounts counts;
     int lanes;
+    int64_t trmm_leaf = 0;
   };
   // trsm 17 = 4 blocks of 4 + 1: 5 leaves, 4 couplings; syrk 22 = 4 blocks of 5 + 2: 5 diagonal
   // GEMMs, 4 off-diagonal ones, one tri_update; syr2k twice the GEMMs; symm: one fill, one GEMM.
@@ -85,15 +86,19 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
       {Level3Op::kSyrk, 0, 22, 3, {9, 1, 0, 0, 1}, 9},
       {Level3Op::kSyr2k, 0, 22, 3, {18, 1, 0, 0, 1}, 9},
       {Level3Op::kSymm, 6, 5, 0, {1, 0, 1, 0, 1}, 0},
+      // trmm with GEMM leaves of 8: 17 = 16 + 1, 16 = 8 + 8: two couplings, two GEMM leaves (a
+      // fill, a copy, a GEMM each) on one scratch, one tri_block.
+      {Level3Op::kTrmm, 17, 3, 0, {4, 2, 2, 1, 1}, 0, 8},
   };
   for (const Expect& e : expects) {
     Level3Case c;
     c.op = e.op, c.m = e.m, c.n = e.n, c.k = e.k;
     c.alpha = 0.5, c.beta = 0.25;
     c.sizes = sizes;
+    c.sizes.trmm_leaf = e.trmm_leaf;
     Level3Operands ops = tbtest::make_operands(c);
     tbtest::CpuLevel3Backend backend;
-    ASSERT_EQ(tileblas::run_level3_plan(ops.problem(), backend, sizes), cudaSuccess) << c.str();
+    ASSERT_EQ(tileblas::run_level3_plan(ops.problem(), backend, c.sizes), cudaSuccess) << c.str();
     const tbtest::PlanCounts& got = backend.counts();
     EXPECT_EQ(got.gemm, e.counts.gemm) << c.str();
     EXPECT_EQ(got.tri_update, e.counts.tri_update) << c.str();
