@@ -5,7 +5,8 @@
 // a GEMM kernel), at 1024, 4096, 8192: trsm, trmm (side L, lower, N, non-unit), syrk, syr2k,
 // herk, her2k (lower, N, k = n), symm, hemm (side L, lower); "plan_rank<r>" rows run syrk and
 // syr2k with another diagonal-block order (Level3BlockSizes::rank_leaf) than the plans' own, and
-// "plan_trmmleaf<l>" rows (s, d) trmm with GEMM leaves of order l (0: tri_block leaves only).
+// "plan_gemmleaf<l>" rows (s, d) trmm and trsm with GEMM leaves of order l (Level3BlockSizes::
+// trmm_leaf, trsm_leaf; 0: tri_block leaves only).
 // Each timed call starts from the same operands: B of trsm/trmm is restored (untimed, before the
 // call's first event) since they work in place; syrk..hemm use beta = 0.5 on their own C.
 // Triangles are well conditioned (|diagonal| in [1, 2], off-diagonal entries / n). Counter
@@ -326,7 +327,7 @@ struct Row {
   DataType type;
   int64_t n;
   int64_t rank_leaf;       // 0: the plans' own block sizes
-  int64_t trmm_leaf = -1;  // -1: the plans' own; 0: tri_block leaves only
+  int64_t gemm_leaf = -1;  // trmm/trsm_leaf; -1: the plans' own; 0: tri_block leaves only
 };
 
 Level3Problem problem_of(const Row& r) {
@@ -359,7 +360,7 @@ void bench_row(benchmark::State& state, Row r, const std::string& name) {
   }
   tileblas::Level3BlockSizes sizes = tileblas::level3_block_sizes(r.type);
   if (r.rank_leaf > 0) sizes.rank_leaf = r.rank_leaf;
-  if (r.trmm_leaf >= 0) sizes.trmm_leaf = r.trmm_leaf;
+  if (r.gemm_leaf >= 0) sizes.trmm_leaf = sizes.trsm_leaf = r.gemm_leaf;
   auto reset = [&](Matrix& out) {
     return [&] {
       tbbench::check(
@@ -418,7 +419,7 @@ bool register_level3_benches() {
       if (is_rank(op) && t == DataType::kF32) {
         for (int64_t n : {4096, 8192}) rows.push_back({op, t, n, 256});
       }
-      if (op == Level3Op::kTrmm && (t == DataType::kF32 || t == DataType::kF64)) {
+      if (is_tri(op) && (t == DataType::kF32 || t == DataType::kF64)) {
         for (int64_t n : {1024, 4096, 8192}) {
           for (int64_t leaf : {0, 256}) rows.push_back({op, t, n, 0, leaf});
         }
@@ -430,7 +431,7 @@ bool register_level3_benches() {
     p.a = p.b = p.c = reinterpret_cast<void*>(uintptr_t(1) << 20);
     if (!tileblas::level3_on_device_supports(p, hopper)) continue;
     const std::string plan = r.rank_leaf > 0    ? "plan_rank" + std::to_string(r.rank_leaf)
-                             : r.trmm_leaf >= 0 ? "plan_trmmleaf" + std::to_string(r.trmm_leaf)
+                             : r.gemm_leaf >= 0 ? "plan_gemmleaf" + std::to_string(r.gemm_leaf)
                                                 : "plan";
     const std::string params = is_rank(r.op) ? "LN" : is_tri(r.op) ? "LLNN" : "LL";
     const std::string name = std::string(1, type_letter(r.type)) + tileblas::name_of(r.op) + "/" +

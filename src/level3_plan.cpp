@@ -82,24 +82,29 @@ class TriangularPlan {
     const bool a_lower = p.uplo == Uplo::kLower;
     m_lower_ = p.trans == Op::kNoTrans ? a_lower : !a_lower;
     first_is_1_ = (p.side == Side::kLeft) == m_lower_;
-    gemm_leaf_ = p.op == Level3Op::kTrmm && sizes.trmm_leaf > tri_leaf_ && p.a_order() > tri_leaf_;
-    leaf_ = gemm_leaf_ ? sizes.trmm_leaf : tri_leaf_;
+    const int64_t gemm_leaf = p.op == Level3Op::kTrmm ? sizes.trmm_leaf : sizes.trsm_leaf;
+    gemm_leaf_ = gemm_leaf > tri_leaf_ && p.a_order() > tri_leaf_;
+    leaf_ = gemm_leaf_ ? gemm_leaf : tri_leaf_;
   }
 
-  // trmm's GEMM leaves need scratch: a full block and a copy of B's part, reused by every leaf (the
-  // leaves run one after another).
+  // The GEMM leaves' scratch: a copy of B's part, reused by every leaf (the leaves run one after
+  // another), and full blocks: trmm's one, reused; trsm's every diagonal block's inverse, computed
+  // here.
   cudaError_t prepare() {
     if (!gemm_leaf_) return cudaSuccess;
-    const int64_t order = std::min(leaf_, p_.a_order());
+    order_ = std::min(leaf_, p_.a_order());
     const int64_t count = p_.side == Side::kLeft ? p_.n : p_.m;
+    const bool trsm = p_.op == Level3Op::kTrsm;
+    const int64_t blocks = trsm ? (p_.a_order() + leaf_ - 1) / leaf_ : 1;
+    const size_t block = size_t(order_) * size_t(order_);
+    const size_t elems = block * size_t(blocks + (trsm ? 1 : 0)) + size_t(order_) * size_t(count);
     void* s = nullptr;
-    const size_t full = size_t(order) * size_t(order);
-    if (cudaError_t err = be_.scratch((full + size_t(order) * size_t(count)) * elem_, &s);
-        err != cudaSuccess)
-      return err;
+    if (cudaError_t err = be_.scratch(elems * elem_, &s); err != cudaSuccess) return err;
     full_ = s;
-    copy_ = static_cast<char*>(s) + full * elem_;
-    return cudaSuccess;
+    copy_ = static_cast<char*>(s) + block * size_t(blocks) * elem_;
+    if (!trsm) return cudaSuccess;
+    return invert_diagonal_blocks(
+        blocks, static_cast<char*>(copy_) + size_t(order_) * size_t(count) * elem_);
   }
 
   cudaError_t run(int64_t off, int64_t len, const Scalar& alpha) {
@@ -143,18 +148,71 @@ class TriangularPlan {
                             beta, b_part(off_s), p_.ldc));
   }
 
-  // B's part [off, off + len) = alpha * (F*copy or copy*F), F = op(A)'s diagonal block made full.
+  // Full block b of full_: the inverse of A's diagonal block b (trsm), or trmm's one block.
+  void* full_block(int64_t b) const {
+    return static_cast<char*>(full_) + size_t(b) * size_t(order_) * size_t(order_) * elem_;
+  }
+
+  // Every diagonal block's inverse into full_block(b), in A's orientation and triangle (zeros in
+  // the other; inv(op(T)) = op(inv(T))): the identity (made from `zeros` by tri_fill's unit
+  // diagonal), then the block's substitution on it, each block in a lane of its own.
+  cudaError_t invert_diagonal_blocks(int64_t blocks, void* zeros) {
+    TriUpdateProblem z;
+    z.type = p_.type;
+    z.fill = Fill::kFull;
+    z.m = z.n = order_;
+    z.beta = kZero;
+    z.c = zeros, z.ldc = order_;
+    if (cudaError_t err = be_.tri_update(z); err != cudaSuccess) return err;
+    if (cudaError_t err = be_.fork(); err != cudaSuccess) return err;
+    cudaError_t err = cudaSuccess;
+    Level3BlockSizes substitution;
+    substitution.tri_leaf = tri_leaf_;
+    for (int64_t b = 0; b < blocks && err == cudaSuccess; ++b) {
+      be_.next_lane();
+      const int64_t off = b * leaf_, len = std::min(leaf_, p_.a_order() - off);
+      if (len <= tri_leaf_) continue;  // a last block this small goes to tri_block
+      TriFillProblem identity;
+      identity.type = p_.type;
+      identity.uplo = p_.uplo;
+      identity.mode = TriFillMode::kTriangular;
+      identity.diag = Diag::kUnit;
+      identity.n = len;
+      identity.a = zeros, identity.lda = order_;
+      identity.b = full_block(b), identity.ldb = order_;
+      err = be_.tri_fill(identity);
+      if (err != cudaSuccess) break;
+      Level3Problem q;
+      q.op = Level3Op::kTrsm;
+      q.type = p_.type;
+      q.side = Side::kLeft, q.uplo = p_.uplo, q.trans = Op::kNoTrans, q.diag = p_.diag;
+      q.m = q.n = len;
+      q.alpha = kOne;
+      q.a = at(p_.a, off, off, p_.lda, elem_), q.lda = p_.lda;
+      q.c = full_block(b), q.ldc = order_;
+      err = TriangularPlan(q, be_, substitution).run(0, len, kOne);
+    }
+    const cudaError_t joined = be_.join();
+    return err != cudaSuccess ? err : joined;
+  }
+
+  // B's part [off, off + len) = alpha * (F*copy or copy*F), with F = op(A)'s diagonal block made
+  // full (trmm) or its inverse (trsm).
   cudaError_t gemm_leaf(int64_t off, int64_t len, const Scalar& alpha) {
-    const int64_t order = std::min(leaf_, p_.a_order());
-    TriFillProblem f;
-    f.type = p_.type;
-    f.uplo = p_.uplo;
-    f.mode = TriFillMode::kTriangular;
-    f.diag = p_.diag;
-    f.n = len;
-    f.a = at(p_.a, off, off, p_.lda, elem_), f.lda = p_.lda;
-    f.b = full_, f.ldb = order;
-    if (cudaError_t err = be_.tri_fill(f); err != cudaSuccess) return err;
+    void* full = full_block(0);
+    if (p_.op == Level3Op::kTrsm) {
+      full = full_block(off / leaf_);
+    } else {
+      TriFillProblem f;
+      f.type = p_.type;
+      f.uplo = p_.uplo;
+      f.mode = TriFillMode::kTriangular;
+      f.diag = p_.diag;
+      f.n = len;
+      f.a = at(p_.a, off, off, p_.lda, elem_), f.lda = p_.lda;
+      f.b = full, f.ldb = order_;
+      if (cudaError_t err = be_.tri_fill(f); err != cudaSuccess) return err;
+    }
     const bool left = p_.side == Side::kLeft;
     TriUpdateProblem copy;  // copy = B's part (beta == 0: a plain copy)
     copy.type = p_.type;
@@ -164,13 +222,11 @@ class TriangularPlan {
     copy.t = b_part(off), copy.ldt = p_.ldc;
     copy.c = copy_, copy.ldc = copy.m;
     if (cudaError_t err = be_.tri_update(copy); err != cudaSuccess) return err;
-    const Operand full{full_, order, p_.trans}, part{copy_, copy.m, Op::kNoTrans};
+    const Operand f{full, order_, p_.trans}, part{copy_, copy.m, Op::kNoTrans};
     if (left) {
-      return be_.gemm(
-          gemm_of(p_.type, len, p_.n, len, alpha, full, part, kZero, b_part(off), p_.ldc));
+      return be_.gemm(gemm_of(p_.type, len, p_.n, len, alpha, f, part, kZero, b_part(off), p_.ldc));
     }
-    return be_.gemm(
-        gemm_of(p_.type, p_.m, len, len, alpha, part, full, kZero, b_part(off), p_.ldc));
+    return be_.gemm(gemm_of(p_.type, p_.m, len, len, alpha, part, f, kZero, b_part(off), p_.ldc));
   }
 
   cudaError_t leaf(int64_t off, int64_t len, const Scalar& alpha) {
@@ -194,6 +250,7 @@ class TriangularPlan {
   bool m_lower_ = true;
   bool first_is_1_ = true;
   bool gemm_leaf_ = false;
+  int64_t order_ = 0;  // the full blocks' order (and leading dimension)
   void* full_ = nullptr;
   void* copy_ = nullptr;
 };
@@ -362,6 +419,7 @@ Level3BlockSizes level3_block_sizes(DataType type) {
   // and syr2k at 4096 and 8192 (their extra flops cost less than twice as many small GEMMs).
   s.rank_leaf = 512;
   s.trmm_leaf = 512;
+  s.trsm_leaf = 512;
   return s;
 }
 

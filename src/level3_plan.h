@@ -11,7 +11,9 @@
 //                 (substitution against all vectors at once). trmm's blocks of order in
 //                 (tri_leaf, trmm_leaf] are one GEMM by the block made full in scratch (zeros
 //                 outside the triangle, with a copy of B's part as the other operand): their only
-//                 flops on zeros.
+//                 flops on zeros. trsm's blocks of order in (tri_leaf, trsm_leaf] likewise by the
+//                 block's inverse, computed for every diagonal block before the solve (each by
+//                 substitution on the identity, in lanes of their own).
 //   syrk .. her2k C's off-diagonal blocks of a recursive halving (whole blocks of `rank_leaf`) by
 //                 GEMM straight into C; its diagonal blocks by GEMM (two for the 2k forms) into a
 //                 scratch panel that holds them stacked, then one tri_update writes their
@@ -61,6 +63,9 @@ struct Level3BlockSizes {
   // trmm: diagonal blocks of order up to trmm_leaf (and above tri_leaf) multiply as one GEMM by
   // the block made full in scratch (zeros outside the triangle) with a copy of B's part; 0: none.
   int64_t trmm_leaf = 0;
+  // trsm: the same with the block's inverse (every diagonal block inverted first, side by side,
+  // by substitution on the identity); 0: none.
+  int64_t trsm_leaf = 0;
 };
 
 // The block sizes the device plans use for `type` (tri_leaf: tri_block's largest order there).

@@ -75,7 +75,7 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
     int64_t m, n, k;
     tbtest::PlanCounts counts;
     int lanes;
-    int64_t trmm_leaf = 0;
+    int64_t gemm_leaf = 0;  // trmm_leaf and trsm_leaf
   };
   // trsm 17 = 4 blocks of 4 + 1: 5 leaves, 4 couplings; syrk 22 = 4 blocks of 5 + 2: 5 diagonal
   // GEMMs, 4 off-diagonal ones, one tri_update; syr2k twice the GEMMs; symm: one fill, one GEMM.
@@ -89,13 +89,16 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
       // trmm with GEMM leaves of 8: 17 = 16 + 1, 16 = 8 + 8: two couplings, two GEMM leaves (a
       // fill, a copy, a GEMM each) on one scratch, one tri_block.
       {Level3Op::kTrmm, 17, 3, 0, {4, 2, 2, 1, 1}, 0, 8},
+      // trsm likewise, the two blocks of 8 inverted first in lanes of their own (zeros, then per
+      // block an identity and a substitution of two tri_block leaves and a GEMM): 2 + 2 + 2 GEMMs.
+      {Level3Op::kTrsm, 17, 3, 0, {6, 3, 2, 5, 1}, 2, 8},
   };
   for (const Expect& e : expects) {
     Level3Case c;
     c.op = e.op, c.m = e.m, c.n = e.n, c.k = e.k;
     c.alpha = 0.5, c.beta = 0.25;
     c.sizes = sizes;
-    c.sizes.trmm_leaf = e.trmm_leaf;
+    c.sizes.trmm_leaf = c.sizes.trsm_leaf = e.gemm_leaf;
     Level3Operands ops = tbtest::make_operands(c);
     tbtest::CpuLevel3Backend backend;
     ASSERT_EQ(tileblas::run_level3_plan(ops.problem(), backend, c.sizes), cudaSuccess) << c.str();
