@@ -417,12 +417,10 @@ bool register_level3_benches() {
     for (Level3Op op : ops) {
       for (int64_t n : {1024, 4096, 8192}) rows.push_back({op, t, n, 0});
       if (is_rank(op) && t == DataType::kF32) {
-        for (int64_t n : {4096, 8192}) rows.push_back({op, t, n, 256});
+        for (int64_t n : {4096, 8192}) rows.push_back({op, t, n, 512});
       }
       if (is_tri(op) && (t == DataType::kF32 || t == DataType::kF64)) {
-        for (int64_t n : {1024, 4096, 8192}) {
-          for (int64_t leaf : {0, 256}) rows.push_back({op, t, n, 0, leaf});
-        }
+        for (int64_t n : {1024, 4096, 8192}) rows.push_back({op, t, n, 0, 0});
       }
     }
   }

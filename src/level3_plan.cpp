@@ -415,11 +415,13 @@ bool is_float_type(DataType t) {
 Level3BlockSizes level3_block_sizes(DataType type) {
   Level3BlockSizes s;
   s.tri_leaf = tri_block::max_order(type);
-  // Measured on the H200, fp32 (docs/NOTES-level3.md): diagonal blocks of 512 beat 256 for syrk
-  // and syr2k at 4096 and 8192 (their extra flops cost less than twice as many small GEMMs).
-  s.rank_leaf = 512;
+  // Measured on the H200 (docs/NOTES-level3.md). syrk..her2k: fp32 diagonal blocks of 256 beat
+  // 512 by 1-2 % at 4096 and 8192 since the blocks' GEMMs run side by side (512 won before); the
+  // other types keep 512. trmm: GEMM leaves of 512 beat 256 at 1024-8192 (s, d); trsm: 256 beat
+  // 512 (s, d; the inversions and leaf GEMMs are smaller).
+  s.rank_leaf = type == DataType::kF32 ? 256 : 512;
   s.trmm_leaf = 512;
-  s.trsm_leaf = 512;
+  s.trsm_leaf = 256;
   return s;
 }
 
