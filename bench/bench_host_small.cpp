@@ -1,4 +1,4 @@
-// Our host kernel (kernels/sgemm_host_small.h), each variant this CPU runs, called directly on host
+// Our host kernel (kernels/gemm_host_small.h), each variant this CPU runs, called directly on host
 // data, against the CPU BLAS (OpenBLAS sgemm_) on the same buffers, alternating call by call:
 //   host/<variant>/<n>x<n>x<n>/<NN|TN>   medians of both; counters ours, ref (GFLOP/s), ratio.
 // Square sizes 8 to 256: where the router weighs it against one CPU BLAS call (OpenBLAS stays on
@@ -8,11 +8,11 @@
 
 #include "bench_support.h"
 #include "cpu_blas.h"
-#include "sgemm_host_small.h"
+#include "gemm_host_small.h"
 
 namespace {
 
-namespace small = tileblas::sgemm_host_small;
+namespace small = tileblas::gemm_host_small;
 
 void host_kernel(benchmark::State& state, small::Isa isa, int64_t n, tileblas::Op trans_a) {
   std::vector<float> a = tbbench::random_host(size_t(n) * n, 51);

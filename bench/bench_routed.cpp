@@ -124,7 +124,7 @@ void sgemm_host(benchmark::State& state, int64_t n) {
   const std::string& kernel = tileblas::last_call().kernel;
   const char* where = on_gpu                                          ? " (gpu)"
                       : kernel.find("host team") != std::string::npos ? " (host team)"
-                      : kernel.find("sgemm_host_small") == 0          ? " (host kernel)"
+                      : kernel.find("gemm_host_small") == 0           ? " (host kernel)"
                                                                       : " (cpu)";
   tbbench::report(state, p.flops() / t.first * 1e-9, p.flops() / t.second * 1e-9, "GFLOP/s",
                   "OpenBLAS sgemm_", "routed/sgemm_host " + std::to_string(n) + where);

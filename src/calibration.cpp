@@ -15,8 +15,8 @@
 #include "device.h"
 #include "env.h"
 #include "executor.h"
+#include "gemm_host_small.h"
 #include "memory.h"
-#include "sgemm_host_small.h"
 
 namespace tileblas {
 
@@ -125,12 +125,12 @@ void measure_cpu(const GemmProblem& like, Rates& r) {
         warm_median_seconds(n <= 128 ? 0.01 : 0.02, [&] { gemm_on_cpu(p); });
     ++r.cpu_points;
   }
-  const sgemm_host_small::Isa isa = sgemm_host_small::best_isa();
+  const gemm_host_small::Isa isa = gemm_host_small::best_isa();
   for (int i = 0; i < int(std::size(kSizes)); ++i) {
     const GemmProblem p = square(kSizes[i]);
-    if (!sgemm_host_small::supports(p, isa)) continue;
+    if (!gemm_host_small::supports(p, isa)) continue;
     r.host_kernel_point_s[i] =
-        warm_median_seconds(kSizes[i] <= 128 ? 0.01 : 0.02, [&] { sgemm_host_small::run(p, isa); });
+        warm_median_seconds(kSizes[i] <= 128 ? 0.01 : 0.02, [&] { gemm_host_small::run(p, isa); });
   }
   const CpuTeam* team = CpuTeam::get();
   r.cpu_team_threads = team ? team->threads() : 0;

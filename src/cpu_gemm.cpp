@@ -6,8 +6,8 @@
 
 #include "cpu_blas.h"
 #include "cpu_team.h"
+#include "gemm_host_small.h"
 #include "half_convert.h"
-#include "sgemm_host_small.h"
 
 namespace tileblas {
 
@@ -79,8 +79,8 @@ namespace {
 struct Panels {
   const GemmProblem* p;
   int parts;
-  bool by_rows;               // row panels of C (and of op(A)); else column panels (and of op(B))
-  sgemm_host_small::Isa isa;  // kNone: CPU BLAS calls
+  bool by_rows;              // row panels of C (and of op(A)); else column panels (and of op(B))
+  gemm_host_small::Isa isa;  // kNone: CPU BLAS calls
 };
 
 // Panel `part` of C: its rows or columns [extent * part / parts, extent * (part + 1) / parts).
@@ -100,8 +100,8 @@ void sgemm_panel(const void* ctx, int part) {
     q.c = static_cast<float*>(p.c) + lo * p.ldc;
     q.n = hi - lo;
   }
-  if (job.isa != sgemm_host_small::Isa::kNone) {
-    sgemm_host_small::run(q, job.isa);
+  if (job.isa != gemm_host_small::Isa::kNone) {
+    gemm_host_small::run(q, job.isa);
     return;
   }
   const float alpha = float(q.alpha.re), beta = float(q.beta.re);
@@ -112,7 +112,7 @@ void sgemm_panel(const void* ctx, int part) {
 }  // namespace
 
 bool team_panels_on_host_kernel(const GemmProblem& p) {
-  return sgemm_host_small::supports(p, sgemm_host_small::best_isa());
+  return gemm_host_small::supports(p, gemm_host_small::best_isa());
 }
 
 bool sgemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel, bool wake_if_asleep) {
@@ -121,7 +121,7 @@ bool sgemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel, boo
   if (on_host_kernel && !team_panels_on_host_kernel(p)) return false;
   const bool by_rows = p.m > p.n;
   const Panels job{&p, int(std::min<int64_t>(parts, by_rows ? p.m : p.n)), by_rows,
-                   on_host_kernel ? sgemm_host_small::best_isa() : sgemm_host_small::Isa::kNone};
+                   on_host_kernel ? gemm_host_small::best_isa() : gemm_host_small::Isa::kNone};
   return team->run(job.parts, sgemm_panel, &job, wake_if_asleep);
 }
 

@@ -1,6 +1,6 @@
 // GEMM on host pointers on the CPU: as one CPU BLAS call, or, for fp32 problems, split into
 // independent panels of C run side by side by the host team (src/cpu_team.h), each panel on our
-// host kernel (kernels/sgemm_host_small.h) or as one CPU BLAS call.
+// host kernel (kernels/gemm_host_small.h) or as one CPU BLAS call.
 #pragma once
 
 #include "problem.h"
@@ -14,7 +14,7 @@ void gemm_on_cpu(const GemmProblem& p);
 
 // The same for an fp32 problem, in `parts` >= 2 panels of C (column panels, or row panels when
 // m > n) run side by side by the host team: each panel on our host kernel
-// (kernels/sgemm_host_small.h) when `on_host_kernel`, else as one CPU BLAS call; sleeping workers
+// (kernels/gemm_host_small.h) when `on_host_kernel`, else as one CPU BLAS call; sleeping workers
 // are woken for it when `wake_if_asleep` (CpuTeam::run()). Returns false, having computed nothing,
 // when the team cannot take the call now (none, busy, or asleep and not to be woken): the caller
 // then routes it another way.

@@ -10,11 +10,11 @@
 #include "device.h"
 #include "env.h"
 #include "executor.h"
+#include "gemm_host_small.h"
 #include "host_copies.h"
 #include "log.h"
 #include "ops.h"
 #include "router.h"
-#include "sgemm_host_small.h"
 
 namespace tileblas {
 
@@ -89,9 +89,9 @@ const char* cpu_blas_label(DataType t) {
 
 // p on our host kernel (its variant for this CPU, which supports p), recorded as the call's route.
 void gemm_on_host_kernel(const GemmProblem& p, const char* routine, Reason reason) {
-  const sgemm_host_small::Isa isa = sgemm_host_small::best_isa();
-  sgemm_host_small::run(p, isa);
-  record_call(routine, p, TILEBLAS_ROUTE_CPU, sgemm_host_small::name_of(isa), std::move(reason));
+  const gemm_host_small::Isa isa = gemm_host_small::best_isa();
+  gemm_host_small::run(p, isa);
+  record_call(routine, p, TILEBLAS_ROUTE_CPU, gemm_host_small::name_of(isa), std::move(reason));
 }
 
 }  // namespace
@@ -129,7 +129,7 @@ void gemm(const GemmProblem& call, const char* routine) {
   // Small host problems below the measured crossover: our host kernel, as route_gemm() would say,
   // without its costing (host_kernel_sure_flops()).
   if (rates && p.flops() <= rates->host_kernel_sure_flops) {
-    if (sgemm_host_small::supports(p, sgemm_host_small::best_isa())) {
+    if (gemm_host_small::supports(p, gemm_host_small::best_isa())) {
       gemm_on_host_kernel(p, routine,
                           device ? Reason("host data, host kernel: below the measured crossover")
                                  : Reason("host kernel, below the measured crossover; no GPU: ",
@@ -145,7 +145,7 @@ void gemm(const GemmProblem& call, const char* routine) {
     if (sgemm_on_cpu_team(p, route.cpu_parts, on_kernel, route.wake_team)) {
       record_call(
           routine, p, TILEBLAS_ROUTE_CPU,
-          on_kernel ? "sgemm_host_small on the host team" : "cpu_blas sgemm_ on the host team",
+          on_kernel ? "gemm_host_small on the host team" : "cpu_blas sgemm_ on the host team",
           std::move(route.reason));
       return;
     }

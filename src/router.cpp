@@ -9,9 +9,9 @@
 
 #include "cpu_gemm.h"
 #include "executor.h"
+#include "gemm_host_small.h"
 #include "level3_operands.h"
 #include "log.h"
-#include "sgemm_host_small.h"
 
 namespace tileblas {
 
@@ -272,7 +272,7 @@ double predict_cpu_team_seconds(const GemmProblem& p, const Rates& r) {
 }
 
 double predict_host_kernel_seconds(const GemmProblem& p, const Rates& r) {
-  if (!sgemm_host_small::supports(p, sgemm_host_small::best_isa())) return 0;
+  if (!gemm_host_small::supports(p, gemm_host_small::best_isa())) return 0;
   return from_points(r, r.host_kernel_point_s, p.flops(), true);
 }
 

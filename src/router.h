@@ -32,7 +32,7 @@ struct Rates {
   // BLAS calls); 0 where that does not apply or was not measured.
   int cpu_team_threads = 0;
   double cpu_team_point_s[kMaxCpuPoints] = {};
-  // The same sizes on our own host kernel (kernels/sgemm_host_small.h) on the calling thread; 0
+  // The same sizes on our own host kernel (kernels/gemm_host_small.h) on the calling thread; 0
   // where it was not measured (no variant for this CPU).
   double host_kernel_point_s[kMaxCpuPoints] = {};
   // fp32 host problems of at most this many FLOPs that the host kernel supports go to it without
@@ -99,7 +99,7 @@ enum class HostCopies {
 enum class CpuPath {
   kCpuBlas,     // one CPU BLAS call
   kHostTeam,    // CPU BLAS calls on panels of C, run by the host team (src/cpu_team.h)
-  kHostKernel,  // our own kernel on the calling thread (kernels/sgemm_host_small.h)
+  kHostKernel,  // our own kernel on the calling thread (kernels/gemm_host_small.h)
 };
 
 // A GEMM's route. GPU routes with host operands also say how those are copied, and for kStaged

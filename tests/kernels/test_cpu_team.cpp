@@ -28,7 +28,7 @@
 
 #include "cpu_gemm.h"
 #include "cpu_team.h"
-#include "sgemm_host_small.h"
+#include "gemm_host_small.h"
 #include "test_support.h"
 
 namespace {
@@ -430,7 +430,7 @@ const std::vector<std::pair<float, float>> kIntegerScalars = {
 void run_grid(const std::vector<Shape>& shapes, const std::vector<std::pair<float, float>>& scalars,
               bool integers) {
   std::vector<bool> panel_kinds = {false};
-  if (tileblas::sgemm_host_small::best_isa() != tileblas::sgemm_host_small::Isa::kNone) {
+  if (tileblas::gemm_host_small::best_isa() != tileblas::gemm_host_small::Isa::kNone) {
     panel_kinds.push_back(true);
   }
   for (bool on_host_kernel : panel_kinds) {

@@ -10,9 +10,9 @@
 #include "device_support.h"
 #include "env.h"
 #include "executor.h"
+#include "gemm_host_small.h"
 #include "kernel_table.h"
 #include "router.h"
-#include "sgemm_host_small.h"
 #include "test_support.h"
 
 namespace {
@@ -266,7 +266,7 @@ TEST(RouterTest, CpuTeamPartsFollowTheWork) {
   // Panels beyond 2 * 64^3 FLOPs: too large for a CPU BLAS to keep on one thread, any size for our
   // host kernel.
   const bool kernel_panels =
-      tileblas::sgemm_host_small::best_isa() != tileblas::sgemm_host_small::Isa::kNone;
+      tileblas::gemm_host_small::best_isa() != tileblas::gemm_host_small::Isa::kNone;
   EXPECT_EQ(tileblas::cpu_team_parts(square(129), 8), kernel_panels ? 8 : 0);
   EXPECT_EQ(tileblas::cpu_team_parts(square(192), 16), kernel_panels ? 16 : 0);
   EXPECT_EQ(tileblas::cpu_team_parts(square(64), 1), 0);
@@ -336,7 +336,7 @@ TEST(RouterTest, HostTeamWhenPredictedFaster) {
 // Without a GPU, fp32 host problems still take the fastest CPU path the CPU side's rates predict:
 // our host kernel, the host team or one CPU BLAS call; without rates, one CPU BLAS call.
 TEST(RouterTest, NoDeviceTakesTheHostKernelWhereMeasuredFaster) {
-  namespace small = tileblas::sgemm_host_small;
+  namespace small = tileblas::gemm_host_small;
   if (small::best_isa() == small::Isa::kNone) GTEST_SKIP() << "no host kernel for this CPU";
   const Placement host;
   Rates rates = with_team_points(typical_rates());  // CPU BLAS 16: 0.5, 64: 31, 128: 53 us
@@ -374,7 +374,7 @@ TEST(RouterTest, NoDeviceTakesTheHostKernelWhereMeasuredFaster) {
 // A process without a GPU measures the CPU side alone, once per data type: the CPU BLAS at every
 // point, and our host kernel where this CPU has a variant.
 TEST(CalibrationTest, CpuSideIsMeasuredWithoutADevice) {
-  namespace small = tileblas::sgemm_host_small;
+  namespace small = tileblas::gemm_host_small;
   const Rates* measured = tileblas::measured_cpu_rates(square(64));
   ASSERT_NE(measured, nullptr);  // no other thread is measuring
   const Rates& r = *measured;
@@ -414,7 +414,7 @@ TEST(CalibrationTest, ConcurrentFirstCallsDoNotWaitForEachOther) {
 // problem. The router takes it where it is predicted 10% faster than one CPU BLAS call and faster
 // than the team, and still prefers the GPU where that is predicted faster.
 TEST(RouterTest, HostKernelWhenPredictedFaster) {
-  namespace small = tileblas::sgemm_host_small;
+  namespace small = tileblas::gemm_host_small;
   if (small::best_isa() == small::Isa::kNone) GTEST_SKIP() << "no host kernel for this CPU";
   const DeviceCaps caps = tbtest::hopper_caps();
   const Placement host;

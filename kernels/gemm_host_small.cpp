@@ -1,12 +1,12 @@
-// sgemm_host_small: which variant this CPU runs, and the calling thread's workspace
-// (contract: kernels/sgemm_host_small.h; the variants: kernels/sgemm_host_small_<isa>.cpp).
-#include "sgemm_host_small.h"
+// gemm_host_small: which variant this CPU runs, and the calling thread's workspace
+// (contract: kernels/gemm_host_small.h; the variants: kernels/gemm_host_small_<isa>.cpp).
+#include "gemm_host_small.h"
 
 #include <vector>
 
-#include "sgemm_host_small_impl.h"
+#include "gemm_host_small_impl.h"
 
-namespace tileblas::sgemm_host_small {
+namespace tileblas::gemm_host_small {
 
 // Defined in the files compiled for their instruction set.
 int64_t avx512_workspace_floats(const Args& g);
@@ -53,9 +53,9 @@ Isa best_isa() {
 const char* name_of(Isa isa) {
   switch (isa) {
     case Isa::kAvx512:
-      return "sgemm_host_small_avx512_32x8";
+      return "gemm_host_small_avx512_32x8";
     case Isa::kAvx2:
-      return "sgemm_host_small_avx2_16x6";
+      return "gemm_host_small_avx2_16x6";
     case Isa::kNone:
       break;
   }
@@ -94,4 +94,4 @@ void run(const GemmProblem& p, Isa isa) {
   }
 }
 
-}  // namespace tileblas::sgemm_host_small
+}  // namespace tileblas::gemm_host_small

@@ -1,4 +1,4 @@
-// The sgemm_host_small variants' body (contract: kernels/sgemm_host_small.h), included by one file
+// The gemm_host_small variants' body (contract: kernels/gemm_host_small.h), included by one file
 // per instruction set, each compiled with that set enabled. Everything here has internal linkage
 // and calls no library function templates (index_sequence is a type): no function compiled for one
 // instruction set can be merged with, and then run in place of, another file's copy on a CPU
@@ -9,7 +9,7 @@
 #include <cstdint>
 #include <utility>
 
-namespace tileblas::sgemm_host_small {
+namespace tileblas::gemm_host_small {
 
 // A problem as the variants take it: fp32 host pointers, transposes as flags.
 struct Args {
@@ -210,4 +210,4 @@ void sgemm(const Args& g, float* work) {
 
 }  // namespace
 
-}  // namespace tileblas::sgemm_host_small
+}  // namespace tileblas::gemm_host_small

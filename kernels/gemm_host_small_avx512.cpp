@@ -1,8 +1,8 @@
-// sgemm_host_small's AVX-512 variant (contract: kernels/sgemm_host_small.h): 32x8 tiles, two zmm
+// gemm_host_small's AVX-512 variant (contract: kernels/gemm_host_small.h): 32x8 tiles, two zmm
 // registers of A and eight broadcasts of B per step of k, 16 accumulators. Compiled with AVX-512F.
-#include "sgemm_host_small_impl.h"
+#include "gemm_host_small_impl.h"
 
-namespace tileblas::sgemm_host_small {
+namespace tileblas::gemm_host_small {
 
 constexpr int kAvx512Lanes = 16, kAvx512Vecs = 2, kAvx512Nr = 8;
 static_assert(kAvx512Vecs * kAvx512Nr + kAvx512Vecs + 1 <= 32,
@@ -16,4 +16,4 @@ void sgemm_avx512(const Args& g, float* work) {
   sgemm<kAvx512Lanes, kAvx512Vecs, kAvx512Nr>(g, work);
 }
 
-}  // namespace tileblas::sgemm_host_small
+}  // namespace tileblas::gemm_host_small

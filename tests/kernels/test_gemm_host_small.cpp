@@ -1,4 +1,4 @@
-// sgemm_host_small (kernels/sgemm_host_small.h), each variant this CPU has, called directly,
+// gemm_host_small (kernels/gemm_host_small.h), each variant this CPU has, called directly,
 // against OpenBLAS on fresh random data: every transpose pair, m, n, k across the tile edges (1 to
 // 129, below, at and past multiples of 6, 8, 16 and 32), padded leading dimensions whose padding
 // holds NaN in A and B and a sentinel in C that must stay, operands 1-3 floats off 16-byte
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "sgemm_host_small.h"
+#include "gemm_host_small.h"
 #include "test_support.h"
 
 namespace {
@@ -18,7 +18,7 @@ namespace {
 using tileblas::DataType;
 using tileblas::GemmProblem;
 using tileblas::Op;
-namespace small = tileblas::sgemm_host_small;
+namespace small = tileblas::gemm_host_small;
 using small::Isa;
 
 constexpr float kPaddingSentinel = -8888.5f;

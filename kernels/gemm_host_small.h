@@ -1,4 +1,4 @@
-// sgemm_host_small: fp32 GEMM on host memory, on the calling CPU thread, for problems small enough
+// gemm_host_small: fp32 GEMM on host memory, on the calling CPU thread, for problems small enough
 // that a CPU BLAS call's fixed costs (argument checks, buffer allocation, threading decisions) are
 // a large part of its time. The router takes it where the calibration measured it faster than the
 // CPU BLAS (src/router.cpp); it is never used for device or managed data.
@@ -17,7 +17,7 @@
 // vector loads and stores, edge rows element by element.
 //
 // Variants, one per instruction set, each compiled in a file of its own with that set enabled
-// (kernels/sgemm_host_small_<isa>.cpp): AVX-512 32x8 (16 of 32 zmm registers accumulate), AVX2+FMA
+// (kernels/gemm_host_small_<isa>.cpp): AVX-512 32x8 (16 of 32 zmm registers accumulate), AVX2+FMA
 // 16x6 (12 of 16 ymm). A CPU with neither has no variant: supports() is false everywhere.
 #pragma once
 
@@ -25,13 +25,13 @@
 
 #include "problem.h"
 
-namespace tileblas::sgemm_host_small {
+namespace tileblas::gemm_host_small {
 
 enum class Isa : uint8_t { kNone, kAvx2, kAvx512 };
 
 // The widest variant this CPU runs (checked once), or kNone.
 Isa best_isa();
-// "sgemm_host_small_avx512_32x8", ...; "none" for kNone.
+// "gemm_host_small_avx512_32x8", ...; "none" for kNone.
 const char* name_of(Isa isa);
 
 // Host fp32 problems with m, n, k >= 1 and at most kMaxElements floats of packed operands, on a
@@ -43,4 +43,4 @@ void run(const GemmProblem& p, Isa isa);
 // The packed operands' bound (16 MiB of workspace per calling thread at most).
 constexpr int64_t kMaxElements = int64_t(1) << 22;
 
-}  // namespace tileblas::sgemm_host_small
+}  // namespace tileblas::gemm_host_small
