@@ -1,24 +1,25 @@
-// gemm_host_small: fp32 GEMM on host memory, on the calling CPU thread, for problems small enough
-// that a CPU BLAS call's fixed costs (argument checks, buffer allocation, threading decisions) are
-// a large part of its time. The router takes it where the calibration measured it faster than the
-// CPU BLAS (src/router.cpp); it is never used for device or managed data.
+// gemm_host_small: fp32 and fp64 GEMM on host memory, on the calling CPU thread, for problems small
+// enough that a CPU BLAS call's fixed costs (argument checks, buffer allocation, threading
+// decisions) are a large part of its time. The router takes it where the calibration measured it
+// faster than the CPU BLAS (src/router.cpp); it is never used for device or managed data.
 //   C = alpha * op(A) * op(B) + beta * C   (column-major, any m, n, k >= 1, any leading dimensions
 //   >= the minimum, any alignment; alpha == 0: A and B are not read; beta == 0: C is not read, so
 //   NaN in C does not leak)
 // Only C's m x n elements are written (rows m..ldc-1 stay untouched).
 //
 // Layout: op(A) in blocks of kMr rows: read in place when A is not transposed, else packed (k
-// columns of kMr floats); the last partial block is packed, zero-padded past m, and runs with
+// columns of kMr elements); the last partial block is packed, zero-padded past m, and runs with
 // one-vector tiles when it has at most one vector of rows. op(B) in panels of kNr columns, read in
-// place; the last, narrower panel is packed (k rows of kNr floats, zero-padded past n). Each block
-// of op(A) is multiplied by every panel of op(B), so op(A) is read once. The microkernel holds a
-// kMr x kNr tile of C in vector registers and, per step of k, loads kMr/lanes vectors of A and
-// broadcasts kNr elements of B (an outer product of fused multiply-adds). Full tiles update C with
-// vector loads and stores, edge rows element by element.
+// place; the last, narrower panel is packed (k rows of kNr elements, zero-padded past n). Each
+// block of op(A) is multiplied by every panel of op(B), so op(A) is read once. The microkernel
+// holds a kMr x kNr tile of C in vector registers and, per step of k, loads kMr/lanes vectors of A
+// and broadcasts kNr elements of B (an outer product of fused multiply-adds). Full tiles update C
+// with vector loads and stores, edge rows element by element.
 //
 // Variants, one per instruction set, each compiled in a file of its own with that set enabled
-// (kernels/gemm_host_small_<isa>.cpp): AVX-512 32x8 (16 of 32 zmm registers accumulate), AVX2+FMA
-// 16x6 (12 of 16 ymm). A CPU with neither has no variant: supports() is false everywhere.
+// (kernels/gemm_host_small_<isa>.cpp), each for fp32 and fp64 from one body: AVX-512 32x8 (fp32) /
+// 16x8 (fp64), 16 of 32 zmm registers accumulating; AVX2+FMA 16x6 / 8x6, 12 of 16 ymm. A CPU with
+// neither has no variant: supports() is false everywhere.
 #pragma once
 
 #include <cstdint>
@@ -31,16 +32,16 @@ enum class Isa : uint8_t { kNone, kAvx2, kAvx512 };
 
 // The widest variant this CPU runs (checked once), or kNone.
 Isa best_isa();
-// "gemm_host_small_avx512_32x8", ...; "none" for kNone.
-const char* name_of(Isa isa);
+// "gemm_host_small_avx512_f32_32x8", "gemm_host_small_avx2_f64_8x6", ...; "none" for kNone.
+const char* name_of(Isa isa, DataType type = DataType::kF32);
 
-// Host fp32 problems with m, n, k >= 1 and at most kMaxElements floats of packed operands, on a
-// CPU that has `isa`.
+// Host fp32 or fp64 problems (A, B and C of one type) with m, n, k >= 1 and at most kMaxElements
+// elements of packed operands, on a CPU that has `isa`.
 bool supports(const GemmProblem& p, Isa isa);
 // Computes p with `isa`'s variant; supports(p, isa) must hold.
 void run(const GemmProblem& p, Isa isa);
 
-// The packed operands' bound (16 MiB of workspace per calling thread at most).
+// The packed operands' bound (16 MiB of fp32, 32 MiB of fp64 workspace per calling thread at most).
 constexpr int64_t kMaxElements = int64_t(1) << 22;
 
 }  // namespace tileblas::gemm_host_small

@@ -91,7 +91,8 @@ const char* cpu_blas_label(DataType t) {
 void gemm_on_host_kernel(const GemmProblem& p, const char* routine, Reason reason) {
   const gemm_host_small::Isa isa = gemm_host_small::best_isa();
   gemm_host_small::run(p, isa);
-  record_call(routine, p, TILEBLAS_ROUTE_CPU, gemm_host_small::name_of(isa), std::move(reason));
+  record_call(routine, p, TILEBLAS_ROUTE_CPU, gemm_host_small::name_of(isa, p.ab_type),
+              std::move(reason));
 }
 
 }  // namespace
@@ -121,8 +122,10 @@ void gemm(const GemmProblem& call, const char* routine) {
         const CurrentDevice current(*device);
         if (current.ok()) rates = measured_rates(p, *device);
       }
-    } else if (p.ab_type == DataType::kF32 && p.c_type == DataType::kF32) {
-      // No GPU: fp32 still has three CPU paths (the CPU BLAS, the host team, our host kernel).
+    } else if ((p.ab_type == DataType::kF32 || p.ab_type == DataType::kF64) &&
+               p.c_type == p.ab_type) {
+      // No GPU: fp32 still has three CPU paths (the CPU BLAS, the host team, our host kernel), fp64
+      // two (the CPU BLAS, our host kernel).
       rates = measured_cpu_rates(p);
     }
   }
