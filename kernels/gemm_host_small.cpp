@@ -2,6 +2,7 @@
 // (contract: kernels/gemm_host_small.h; the variants: kernels/gemm_host_small_<isa>.cpp).
 #include "gemm_host_small.h"
 
+#include <complex>
 #include <vector>
 
 #include "gemm_host_small_impl.h"
@@ -50,8 +51,28 @@ int64_t workspace_for(const Args<T>& g, Isa isa) {
   return isa == Isa::kAvx512 ? avx512_workspace_elements(g) : avx2_workspace_elements(g);
 }
 
+// The calling thread's workspace, 64-byte aligned, grown as needed and kept for its next call.
 template <class T>
-void run_typed(const GemmProblem& p, Isa isa) {
+T* workspace(size_t elements) {
+  constexpr size_t kAlign = 64;
+  thread_local std::vector<unsigned char> bytes;
+  const size_t need = elements * sizeof(T) + kAlign;
+  if (bytes.size() < need) bytes.resize(need);
+  const uintptr_t at = reinterpret_cast<uintptr_t>(bytes.data());
+  return reinterpret_cast<T*>((at + kAlign - 1) / kAlign * kAlign);
+}
+
+template <class T>
+void run_kernel(const Args<T>& g, Isa isa, T* work) {
+  if (isa == Isa::kAvx512) {
+    gemm_avx512(g, work);
+  } else {
+    gemm_avx2(g, work);
+  }
+}
+
+template <class T>
+void run_real(const GemmProblem& p, Isa isa) {
   const Args<T> g = args_of<T>(p);
   if (g.alpha == T(0)) {  // netlib: A and B are not read
     for (int64_t j = 0; j < g.n; ++j) {
@@ -60,22 +81,105 @@ void run_typed(const GemmProblem& p, Isa isa) {
     }
     return;
   }
-  // 64-byte aligned, grown as needed, kept for the thread's next call.
-  constexpr size_t kAlign = 64;
-  thread_local std::vector<unsigned char> workspace;
-  const size_t need = size_t(workspace_for(g, isa)) * sizeof(T) + kAlign;
-  if (workspace.size() < need) workspace.resize(need);
-  const uintptr_t at = reinterpret_cast<uintptr_t>(workspace.data());
-  T* work = reinterpret_cast<T*>((at + kAlign - 1) / kAlign * kAlign);
-  if (isa == Isa::kAvx512) {
-    gemm_avx512(g, work);
-  } else {
-    gemm_avx2(g, work);
-  }
+  run_kernel(g, isa, workspace<T>(size_t(workspace_for(g, isa))));
 }
 
-bool is_real_host_type(const GemmProblem& p) {
-  return (p.ab_type == DataType::kF32 || p.ab_type == DataType::kF64) && p.c_type == p.ab_type;
+// Complex data as one real problem (the "1m" method): with op(A) = Ar + i Ai (m x k) and op(B) =
+// Br + i Bi (k x n), the real 2m x 2k matrix A' whose column 2l holds (alpha op(A))(:, l) as
+// interleaved (re, im) pairs and column 2l + 1 the pairs (-im, re), times the real 2k x n matrix
+// B' whose rows 2l and 2l + 1 are Br(l, :) and Bi(l, :), is alpha op(A) op(B) with its real and
+// imaginary parts interleaved down each column: C's own storage seen as a real 2m x n matrix with
+// leading dimension 2 ldc. Conjugation and alpha are applied while packing; beta by the real
+// kernel where it is real, else by one pass over C first.
+struct Packed1m {
+  int64_t a_elems, b_elems;  // A' and B', in reals
+};
+template <class R>
+Packed1m packed_1m(const GemmProblem& p) {
+  return {4 * p.m * p.k, 2 * p.k * p.n};
+}
+
+template <class R>
+Args<R> real_problem_1m(const GemmProblem& p, const R* a, const R* b) {
+  Args<R> g;
+  g.m = 2 * p.m, g.n = p.n, g.k = 2 * p.k;
+  g.alpha = R(1);
+  g.beta = p.beta.im == 0 ? R(p.beta.re) : R(1);
+  g.a = a, g.lda = 2 * p.m;
+  g.b = b, g.ldb = 2 * p.k;
+  g.c = static_cast<R*>(p.c), g.ldc = 2 * p.ldc;
+  return g;
+}
+
+template <class R>
+int64_t workspace_1m(const GemmProblem& p, Isa isa) {
+  const Packed1m s = packed_1m<R>(p);
+  return s.a_elems + s.b_elems + workspace_for(real_problem_1m<R>(p, nullptr, nullptr), isa);
+}
+
+template <class R>
+void run_complex(const GemmProblem& p, Isa isa) {
+  using C = std::complex<R>;
+  const C alpha(R(p.alpha.re), R(p.alpha.im)), beta(R(p.beta.re), R(p.beta.im));
+  C* c = static_cast<C*>(p.c);
+  const bool beta_zero = p.beta.is_zero();
+  if (p.alpha.is_zero() || !(p.beta.im == 0 || beta_zero)) {
+    // C = beta C here (alpha == 0: that is all; A and B are not read).
+    for (int64_t j = 0; j < p.n; ++j) {
+      for (int64_t i = 0; i < p.m; ++i) {
+        C& x = c[i + j * p.ldc];
+        x = beta_zero ? C(0) : beta * x;
+      }
+    }
+    if (p.alpha.is_zero()) return;
+  }
+  const Packed1m s = packed_1m<R>(p);
+  R* work = workspace<R>(size_t(workspace_1m<R>(p, isa)));
+  R* a1m = work;
+  R* b1m = work + s.a_elems;
+  const C* a = static_cast<const C*>(p.a);
+  const C* b = static_cast<const C*>(p.b);
+  const int64_t rows = 2 * p.m;
+  for (int64_t l = 0; l < p.k; ++l) {
+    R* even = a1m + (2 * l) * rows;
+    R* odd = even + rows;
+    for (int64_t i = 0; i < p.m; ++i) {
+      C x = p.trans_a == Op::kNoTrans ? a[i + l * p.lda] : a[l + i * p.lda];
+      if (p.trans_a == Op::kConjTrans) x = std::conj(x);
+      x *= alpha;
+      even[2 * i] = x.real(), even[2 * i + 1] = x.imag();
+      odd[2 * i] = -x.imag(), odd[2 * i + 1] = x.real();
+    }
+  }
+  for (int64_t j = 0; j < p.n; ++j) {
+    R* col = b1m + j * 2 * p.k;
+    for (int64_t l = 0; l < p.k; ++l) {
+      C x = p.trans_b == Op::kNoTrans ? b[l + j * p.ldb] : b[j + l * p.ldb];
+      if (p.trans_b == Op::kConjTrans) x = std::conj(x);
+      col[2 * l] = x.real(), col[2 * l + 1] = x.imag();
+    }
+  }
+  Args<R> g = real_problem_1m<R>(p, a1m, b1m);
+  if (!(p.beta.im == 0 || beta_zero)) g.beta = R(1);  // C already holds beta C
+  run_kernel(g, isa, work + s.a_elems + s.b_elems);
+}
+
+bool is_host_type(const GemmProblem& p) {
+  return p.c_type == p.ab_type && size_of(p.ab_type) >= 4;  // f32, f64, c32, c64
+}
+
+// Elements of workspace p needs (of its real type).
+int64_t workspace_of(const GemmProblem& p, Isa isa) {
+  switch (p.ab_type) {
+    case DataType::kF64:
+      return workspace_for(args_of<double>(p), isa);
+    case DataType::kC32:
+      return workspace_1m<float>(p, isa);
+    case DataType::kC64:
+      return workspace_1m<double>(p, isa);
+    default:
+      return workspace_for(args_of<float>(p), isa);
+  }
 }
 
 }  // namespace
@@ -85,33 +189,38 @@ Isa best_isa() {
 }
 
 const char* name_of(Isa isa, DataType type) {
-  const bool f64 = type == DataType::kF64;
-  switch (isa) {
-    case Isa::kAvx512:
-      return f64 ? "gemm_host_small_avx512_f64_16x8" : "gemm_host_small_avx512_f32_32x8";
-    case Isa::kAvx2:
-      return f64 ? "gemm_host_small_avx2_f64_8x6" : "gemm_host_small_avx2_f32_16x6";
-    case Isa::kNone:
-      break;
+  const bool avx512 = isa == Isa::kAvx512;
+  if (isa == Isa::kNone) return "none";
+  switch (type) {
+    case DataType::kF64:
+      return avx512 ? "gemm_host_small_avx512_f64_16x8" : "gemm_host_small_avx2_f64_8x6";
+    case DataType::kC32:
+      return avx512 ? "gemm_host_small_avx512_c32_1m_32x8" : "gemm_host_small_avx2_c32_1m_16x6";
+    case DataType::kC64:
+      return avx512 ? "gemm_host_small_avx512_c64_1m_16x8" : "gemm_host_small_avx2_c64_1m_8x6";
+    default:
+      return avx512 ? "gemm_host_small_avx512_f32_32x8" : "gemm_host_small_avx2_f32_16x6";
   }
-  return "none";
 }
 
 bool supports(const GemmProblem& p, Isa isa) {
-  if (!cpu_has(isa) || !is_real_host_type(p)) return false;
+  if (!cpu_has(isa) || !is_host_type(p)) return false;
   if (p.m < 1 || p.n < 1 || p.k < 1) return false;
   // m and n bound the workspace with k; the bound on each keeps the product from overflowing.
   if (p.m > kMaxElements || p.n > kMaxElements || p.k > kMaxElements) return false;
-  const int64_t need = p.ab_type == DataType::kF64 ? workspace_for(args_of<double>(p), isa)
-                                                   : workspace_for(args_of<float>(p), isa);
-  return need <= kMaxElements;
+  return workspace_of(p, isa) <= kMaxElements;
 }
 
 void run(const GemmProblem& p, Isa isa) {
-  if (p.ab_type == DataType::kF64) {
-    run_typed<double>(p, isa);
-  } else {
-    run_typed<float>(p, isa);
+  switch (p.ab_type) {
+    case DataType::kF64:
+      return run_real<double>(p, isa);
+    case DataType::kC32:
+      return run_complex<float>(p, isa);
+    case DataType::kC64:
+      return run_complex<double>(p, isa);
+    default:
+      return run_real<float>(p, isa);
   }
 }
 

@@ -1,7 +1,8 @@
-// gemm_host_small: fp32 and fp64 GEMM on host memory, on the calling CPU thread, for problems small
-// enough that a CPU BLAS call's fixed costs (argument checks, buffer allocation, threading
-// decisions) are a large part of its time. The router takes it where the calibration measured it
-// faster than the CPU BLAS (src/router.cpp); it is never used for device or managed data.
+// gemm_host_small: fp32, fp64, complex and complex double GEMM on host memory, on the calling CPU
+// thread, for problems small enough that a CPU BLAS call's fixed costs (argument checks, buffer
+// allocation, threading decisions) are a large part of its time. The router takes it where the
+// calibration measured it faster than the CPU BLAS (src/router.cpp); it is never used for device or
+// managed data.
 //   C = alpha * op(A) * op(B) + beta * C   (column-major, any m, n, k >= 1, any leading dimensions
 //   >= the minimum, any alignment; alpha == 0: A and B are not read; beta == 0: C is not read, so
 //   NaN in C does not leak)
@@ -15,6 +16,12 @@
 // holds a kMr x kNr tile of C in vector registers and, per step of k, loads kMr/lanes vectors of A
 // and broadcasts kNr elements of B (an outer product of fused multiply-adds). Full tiles update C
 // with vector loads and stores, edge rows element by element.
+//
+// Complex data runs as one real problem of twice the rows and twice the k (the "1m" method):
+// op(A), scaled by alpha and conjugated where asked, packed as a real 2m x 2k matrix whose columns
+// 2l and 2l + 1 hold column l's (re, im) and (-im, re) pairs, op(B) as a real 2k x n matrix of
+// real and imaginary rows; their real product is alpha op(A) op(B) in C's own interleaved storage.
+// A complex beta with a nonzero imaginary part is applied in one pass over C before.
 //
 // Variants, one per instruction set, each compiled in a file of its own with that set enabled
 // (kernels/gemm_host_small_<isa>.cpp), each for fp32 and fp64 from one body: AVX-512 32x8 (fp32) /
@@ -32,11 +39,11 @@ enum class Isa : uint8_t { kNone, kAvx2, kAvx512 };
 
 // The widest variant this CPU runs (checked once), or kNone.
 Isa best_isa();
-// "gemm_host_small_avx512_f32_32x8", "gemm_host_small_avx2_f64_8x6", ...; "none" for kNone.
+// "gemm_host_small_avx512_f32_32x8", "gemm_host_small_avx2_c64_1m_8x6", ...; "none" for kNone.
 const char* name_of(Isa isa, DataType type = DataType::kF32);
 
-// Host fp32 or fp64 problems (A, B and C of one type) with m, n, k >= 1 and at most kMaxElements
-// elements of packed operands, on a CPU that has `isa`.
+// Host f32, f64, c32 or c64 problems (A, B and C of one type; transposes N, T, C) with m, n, k >= 1
+// and at most kMaxElements reals of packed operands, on a CPU that has `isa`.
 bool supports(const GemmProblem& p, Isa isa);
 // Computes p with `isa`'s variant; supports(p, isa) must hold.
 void run(const GemmProblem& p, Isa isa);

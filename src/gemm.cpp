@@ -122,10 +122,9 @@ void gemm(const GemmProblem& call, const char* routine) {
         const CurrentDevice current(*device);
         if (current.ok()) rates = measured_rates(p, *device);
       }
-    } else if ((p.ab_type == DataType::kF32 || p.ab_type == DataType::kF64) &&
-               p.c_type == p.ab_type) {
-      // No GPU: fp32 still has three CPU paths (the CPU BLAS, the host team, our host kernel), fp64
-      // two (the CPU BLAS, our host kernel).
+    } else if (p.c_type == p.ab_type && size_of(p.ab_type) >= 4) {
+      // No GPU: fp32 still has three CPU paths (the CPU BLAS, the host team, our host kernel), the
+      // other types two (the CPU BLAS, our host kernel).
       rates = measured_cpu_rates(p);
     }
   }

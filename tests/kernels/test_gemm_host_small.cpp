@@ -7,6 +7,7 @@
 // not compute.
 #include <algorithm>
 #include <cmath>
+#include <complex>
 #include <limits>
 #include <string>
 #include <utility>
@@ -38,13 +39,15 @@ struct Case {
   Op ta = Op::kNoTrans, tb = Op::kNoTrans;
   int64_t m = 1, n = 1, k = 1;
   double alpha = 1, beta = 0;
+  double alpha_im = 0, beta_im = 0;  // complex types
   bool integers = false;
 
   std::string str(Isa isa) const {
     return std::string(small::name_of(isa, type)) + " " + tileblas::name_of(ta) +
            tileblas::name_of(tb) + " m=" + std::to_string(m) + " n=" + std::to_string(n) +
-           " k=" + std::to_string(k) + " alpha=" + std::to_string(alpha) +
-           " beta=" + std::to_string(beta) + (integers ? " integers" : "");
+           " k=" + std::to_string(k) + " alpha=" + std::to_string(alpha) + "," +
+           std::to_string(alpha_im) + " beta=" + std::to_string(beta) + "," +
+           std::to_string(beta_im) + (integers ? " integers" : "");
   }
 };
 
@@ -57,17 +60,22 @@ void fill_padding(std::vector<T>& v, size_t offset, int64_t rows, int64_t ld, T 
 
 template <class T>
 bool same_bits_or_both_nan(T x, T y) {
-  return x == y || (std::isnan(x) && std::isnan(y));
+  if constexpr (tbtest::kComplex<T>) {
+    return same_bits_or_both_nan(x.real(), y.real()) && same_bits_or_both_nan(x.imag(), y.imag());
+  } else {
+    return x == y || (std::isnan(x) && std::isnan(y));
+  }
 }
 
 // Runs one case of element type T on `isa` and checks it; returns "" or what went wrong.
 template <class T>
 std::string run_case(const Case& tc, Isa isa) {
+  using tbtest::Wide;
   GemmProblem p;
   p.ab_type = p.c_type = tc.type;
   p.trans_a = tc.ta, p.trans_b = tc.tb;
   p.m = tc.m, p.n = tc.n, p.k = tc.k;
-  p.alpha = tc.alpha, p.beta = tc.beta;
+  p.alpha = tileblas::Scalar(tc.alpha, tc.alpha_im), p.beta = tileblas::Scalar(tc.beta, tc.beta_im);
   const std::vector<int64_t> pads = {0, 1, 3, 5};
   p.lda = p.a_rows() + tbtest::pick(pads);
   p.ldb = p.b_rows() + tbtest::pick(pads);
@@ -81,7 +89,15 @@ std::string run_case(const Case& tc, Isa isa) {
   auto data = [&](size_t n) {
     std::vector<T> v(n);
     const std::vector<int> ints = {-4, -3, -2, -1, 0, 1, 2, 3, 4};
-    for (T& x : v) x = tc.integers ? T(tbtest::pick(ints)) : tbtest::random_element<T>();
+    for (T& x : v) {
+      if (!tc.integers) {
+        x = tbtest::random_element<T>();
+      } else if constexpr (tbtest::kComplex<T>) {
+        x = T(tbtest::pick(ints), tbtest::pick(ints));
+      } else {
+        x = T(tbtest::pick(ints));
+      }
+    }
     return v;
   };
   const T nan = tbtest::nan_element<T>();
@@ -89,31 +105,50 @@ std::string run_case(const Case& tc, Isa isa) {
   std::vector<T> c_before = data(c_off + c_size);
   fill_padding(a, a_off, p.a_rows(), p.lda, nan);
   fill_padding(b, b_off, p.b_rows(), p.ldb, nan);
-  if (tc.beta == 0.0) std::fill(c_before.begin(), c_before.end(), nan);  // must not leak
+  const bool beta_zero = p.beta.is_zero();
+  if (beta_zero) std::fill(c_before.begin(), c_before.end(), nan);  // must not leak
   fill_padding(c_before, c_off, p.m, p.ldc, T(kPaddingSentinel));
 
   // The reference in long double, and the scale of each element's rounding: |alpha| sum |a||b|
-  // + |beta c|.
+  // + |beta c| (moduli bounded by |re| + |im|).
+  auto op = [](Op o, const T& x) {
+    const Wide w = tbtest::widen(x);
+    return o == Op::kConjTrans ? std::conj(w) : w;
+  };
   auto op_a = [&](int64_t i, int64_t l) {
-    return a[a_off + (p.trans_a == Op::kNoTrans ? i + l * p.lda : l + i * p.lda)];
+    return op(p.trans_a, a[a_off + (p.trans_a == Op::kNoTrans ? i + l * p.lda : l + i * p.lda)]);
   };
   auto op_b = [&](int64_t l, int64_t j) {
-    return b[b_off + (p.trans_b == Op::kNoTrans ? l + j * p.ldb : j + l * p.ldb)];
+    return op(p.trans_b, b[b_off + (p.trans_b == Op::kNoTrans ? l + j * p.ldb : j + l * p.ldb)]);
   };
-  std::vector<long double> ref(size_t(p.m * p.n)), scale(size_t(p.m * p.n));
+  const Wide alpha(tc.alpha, tc.alpha_im), beta(tc.beta, tc.beta_im);
+  // op(A) and op(B) widened once, with |re| + |im| of each element (an upper bound of its modulus
+  // that needs no square root).
+  std::vector<Wide> wa(size_t(p.m * p.k)), wb(size_t(p.k * p.n));
+  std::vector<long double> ma(wa.size()), mb(wb.size());
+  auto norm1 = [](const Wide& w) { return std::fabs(w.real()) + std::fabs(w.imag()); };
+  for (int64_t l = 0; l < p.k; ++l) {
+    for (int64_t i = 0; i < p.m; ++i)
+      wa[i + l * p.m] = op_a(i, l), ma[i + l * p.m] = norm1(wa[i + l * p.m]);
+    for (int64_t j = 0; j < p.n; ++j)
+      wb[l + j * p.k] = op_b(l, j), mb[l + j * p.k] = norm1(wb[l + j * p.k]);
+  }
+  std::vector<Wide> ref(size_t(p.m * p.n));
+  std::vector<long double> scale(size_t(p.m * p.n));
   for (int64_t j = 0; j < p.n; ++j) {
     for (int64_t i = 0; i < p.m; ++i) {
-      long double sum = 0, mag = 0;
+      Wide sum = 0;
+      long double mag = 0;
       for (int64_t l = 0; l < p.k; ++l) {
-        sum += static_cast<long double>(op_a(i, l)) * op_b(l, j);
-        mag += std::fabs(static_cast<long double>(op_a(i, l)) * op_b(l, j));
+        sum += wa[i + l * p.m] * wb[l + j * p.k];
+        mag += ma[i + l * p.m] * mb[l + j * p.k];
       }
-      const long double c0 = tc.beta == 0.0 ? 0 : c_before[c_off + i + j * p.ldc];
-      ref[i + j * p.m] = tc.alpha * sum + tc.beta * c0;
-      scale[i + j * p.m] = std::fabs(tc.alpha) * mag + std::fabs(tc.beta * c0);
+      const Wide c0 = beta_zero ? Wide(0) : tbtest::widen(c_before[c_off + i + j * p.ldc]);
+      ref[i + j * p.m] = alpha * sum + beta * c0;
+      scale[i + j * p.m] = norm1(alpha) * mag + norm1(beta * c0);
     }
   }
-  if (tc.alpha == 0.0) {  // the kernel must not read A or B
+  if (p.alpha.is_zero()) {  // the kernel must not read A or B
     std::fill(a.begin(), a.end(), nan), std::fill(b.begin(), b.end(), nan);
   }
 
@@ -128,17 +163,17 @@ std::string run_case(const Case& tc, Isa isa) {
       return "wrote element " + std::to_string(at) + " outside C's m x n";
     }
   }
-  // The kernel's error is at most ~k eps scale; a factor of 2 and k + 2 leave room for alpha and
-  // beta's roundings.
-  const long double eps = std::numeric_limits<T>::epsilon();
+  // The kernel's error is at most ~k eps scale (complex: a few times that); a factor of 4 and
+  // k + 2 leave room for alpha and beta's roundings.
+  const long double eps = std::numeric_limits<tbtest::Real<T>>::epsilon();
   for (int64_t j = 0; j < p.n; ++j) {
     for (int64_t i = 0; i < p.m; ++i) {
-      const long double got = c[c_off + i + j * p.ldc], want = ref[i + j * p.m];
-      const long double tol = tc.integers ? 0 : 2 * (p.k + 2) * eps * scale[i + j * p.m];
-      if (!(std::fabs(got - want) <= tol)) {
-        return "C(" + std::to_string(i) + "," + std::to_string(j) +
-               ") = " + std::to_string(double(got)) + ", want " + std::to_string(double(want)) +
-               " within " + std::to_string(double(tol));
+      const Wide got = tbtest::widen(c[c_off + i + j * p.ldc]), want = ref[i + j * p.m];
+      const long double tol = tc.integers ? 0 : 4 * (p.k + 2) * eps * scale[i + j * p.m];
+      if (!(std::abs(got - want) <= tol)) {
+        return "C(" + std::to_string(i) + "," + std::to_string(j) + ") off by " +
+               std::to_string(double(std::abs(got - want))) + ", allowed " +
+               std::to_string(double(tol));
       }
     }
   }
@@ -146,7 +181,16 @@ std::string run_case(const Case& tc, Isa isa) {
 }
 
 std::string run_case(const Case& tc, Isa isa) {
-  return tc.type == DataType::kF64 ? run_case<double>(tc, isa) : run_case<float>(tc, isa);
+  switch (tc.type) {
+    case DataType::kF64:
+      return run_case<double>(tc, isa);
+    case DataType::kC32:
+      return run_case<std::complex<float>>(tc, isa);
+    case DataType::kC64:
+      return run_case<std::complex<double>>(tc, isa);
+    default:
+      return run_case<float>(tc, isa);
+  }
 }
 
 const Isa kIsas[] = {Isa::kAvx2, Isa::kAvx512};
@@ -173,20 +217,31 @@ class HostSmallGemm : public ::testing::TestWithParam<Variant> {
     tc.type = GetParam().type;
     return tc;
   }
+  bool complex() const { return tileblas::is_complex(GetParam().type); }
+  // N and T, and C for complex data.
+  std::vector<Op> ops() const {
+    std::vector<Op> v = {Op::kNoTrans, Op::kTrans};
+    if (complex()) v.push_back(Op::kConjTrans);
+    return v;
+  }
   Isa isa() const { return GetParam().isa; }
 };
 
 // Every transpose pair, m, n, k drawn from the edge sizes, each (alpha, beta).
 TEST_P(HostSmallGemm, MatchesLongDoubleAcrossTileEdges) {
   int cases = 0;
-  for (Op ta : {Op::kNoTrans, Op::kTrans}) {
-    for (Op tb : {Op::kNoTrans, Op::kTrans}) {
+  for (Op ta : ops()) {
+    for (Op tb : ops()) {
       for (int64_t m : kEdgeSizes) {
         for (int64_t n : kEdgeSizes) {
           for (const auto& [alpha, beta] : kScalars) {
             Case tc = make_case();
             tc.ta = ta, tc.tb = tb, tc.m = m, tc.n = n, tc.k = tbtest::pick(kEdgeSizes);
             tc.alpha = alpha, tc.beta = beta;
+            if (complex()) {  // imaginary parts on nonzero scalars: real and complex beta both
+              tc.alpha_im = alpha != 0 ? 0.3 : 0.0;
+              tc.beta_im = beta != 0 && (m + n) % 2 == 0 ? -0.4 : 0.0;
+            }
             ASSERT_EQ(run_case(tc, isa()), "") << tc.str(isa());
             ++cases;
           }
@@ -194,14 +249,14 @@ TEST_P(HostSmallGemm, MatchesLongDoubleAcrossTileEdges) {
       }
     }
   }
-  EXPECT_EQ(cases, 4 * 14 * 14 * 6);
+  EXPECT_EQ(cases, int(ops().size() * ops().size()) * 14 * 14 * 6);
 }
 
 // Sizes the router gives it (up to 128^3), square and not.
 TEST_P(HostSmallGemm, MatchesLongDoubleAtRoutedSizes) {
   const std::vector<int64_t> sizes = {48, 63, 64, 96, 127, 128, 129};
-  for (Op ta : {Op::kNoTrans, Op::kTrans}) {
-    for (Op tb : {Op::kNoTrans, Op::kTrans}) {
+  for (Op ta : ops()) {
+    for (Op tb : ops()) {
       for (int64_t size : sizes) {
         Case tc = make_case();
         tc.ta = ta, tc.tb = tb;
@@ -214,8 +269,8 @@ TEST_P(HostSmallGemm, MatchesLongDoubleAtRoutedSizes) {
 }
 
 TEST_P(HostSmallGemm, ExactOnIntegerData) {
-  for (Op ta : {Op::kNoTrans, Op::kTrans}) {
-    for (Op tb : {Op::kNoTrans, Op::kTrans}) {
+  for (Op ta : ops()) {
+    for (Op tb : ops()) {
       for (const auto& [alpha, beta] :
            std::vector<std::pair<double, double>>{{1.0, 0.0}, {2.0, -1.0}, {-1.0, 3.0}}) {
         Case tc = make_case();
@@ -239,7 +294,7 @@ TEST_P(HostSmallGemm, RefusesWhatItDoesNotCompute) {
       {DataType::kF16, DataType::kF32}, {DataType::kBF16, DataType::kF32},
       {DataType::kF16, DataType::kF16}, {DataType::kF32, DataType::kF16},
       {DataType::kF32, DataType::kF64}, {DataType::kF64, DataType::kF32},
-      {DataType::kC32, DataType::kC32}, {DataType::kC64, DataType::kC64}};
+      {DataType::kC32, DataType::kF32}, {DataType::kC64, DataType::kC32}};
   for (const auto& [ab, c] : types) {
     GemmProblem q = p;
     q.ab_type = ab, q.c_type = c;
@@ -262,7 +317,9 @@ TEST_P(HostSmallGemm, RefusesWhatItDoesNotCompute) {
 std::vector<Variant> variants() {
   std::vector<Variant> v;
   for (Isa isa : kIsas) {
-    for (DataType t : {DataType::kF32, DataType::kF64}) v.push_back({isa, t});
+    for (DataType t : {DataType::kF32, DataType::kF64, DataType::kC32, DataType::kC64}) {
+      v.push_back({isa, t});
+    }
   }
   return v;
 }
@@ -270,7 +327,7 @@ std::vector<Variant> variants() {
 INSTANTIATE_TEST_SUITE_P(Variants, HostSmallGemm, ::testing::ValuesIn(variants()),
                          [](const ::testing::TestParamInfo<Variant>& info) {
                            return std::string(info.param.isa == Isa::kAvx512 ? "Avx512" : "Avx2") +
-                                  (info.param.type == DataType::kF64 ? "F64" : "F32");
+                                  tileblas::name_of(info.param.type);
                          });
 
 TEST(HostSmallGemmIsa, BestIsTheWidestThisCpuRuns) {
