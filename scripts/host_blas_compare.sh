@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Host-pointer sgemm_/dgemm_/cgemm_/zgemm_ under three BLAS configurations, one after the other on
-# the same machine, with the same bench binary (bench/host_compare, linked against OpenBLAS):
+# Host-pointer sgemm_/dgemm_/cgemm_/zgemm_ (with --level3: strsm_/dtrsm_/ssyrk_/dsyrk_) under three
+# BLAS configurations, one after the other on the same machine, with the same bench binary
+# (bench/host_compare, linked against OpenBLAS):
 #   1. OpenBLAS alone (OPENBLAS_NUM_THREADS: the machine's cores unless set),
 #   2. NVBLAS preloaded (a generated nvblas.conf: this OpenBLAS as NVBLAS_CPU_BLAS_LIB, all GPUs,
 #      autopinned memory, a log file),
@@ -16,8 +17,11 @@
 # dgemm_/cgemm_/zgemm_ above 4096 (8192 zgemm_ is ~40 s a call there); any configuration skips a
 # call predicted, from its rate at the previous size, to take over 8 s. All shown as "not run".
 #
-# Usage: host_blas_compare.sh [--quick] [--bin PATH] [--tileblas PATH] [--nvblas PATH] [OUTDIR]
+# Usage: host_blas_compare.sh [--quick] [--level3] [--bin PATH] [--tileblas PATH] [--nvblas PATH] [OUTDIR]
 #   --quick      sizes <= 128 and short timings (a few seconds): the ctest host_blas_compare_quick
+#                (?gemm_ at 8-128, and strsm_/dtrsm_/ssyrk_/dsyrk_ at 64 and 128)
+#   --level3     strsm_, dtrsm_, ssyrk_, dsyrk_ at 1024, 4096, 8192 instead of ?gemm_ (OpenBLAS's
+#                double routines not above 4096)
 #   --bin        the bench binary (default: bin/ beside this script in the GPU bundle, else
 #                build/bench/host_compare/ of the repository)
 #   --tileblas   libtileblas.so to preload (default: lib/ of the bundle, else build/compat/)
@@ -26,10 +30,11 @@
 # On the GPU machine, from the bundle of scripts/gpu_bundle.sh: bash /tmp/tb/host_blas_compare.sh $OUT/host
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-quick=0 bin="" tileblas="" nvblas="" out=""
+quick=0 level3=0 bin="" tileblas="" nvblas="" out=""
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
+    --level3) level3=1 ;;
     --bin) bin=$2; shift ;;
     --tileblas) tileblas=$2; shift ;;
     --nvblas) nvblas=$2; shift ;;
@@ -69,9 +74,16 @@ if [ -z "$gpu" ]; then
 fi
 # Each configuration's share of the time budget (--deadline_seconds: what would end later is
 # skipped as "not run", so the run ends in time and every JSON is complete).
+ops=(--ops=gemm)
 if [ "$quick" = 1 ]; then
   sizes=8,16,32,64,128 beta_sizes=64 target=0.01 ob_skip=""
   deadline_openblas=60 deadline_nvblas=60 deadline_tileblas=60
+  ops=(--ops=gemm,trsm,syrk --l3_sizes=64,128)
+elif [ "$level3" = 1 ]; then
+  sizes=8 beta_sizes="" target=0.05 ob_skip=d:4096
+  deadline_openblas=90 deadline_nvblas=50 deadline_tileblas=70
+  ops=(--ops=trsm,syrk --routines=sd --l3_sizes=1024,4096,8192)
+  notes+=("OpenBLAS not run above 4096 for dtrsm_, dsyrk_ (time budget).")
 else
   sizes=8,16,32,64,128,256,512,1024,2048,4096,8192 beta_sizes=128,2048 target=0.05
   deadline_openblas=90 deadline_nvblas=50 deadline_tileblas=70
@@ -89,7 +101,7 @@ fi
 openblas=$(ldd "$bin" | awk '/libopenblas/ { print $3 }')
 
 common=(--sizes=$sizes --beta_sizes=$beta_sizes --target_seconds=$target --max_call_seconds=8
-        --benchmark_out_format=json)
+        "${ops[@]}" --benchmark_out_format=json)
 # run NAME [ENV=VALUE...] [-- EXTRA BINARY ARGS]: one configuration; its JSON in $work/NAME.json.
 run() {
   local name=$1; shift

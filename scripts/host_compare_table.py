@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Joins the three runs of bench/host_compare (tileblas_host_blas_compare) made by
 scripts/host_blas_compare.sh into one table: host-pointer ?gemm_ under OpenBLAS alone, NVBLAS
-preloaded and tileblas preloaded, on the same machine in the same run.
+preloaded and tileblas preloaded, on the same machine in the same run (and ?trsm_, ?syrk_ where the
+runs have them).
 
 Row per (routine, n, beta): tileblas GFLOP/s, OpenBLAS, NVBLAS, tileblas/OpenBLAS, tileblas/NVBLAS,
 where tileblas ran the call, GPU model, date. A configuration that was not run (no GPU, skipped by
@@ -30,9 +31,12 @@ import sys
 
 CONFIGS = ("openblas", "nvblas", "tileblas")
 LIBRARY_OF = {"openblas": "openblas", "nvblas": "nvblas", "tileblas": "tileblas"}
-ROUTINES = ("sgemm_", "dgemm_", "cgemm_", "zgemm_")
+ROUTINES = ("sgemm_", "dgemm_", "cgemm_", "zgemm_", "strsm_", "dtrsm_", "ssyrk_", "dsyrk_")
+# The symbols whose library each run records (bench/host_compare: main()).
+RESOLVED = ("sgemm_", "dgemm_", "cgemm_", "zgemm_", "strsm_", "dsyrk_")
+BETA_OF = {"NN": "0", "NN_beta": "!=0", "LN": "0", "LLNN": "-"}
 _RUN_SUFFIX = re.compile(r"(/(manual_time|real_time|process_time|iterations:\d+|repeats:\d+|threads:\d+))+$")
-_NAME = re.compile(r"^host_gemm/([sdcz]gemm_)/(\d+)/(NN|NN_beta)$")
+_NAME = re.compile(r"^host_(?:gemm|l3)/([sdcz](?:gemm|trsm|syrk)_)/(\d+)/(NN|NN_beta|LLNN|LN)$")
 
 
 def load(path):
@@ -103,7 +107,7 @@ def main():
     for c in CONFIGS:
         if runs[c] is None:
             continue
-        for r in ROUTINES:
+        for r in RESOLVED:
             where = contexts[c].get(r + "from", "")
             if LIBRARY_OF[c] not in pathlib.Path(where).name.lower():
                 failures.append(f"FAIL {c} run: {r} resolved to {where or 'nothing'}, not to {LIBRARY_OF[c]}")
@@ -129,7 +133,7 @@ def main():
     for key in keys:
         routine, n, variant = key
         entry = {c: results[c].get(key) for c in CONFIGS}
-        row = {"routine": routine, "n": n, "beta": "0" if variant == "NN" else "!=0", "gpu": gpu, "date": date}
+        row = {"routine": routine, "n": n, "beta": BETA_OF[variant], "gpu": gpu, "date": date}
         for c in CONFIGS:
             e = entry[c]
             row[c] = rate(e)
@@ -187,6 +191,11 @@ def main():
     lines.append("Host pointers, square NN; beta !=0: alpha and beta nonzero (complex for c/z), C read. "
                  "GFLOP/s from the median call after a warm-up call (complex: 8 flops per multiply-add). "
                  "Same binary, same data, one machine, one run: OpenBLAS alone, NVBLAS preloaded, tileblas preloaded.")
+    if any(r["routine"][1:] in ("trsm_", "syrk_") for r in rows):
+        lines.append("")
+        lines.append("?trsm_: side L, lower, N, non-unit, B n x n, restored (untimed) before every call; ?syrk_: "
+                     "lower, N, k = n, beta 0; both counted as n^3 flops. The check: ?trsm_ as A X against B, "
+                     "?syrk_ on its lower triangle and an element above it left as it was.")
     lines.append("")
     lines += [f"- {n}" for n in notes]
     lines += [f"- **{f}**" for f in failures]

@@ -5,7 +5,10 @@
 // scripts/host_compare_table.py joins the three JSON outputs into one table.
 //
 // One benchmark per (routine, n, beta): "host_gemm/<routine>/<n>/NN" (alpha 1, beta 0) and
-// "host_gemm/<routine>/<n>/NN_beta" (alpha and beta != 0, complex for c/z: C is read).
+// "host_gemm/<routine>/<n>/NN_beta" (alpha and beta != 0, complex for c/z: C is read); with
+// --ops=...,trsm,syrk also "host_l3/<s|d>trsm_/<n>/LLNN" (B = A^-1 B, A lower, non-unit, its B
+// restored untimed before every call) and "host_l3/<s|d>syrk_/<n>/LN" (C's lower triangle = A A^T,
+// k = n, beta 0) at --l3_sizes.
 // Method, per benchmark: random data in [-1, 1) (the same in every configuration); one warm-up
 // call, untimed (tileblas's first call of a type measures its cost model's rates, NVBLAS's first
 // call initialises the GPU, staging buffers grow), and a second where the first took 0.25-2 s; then
@@ -58,6 +61,16 @@ void zgemm_(const char*, const char*, const int*, const int*, const int*,
             const std::complex<double>*, const std::complex<double>*, const int*,
             const std::complex<double>*, const int*, const std::complex<double>*,
             std::complex<double>*, const int*, size_t, size_t);
+void strsm_(const char*, const char*, const char*, const char*, const int*, const int*,
+            const float*, const float*, const int*, float*, const int*, size_t, size_t, size_t,
+            size_t);
+void dtrsm_(const char*, const char*, const char*, const char*, const int*, const int*,
+            const double*, const double*, const int*, double*, const int*, size_t, size_t, size_t,
+            size_t);
+void ssyrk_(const char*, const char*, const int*, const int*, const float*, const float*,
+            const int*, const float*, float*, const int*, size_t, size_t);
+void dsyrk_(const char*, const char*, const int*, const int*, const double*, const double*,
+            const int*, const double*, double*, const int*, size_t, size_t);
 }
 
 namespace {
@@ -96,6 +109,20 @@ void gemm(const int& n, const std::complex<double>& alpha, const std::complex<do
           std::complex<double>* c) {
   zgemm_("N", "N", &n, &n, &n, &alpha, a, &n, b, &n, &beta, c, &n, 1, 1);
 }
+// B = alpha A^-1 B, A lower triangular, non-unit (side L, uplo L, trans N), n x n.
+void trsm(const int& n, const float& alpha, const float* a, float* b) {
+  strsm_("L", "L", "N", "N", &n, &n, &alpha, a, &n, b, &n, 1, 1, 1, 1);
+}
+void trsm(const int& n, const double& alpha, const double* a, double* b) {
+  dtrsm_("L", "L", "N", "N", &n, &n, &alpha, a, &n, b, &n, 1, 1, 1, 1);
+}
+// C's lower triangle = alpha A A^T + beta C (uplo L, trans N, k = n).
+void syrk(const int& n, const float& alpha, const float* a, const float& beta, float* c) {
+  ssyrk_("L", "N", &n, &n, &alpha, a, &n, &beta, c, &n, 1, 1);
+}
+void syrk(const int& n, const double& alpha, const double* a, const double& beta, double* c) {
+  dsyrk_("L", "N", &n, &n, &alpha, a, &n, &beta, c, &n, 1, 1);
+}
 
 // Options (parsed from the command line before Google Benchmark's own flags).
 struct Options {
@@ -103,6 +130,10 @@ struct Options {
   std::vector<int> beta_sizes{128, 2048};
   // Order of the runs: double and complex double first, where a --deadline_seconds matters most.
   std::string routines = "dzcs";
+  // Which operations: gemm (every letter of `routines`), trsm and syrk (its s and d letters, at
+  // l3_sizes).
+  std::vector<std::string> ops{"gemm"};
+  std::vector<int> l3_sizes{1024, 4096, 8192};
   std::map<char, int> skip_above;  // routine letter -> largest n run
   double max_call_seconds = 8.0;
   double target_seconds = 0.1;
@@ -111,8 +142,9 @@ struct Options {
 Options g_options;
 Clock::time_point g_start;
 
-// Rate (GFLOP/s) this run measured at the routine's last size, for the budget guard.
-std::map<char, double> g_last_rate;
+// Rate (GFLOP/s) this run measured at the routine's last size ("dgemm_", ...), for the budget
+// guard.
+std::map<std::string, double> g_last_rate;
 int g_failures = 0;
 
 // tileblas's own queries, when tileblas is in the process (found at run time: this binary does
@@ -164,11 +196,12 @@ std::complex<long double> wide(const T& x) {
   }
 }
 
-// Median of per-call seconds over `reps` batches of `batch` calls.
-template <class Call>
-double median_call_seconds(int reps, int batch, Call&& call, double* best) {
+// Median of per-call seconds over `reps` batches of `batch` calls, restore() before each batch.
+template <class Call, class Restore>
+double median_call_seconds(int reps, int batch, Call&& call, Restore&& restore, double* best) {
   std::vector<double> t(reps);
   for (double& x : t) {
+    restore();  // untimed
     const auto t0 = Clock::now();
     for (int i = 0; i < batch; ++i) call();
     x = seconds_since(t0) / batch;
@@ -178,10 +211,21 @@ double median_call_seconds(int reps, int batch, Call&& call, double* best) {
   return t[reps / 2];
 }
 
+// The routines this binary times: ?gemm_ in every type; ?trsm_ and ?syrk_ in s and d.
+enum class Op { kGemm, kTrsm, kSyrk };
+
+const char* op_name(Op op) {
+  return op == Op::kTrsm ? "trsm_" : op == Op::kSyrk ? "syrk_" : "gemm_";
+}
+
 template <class T>
-void host_gemm(benchmark::State& state, char letter, int n, bool with_beta) {
+void host_call(benchmark::State& state, Op op, char letter, int n, bool with_beta) {
   using R = typename Real<T>::type;
-  const double flops = (kComplex<T> ? 8.0 : 2.0) * double(n) * n * n;
+  using Wide = std::complex<long double>;
+  const std::string routine = std::string(1, letter) + op_name(op);
+  // Real flops (complex: 8 a multiply-add): gemm 2n^3, trsm and syrk n^3.
+  const double flops =
+      (kComplex<T> ? 4.0 : 1.0) * (op == Op::kGemm ? 2.0 : 1.0) * double(n) * n * n;
   const auto skip = g_options.skip_above.find(letter);
   if (skip != g_options.skip_above.end() && n > skip->second) {
     const std::string why = "not run: n above " + std::to_string(skip->second) +
@@ -189,7 +233,7 @@ void host_gemm(benchmark::State& state, char letter, int n, bool with_beta) {
     state.SkipWithError(why.c_str());
     return;
   }
-  const auto last = g_last_rate.find(letter);
+  const auto last = g_last_rate.find(routine);
   const double predicted = last != g_last_rate.end() ? flops / (last->second * 1e9) : 0.0;
   char why[200] = "";
   if (predicted > g_options.max_call_seconds) {
@@ -208,15 +252,43 @@ void host_gemm(benchmark::State& state, char letter, int n, bool with_beta) {
     return;
   }
 
-  // The same data in every configuration: seeds from the routine, n and the operand.
-  const uint64_t seed = (uint64_t(letter) << 40) ^ (uint64_t(n) << 8);
+  // The same data in every configuration: seeds from the routine, n and the operand. trsm's A is
+  // lower triangular with entries of size 1/n off the diagonal and a diagonal in [1, 2): well
+  // conditioned, so the solve is a fair test of accuracy.
+  const uint64_t seed = (uint64_t(letter) << 40) ^ (uint64_t(int(op)) << 32) ^ (uint64_t(n) << 8);
   const size_t count = size_t(n) * size_t(n);
-  const std::vector<T> a = random_matrix<T>(count, seed + 1), b = random_matrix<T>(count, seed + 2);
+  std::vector<T> a = random_matrix<T>(count, seed + 1);
+  const std::vector<T> b = random_matrix<T>(count, seed + 2);
   const std::vector<T> c0 = random_matrix<T>(count, seed + 3);
-  std::vector<T> c = c0;
+  if (op == Op::kTrsm) {
+    for (int j = 0; j < n; ++j) {
+      for (int i = 0; i < n; ++i) {
+        T& x = a[size_t(j) * n + i];
+        x = i < j ? T(0) : i == j ? T(R(1.5) + R(0.5) * std::real(x)) : T(x / R(n));
+      }
+    }
+  }
+  std::vector<T> c = op == Op::kTrsm ? b : c0;  // trsm: B, solved in place
   const T alpha = with_beta ? make_scalar<T>(0.75, 0.25) : make_scalar<T>(1.0, 0.0);
   const T beta = with_beta ? make_scalar<T>(-0.5, 0.5) : make_scalar<T>(0.0, 0.0);
-  auto call = [&] { gemm(n, alpha, a.data(), b.data(), beta, c.data()); };
+  auto call = [&] {
+    switch (op) {
+      case Op::kGemm:
+        return gemm(n, alpha, a.data(), b.data(), beta, c.data());
+      case Op::kTrsm:
+        if constexpr (!kComplex<T>) trsm(n, alpha, a.data(), c.data());
+        return;
+      case Op::kSyrk:
+        if constexpr (!kComplex<T>) syrk(n, alpha, a.data(), beta, c.data());
+        return;
+    }
+  };
+  // trsm works in place: its B is restored, untimed, before every call (solving again and again
+  // would shrink it toward underflow); the others run back to back.
+  const bool reset = op == Op::kTrsm;
+  auto restore = [&] {
+    if (reset) std::copy(b.begin(), b.end(), c.begin());
+  };
 
   const auto t_warm = Clock::now();
   call();
@@ -227,33 +299,38 @@ void host_gemm(benchmark::State& state, char letter, int n, bool with_beta) {
   // tells.
   double estimate = warmup_s;
   if (warmup_s >= 0.25 && warmup_s <= 2.0) {
+    restore();
     const auto t1 = Clock::now();
     call();
     estimate = seconds_since(t1);
   }
   if (estimate < 0.25) {
     int calls = 0;
-    const auto t0 = Clock::now();
+    double spent = 0;
     do {
+      restore();
+      const auto t0 = Clock::now();
       call();
+      spent += seconds_since(t0);
       ++calls;
-    } while (seconds_since(t0) < 2e-3 && calls < 100000);
-    estimate = seconds_since(t0) / calls;
+    } while (spent < 2e-3 && calls < 100000);
+    estimate = spent / calls;
   }
-  const int batch = std::max(1, int(20e-6 / std::max(estimate, 1e-9)));
+  const int batch = reset ? 1 : std::max(1, int(20e-6 / std::max(estimate, 1e-9)));
   const int reps = int(std::clamp(g_options.target_seconds / (estimate * batch), 3.0, 1001.0));
 
   double median_s = 0, best_s = 0;
   for (auto _ : state) {
-    median_s = median_call_seconds(reps, batch, call, &best_s);
+    median_s = median_call_seconds(reps, batch, call, restore, &best_s);
     state.SetIterationTime(median_s);
   }
 
-  // The check, on C as the last timed call left it (beta == 0: C was not read), or, with beta
-  // != 0, after one more call on C reset: three elements against a long double dot product.
-  // Tolerance per element: 16 sqrt(terms) eps ||terms||_2 (rounding errors of a sum grow as a
-  // random walk; 16 leaves a wide margin, and TF32-like precision still fails it by far) plus a
-  // few eps of |beta c| and of the result.
+  // The check, on the output as the last timed call left it (beta == 0: C was not read; trsm:
+  // from the restored B), or, with beta != 0, after one more call on C reset: three elements of
+  // the lower triangle against a long double sum (trsm: op(A) X against alpha B). Tolerance per
+  // element: 16 sqrt(terms) eps ||terms||_2 (rounding errors of a sum grow as a random walk; 16
+  // leaves a wide margin, and TF32-like precision still fails it by far) plus a few eps of |beta c|
+  // and of the result. syrk: an element above the diagonal must be as it was.
   if (with_beta) {
     c = c0;
     call();
@@ -269,40 +346,56 @@ void host_gemm(benchmark::State& state, char letter, int n, bool with_beta) {
   double worst = 0;
   for (int e = 0; e < 3; ++e) {
     const int i = where[e][0], j = where[e][1];
-    std::complex<long double> sum = 0;
+    Wide sum = 0, ref = 0;
     long double sq = 0;
-    for (int p = 0; p < n; ++p) {
-      const std::complex<long double> x = wide(a[size_t(p) * n + i]),
-                                      y = wide(b[size_t(j) * n + p]);
-      sum += x * y;
-      sq += std::norm(x) * std::norm(y);
+    const Wide cij0 = wide(c0[size_t(j) * n + i]);
+    if (op == Op::kTrsm) {  // (A X)(i, j), X = the computed solution; against alpha B(i, j)
+      for (int p = 0; p <= i; ++p) {
+        const Wide x = wide(a[size_t(p) * n + i]), y = wide(c[size_t(j) * n + p]);
+        sum += x * y;
+        sq += std::norm(x) * std::norm(y);
+      }
+      ref = wide(alpha) * wide(b[size_t(j) * n + i]);
+    } else {
+      for (int p = 0; p < n; ++p) {
+        const Wide x = wide(a[size_t(p) * n + i]);
+        const Wide y = op == Op::kSyrk ? wide(a[size_t(p) * n + j]) : wide(b[size_t(j) * n + p]);
+        sum += x * y;
+        sq += std::norm(x) * std::norm(y);
+      }
+      ref = wide(alpha) * sum + wide(beta) * cij0;
     }
-    const std::complex<long double> cij0 = wide(c0[size_t(j) * n + i]);
-    const std::complex<long double> ref = wide(alpha) * sum + wide(beta) * cij0;
-    const std::complex<long double> got = wide(c[size_t(j) * n + i]);
+    const Wide got = op == Op::kTrsm ? sum : wide(c[size_t(j) * n + i]);
     const long double terms = kComplex<T> ? 2.0L * n : n;
-    const long double tol = 16 * std::sqrt(terms) * eps * std::abs(wide(alpha)) * std::sqrt(sq) +
+    const long double scale = op == Op::kTrsm ? 1.0L : std::abs(wide(alpha));
+    const long double tol = 16 * std::sqrt(terms) * eps * scale * std::sqrt(sq) +
                             4 * eps * (std::abs(wide(beta) * cij0) + std::abs(ref)) +
                             std::numeric_limits<R>::min();
     const double ratio = double(std::abs(got - ref) / tol);
     worst = std::max(worst, ratio);
     const std::string k = std::to_string(e);
-    state.counters["v" + k + "_re"] = double(got.real());
-    state.counters["v" + k + "_im"] = double(got.imag());
+    state.counters["v" + k + "_re"] = double(wide(c[size_t(j) * n + i]).real());
+    state.counters["v" + k + "_im"] = double(wide(c[size_t(j) * n + i]).imag());
     state.counters["tol" + k] = double(tol);
     if (!(ratio <= 1.0)) {
       std::fprintf(stderr,
-                   "[host-compare] FAIL %cgemm_ n=%d%s: C(%d,%d) = (%.9Lg, %.9Lg), expected "
+                   "[host-compare] FAIL %s n=%d%s: element (%d,%d) = (%.9Lg, %.9Lg), expected "
                    "(%.9Lg, %.9Lg): error %.3g x the tolerance\n",
-                   letter, n, with_beta ? " beta!=0" : "", i, j, got.real(), got.imag(), ref.real(),
-                   ref.imag(), ratio);
+                   routine.c_str(), n, with_beta ? " beta!=0" : "", i, j, got.real(), got.imag(),
+                   ref.real(), ref.imag(), ratio);
     }
+  }
+  if (op == Op::kSyrk && n > 1 && !(c[size_t(n - 1) * n] == c0[size_t(n - 1) * n])) {
+    std::fprintf(stderr,
+                 "[host-compare] FAIL %s n=%d: C(0, n-1), above the diagonal, was written\n",
+                 routine.c_str(), n);
+    worst = std::max(worst, 2.0);
   }
   const bool ok = worst <= 1.0;
   if (!ok) ++g_failures;
 
   const double gflops = flops / median_s * 1e-9;
-  g_last_rate[letter] = gflops;
+  g_last_rate[routine] = gflops;
   state.counters["gflops"] = gflops;
   state.counters["gflops_best"] = flops / best_s * 1e-9;
   state.counters["reps"] = reps;
@@ -315,10 +408,11 @@ void host_gemm(benchmark::State& state, char letter, int n, bool with_beta) {
     state.SetLabel(kernel);
   }
   std::fprintf(stderr,
-               "[host-compare] %cgemm_ %5d %-7s %10.2f GFLOP/s  (median of %d x %d, warm-up %.1f "
+               "[host-compare] %s %5d %-7s %10.2f GFLOP/s  (median of %d x %d, warm-up %.1f "
                "ms, check %s %.2g)%s%s\n",
-               letter, n, with_beta ? "beta!=0" : "beta=0", gflops, reps, batch, warmup_s * 1e3,
-               ok ? "ok" : "FAILED", worst, kernel.empty() ? "" : "  tileblas: ", kernel.c_str());
+               routine.c_str(), n, with_beta ? "beta!=0" : "beta=0", gflops, reps, batch,
+               warmup_s * 1e3, ok ? "ok" : "FAILED", worst,
+               kernel.empty() ? "" : "  tileblas: ", kernel.c_str());
 }
 
 std::vector<int> parse_sizes(const char* text) {
@@ -373,6 +467,20 @@ void parse_options(int* argc, char** argv) {
         p += used;
         if (*p == ',') ++p;
       }
+    } else if (const char* v = value("--ops")) {  // e.g. gemm,trsm,syrk
+      g_options.ops.clear();
+      for (const char* q = v; *q;) {
+        const char* end = std::strchr(q, ',');
+        const std::string op = end ? std::string(q, end) : std::string(q);
+        if (op != "gemm" && op != "trsm" && op != "syrk") {
+          std::fprintf(stderr, "--ops takes gemm, trsm, syrk, not %s\n", op.c_str());
+          std::exit(2);
+        }
+        g_options.ops.push_back(op);
+        q = end ? end + 1 : q + op.size();
+      }
+    } else if (const char* v = value("--l3_sizes")) {
+      g_options.l3_sizes = parse_sizes(v);
     } else if (const char* v = value("--max_call_seconds")) {
       g_options.max_call_seconds = std::atof(v);
     } else if (const char* v = value("--target_seconds")) {
@@ -395,20 +503,41 @@ std::string resolved_from(const char* symbol) {
   return info.dli_fname;
 }
 
+bool wanted(const char* op) {
+  return std::find(g_options.ops.begin(), g_options.ops.end(), op) != g_options.ops.end();
+}
+
+template <class T>
+void register_benchmark(const std::string& name, Op op, char letter, int n, bool with_beta) {
+  benchmark::RegisterBenchmark(name.c_str(), host_call<T>, op, letter, n, with_beta)
+      ->UseManualTime()
+      ->Iterations(1)
+      ->Unit(benchmark::kMillisecond);
+}
+
 template <class T>
 void register_routine(char letter) {
-  for (int n : g_options.sizes) {
-    for (bool with_beta : {false, true}) {
-      if (with_beta && std::find(g_options.beta_sizes.begin(), g_options.beta_sizes.end(), n) ==
-                           g_options.beta_sizes.end()) {
-        continue;
+  if (wanted("gemm")) {
+    for (int n : g_options.sizes) {
+      for (bool with_beta : {false, true}) {
+        if (with_beta && std::find(g_options.beta_sizes.begin(), g_options.beta_sizes.end(), n) ==
+                             g_options.beta_sizes.end()) {
+          continue;
+        }
+        register_benchmark<T>(std::string("host_gemm/") + letter + "gemm_/" + std::to_string(n) +
+                                  (with_beta ? "/NN_beta" : "/NN"),
+                              Op::kGemm, letter, n, with_beta);
       }
-      const std::string name = std::string("host_gemm/") + letter + "gemm_/" + std::to_string(n) +
-                               (with_beta ? "/NN_beta" : "/NN");
-      benchmark::RegisterBenchmark(name.c_str(), host_gemm<T>, letter, n, with_beta)
-          ->UseManualTime()
-          ->Iterations(1)
-          ->Unit(benchmark::kMillisecond);
+    }
+  }
+  if constexpr (!kComplex<T>) {
+    for (Op op : {Op::kTrsm, Op::kSyrk}) {
+      if (!wanted(op == Op::kTrsm ? "trsm" : "syrk")) continue;
+      for (int n : g_options.l3_sizes) {
+        register_benchmark<T>(std::string("host_l3/") + letter + op_name(op) + "/" +
+                                  std::to_string(n) + (op == Op::kTrsm ? "/LLNN" : "/LN"),
+                              op, letter, n, false);
+      }
     }
   }
 }
@@ -421,7 +550,7 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
-  for (const char* symbol : {"sgemm_", "dgemm_", "cgemm_", "zgemm_"}) {
+  for (const char* symbol : {"sgemm_", "dgemm_", "cgemm_", "zgemm_", "strsm_", "dsyrk_"}) {
     benchmark::AddCustomContext(std::string(symbol) + "from", resolved_from(symbol));
   }
   using ConfigFn = char* (*)();
