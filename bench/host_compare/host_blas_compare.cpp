@@ -329,8 +329,9 @@ void host_call(benchmark::State& state, Op op, char letter, int n, bool with_bet
   // from the restored B), or, with beta != 0, after one more call on C reset: three elements of
   // the lower triangle against a long double sum (trsm: op(A) X against alpha B). Tolerance per
   // element: 16 sqrt(terms) eps ||terms||_2 (rounding errors of a sum grow as a random walk; 16
-  // leaves a wide margin, and TF32-like precision still fails it by far) plus a few eps of |beta c|
-  // and of the result. syrk: an element above the diagonal must be as it was.
+  // leaves a wide margin, and TF32-like precision still fails it by far on mixed-sign sums) plus a
+  // few eps of |beta c| and sqrt(terms) eps of the result. syrk: an element above the diagonal
+  // must be as it was.
   if (with_beta) {
     c = c0;
     call();
@@ -368,9 +369,13 @@ void host_call(benchmark::State& state, Op op, char letter, int n, bool with_bet
     const Wide got = op == Op::kTrsm ? sum : wide(c[size_t(j) * n + i]);
     const long double terms = kComplex<T> ? 2.0L * n : n;
     const long double scale = op == Op::kTrsm ? 1.0L : std::abs(wide(alpha));
-    const long double tol = 16 * std::sqrt(terms) * eps * scale * std::sqrt(sq) +
-                            4 * eps * (std::abs(wide(beta) * cij0) + std::abs(ref)) +
-                            std::numeric_limits<R>::min();
+    // The result's own magnitude enters with sqrt(terms) too: where the terms do not cancel (the
+    // diagonal of syrk, all squares) the rounding errors grow with the partial sums, which reach
+    // the result itself.
+    const long double tol =
+        16 * std::sqrt(terms) * eps * scale * std::sqrt(sq) +
+        4 * eps * (std::abs(wide(beta) * cij0) + std::sqrt(terms) * std::abs(ref)) +
+        std::numeric_limits<R>::min();
     const double ratio = double(std::abs(got - ref) / tol);
     worst = std::max(worst, ratio);
     const std::string k = std::to_string(e);
