@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <thread>
 #include <vector>
 
@@ -133,11 +135,16 @@ class Stager {
 
   // Copies a device matrix to the host on `out` (after what `out` waits for). Pageable data goes
   // through the slots and is in place on return: piece q's device copy is queued before piece
-  // q-1 is copied out of its slot. Pinned data is only queued.
+  // q-1 is copied out of its slot. Pinned data is only queued. With `triangle` set, only that
+  // triangle (the diagonal included) of the host matrix is written: pinned data then goes
+  // through the slots too.
   cudaError_t download(char* host, int64_t ld_host, const char* dev, int64_t ld_dev, int64_t rows,
-                       int64_t cols, size_t elem, bool host_pinned) {
+                       int64_t cols, size_t elem, bool host_pinned,
+                       std::optional<Uplo> triangle = std::nullopt) {
     if (rows <= 0 || cols <= 0) return cudaSuccess;
-    if (host_pinned) return copy_matrix(host, ld_host, dev, ld_dev, rows, cols, elem, out);
+    if (host_pinned && !triangle) {
+      return copy_matrix(host, ld_host, dev, ld_dev, rows, cols, elem, out);
+    }
     const std::vector<Piece> pieces = pieces_of(rows, cols, elem);
     for (size_t q = 0; q <= pieces.size(); ++q) {
       if (q < pieces.size()) {
@@ -154,14 +161,47 @@ class Stager {
         Slot& slot = out_[(q - 1) % kOutSlots];
         const size_t pitch = size_t(x.rows) * elem;
         TB_TRY(cudaEventSynchronize(slot.copied));
-        team_->copy_2d(at(host, ld_host, x.row, x.col, elem), size_t(ld_host) * elem,
-                       slot.host->get(), pitch, pitch, size_t(x.cols));
+        if (triangle) {
+          empty_triangle(host, ld_host, static_cast<const char*>(slot.host->get()), x, elem,
+                         *triangle);
+        } else {
+          team_->copy_2d(at(host, ld_host, x.row, x.col, elem), size_t(ld_host) * elem,
+                         slot.host->get(), pitch, pitch, size_t(x.cols));
+        }
       }
     }
     return cudaSuccess;
   }
 
  private:
+  // Copies the `uplo` triangle's part of piece x (packed in `slot`, x.rows-strided) to the host
+  // matrix. Columns go in groups: the rows every column of a group keeps, as one block by the
+  // team; the group's own diagonal block, column by column by the calling thread.
+  void empty_triangle(char* host, int64_t ld_host, const char* slot, const Piece& x, size_t elem,
+                      Uplo uplo) {
+    constexpr int64_t kGroup = 64;
+    const int64_t r_end = x.row + x.rows;
+    auto from = [&](int64_t r, int64_t c) {
+      return slot + (size_t(r - x.row) + size_t(c - x.col) * size_t(x.rows)) * elem;
+    };
+    for (int64_t g0 = x.col; g0 < x.col + x.cols; g0 += kGroup) {
+      const int64_t g1 = std::min(g0 + kGroup, x.col + x.cols);
+      // Lower: column j keeps rows >= j, all of the group rows >= g1; upper: rows <= j, all of
+      // the group rows < g0.
+      const int64_t r0 = uplo == Uplo::kLower ? std::max(x.row, g1) : x.row;
+      const int64_t r1 = uplo == Uplo::kLower ? r_end : std::min(r_end, g0);
+      if (r0 < r1) {
+        team_->copy_2d(at(host, ld_host, r0, g0, elem), size_t(ld_host) * elem, from(r0, g0),
+                       size_t(x.rows) * elem, size_t(r1 - r0) * elem, size_t(g1 - g0));
+      }
+      for (int64_t j = g0; j < g1; ++j) {
+        const int64_t d0 = uplo == Uplo::kLower ? std::max(x.row, j) : std::max(x.row, g0);
+        const int64_t d1 = uplo == Uplo::kLower ? std::min(r_end, g1) : std::min(r_end, j + 1);
+        if (d0 < d1) std::memcpy(at(host, ld_host, d0, j, elem), from(d0, j), size_t(d1 - d0) * elem);
+      }
+    }
+  }
+
   Stager() = default;
   ~Stager() {  // only a Stager that could not be completed is destroyed
     for (Slot* slots : {in_, out_}) {
@@ -522,27 +562,92 @@ cudaError_t staged_copy_to_host(void* host, int64_t ld_host, const void* dev, in
   return cudaStreamSynchronize(st->out);
 }
 
+namespace {
+
+// Where a Level-3 plan finds p's operands: host operands in new device buffers, the others in
+// place; d is p on them.
+struct Level3Staging {
+  Staged a, b, c;
+  Level3Problem d;
+};
+
+// `copy_in`: host operands are copied into their buffers here, where the output is copied back
+// whole (Level3Operand::in_when_copied_back_whole()); else the buffers are left for the caller.
+cudaError_t stage_level3(const Level3Problem& p, const Level3Operands& ops, const Placement& where,
+                         bool copy_in, cudaStream_t stream, Level3Staging* on) {
+  const size_t elem = size_of(p.type);
+  auto stage = [&](const Level3Operand& x, MemKind kind, Staged* out) {
+    if (!x.ptr) return cudaSuccess;
+    return stage_in(x.ptr, x.ld, x.rows, x.cols, elem, device_accessible(kind),
+                    copy_in && x.in_when_copied_back_whole(), stream, out);
+  };
+  TB_TRY(stage(ops.a, where.a, &on->a));
+  TB_TRY(stage(ops.b, where.b, &on->b));
+  TB_TRY(stage(ops.c, where.c, &on->c));
+  on->d = p;
+  if (ops.a.ptr) on->d.a = on->a.ptr, on->d.lda = on->a.ld;
+  if (ops.b.ptr) on->d.b = on->b.ptr, on->d.ldb = on->b.ld;
+  on->d.c = const_cast<void*>(on->c.ptr), on->d.ldc = on->c.ld;
+  return cudaSuccess;
+}
+
+// A Level-3 call with host operands through the staging pipeline: what it reads copied in, the
+// plan, the output copied back (a triangle-written C only its triangle, so C is copied in only
+// where the routine reads it).
+cudaError_t run_level3_staged(Stager& st, const Level3Problem& p, const Placement& where,
+                              const DeviceCaps& caps, cudaStream_t stream, bool* output_touched) {
+  const size_t elem = size_of(p.type);
+  const Level3Operands ops = operands_of(p);
+  Level3Staging on;
+  TB_TRY(stage_level3(p, ops, where, false, stream, &on));
+  EventSet events(2);  // buffers allocated; operands copied in
+  TB_TRY(events.status());
+  const CopiesDrained drained{st};  // destroyed before the buffers above
+  TB_TRY(cudaEventRecord(events[0], stream));
+  TB_TRY(cudaStreamWaitEvent(st.in, events[0], 0));
+  auto upload = [&](const Level3Operand& x, MemKind kind, const Staged& to) {
+    if (!to.buffer || !x.in) return cudaSuccess;
+    return st.upload(static_cast<char*>(to.buffer->get()), to.ld, static_cast<const char*>(x.ptr),
+                     x.ld, x.rows, x.cols, elem, kind == MemKind::kHostPinned);
+  };
+  TB_TRY(upload(ops.a, where.a, on.a));
+  TB_TRY(upload(ops.b, where.b, on.b));
+  TB_TRY(upload(ops.c, where.c, on.c));
+  TB_TRY(cudaEventRecord(events[1], st.in));
+  TB_TRY(cudaStreamWaitEvent(stream, events[1], 0));
+  TB_TRY(run_level3_on_device(on.d, caps, stream));  // waits for the plan
+  if (on.c.buffer) {
+    *output_touched = true;
+    TB_TRY(st.download(static_cast<char*>(p.c), p.ldc, static_cast<const char*>(on.c.ptr), on.c.ld,
+                       ops.c.rows, ops.c.cols, elem, where.c == MemKind::kHostPinned,
+                       ops.c.triangle ? std::optional<Uplo>(ops.c.uplo) : std::nullopt));
+  }
+  return cudaStreamSynchronize(st.out);
+}
+
+}  // namespace
+
 cudaError_t run_level3(const Level3Problem& p, const Placement& where, const DeviceCaps& caps,
                        cudaStream_t stream, bool* output_touched) {
   *output_touched = false;
-  const size_t elem = size_of(p.type);
+  // The staging pipeline serves one call at a time: a call that finds it busy takes plain copies
+  // rather than waiting for another thread's call to end.
+  if (where.any_host()) {
+    if (Stager* stager = Stager::get()) {
+      std::unique_lock<std::mutex> lock(stager->mu, std::try_to_lock);
+      if (lock.owns_lock()) {
+        return run_level3_staged(*stager, p, where, caps, stream, output_touched);
+      }
+    }
+  }
   const Level3Operands ops = operands_of(p);
-  Staged a, b, c;
-  auto stage = [&](const Level3Operand& x, MemKind kind, Staged* out) {
-    if (!x.ptr) return cudaSuccess;
-    return stage_in(x.ptr, x.ld, x.rows, x.cols, elem, device_accessible(kind), x.in, stream, out);
-  };
-  TB_TRY(stage(ops.a, where.a, &a));
-  TB_TRY(stage(ops.b, where.b, &b));
-  TB_TRY(stage(ops.c, where.c, &c));
-  Level3Problem d = p;
-  if (ops.a.ptr) d.a = a.ptr, d.lda = a.ld;
-  if (ops.b.ptr) d.b = b.ptr, d.ldb = b.ld;
-  d.c = const_cast<void*>(c.ptr), d.ldc = c.ld;
-  TB_TRY(run_level3_on_device(d, caps, stream));
-  if (c.buffer) {
+  Level3Staging on;
+  TB_TRY(stage_level3(p, ops, where, true, stream, &on));
+  TB_TRY(run_level3_on_device(on.d, caps, stream));
+  if (on.c.buffer) {
     *output_touched = true;
-    TB_TRY(copy_matrix(p.c, p.ldc, c.ptr, c.ld, ops.c.rows, ops.c.cols, elem, stream));
+    TB_TRY(copy_matrix(p.c, p.ldc, on.c.ptr, on.c.ld, ops.c.rows, ops.c.cols, size_of(p.type),
+                       stream));
   }
   return cudaStreamSynchronize(stream);
 }

@@ -60,11 +60,11 @@ cudaError_t staged_copy_to_host(void* host, int64_t ld_host, const void* dev, in
                                 int64_t rows, int64_t cols, size_t elem, bool host_pinned);
 
 // A Level-3 call other than GEMM on the GPU, through its plan (src/plans.h). Device and managed
-// operands are used in place; host operands are copied to device buffers as operands_of() says
-// (src/level3_operands.h): C of syrk, herk, syr2k and her2k whole whatever beta (the plan writes
-// one triangle, the rest comes back as it was), C of symm and hemm only when beta is nonzero, A and
-// B unless alpha is zero. The output (C, or B of trmm and trsm) is copied back whole: its rows x
-// cols, never the padding rows. On error, *output_touched says whether a host output may have been
+// operands are used in place. Host operands go through the staging pipeline's pinned slots (plain
+// copies where it is busy or unavailable): A and B unless alpha is zero, C where the routine reads
+// it (src/level3_operands.h); the output comes back as its rows x cols, never the padding rows, and
+// C of syrk, herk, syr2k and her2k as its written triangle only (plain copies move C whole, so they
+// copy it in whatever beta). On error, *output_touched says whether a host output may have been
 // written in part (its copy back had begun); an output used in place is as the plan left it
 // (run_level3_on_device() is to fail before writing it wherever the device survives).
 cudaError_t run_level3(const Level3Problem& p, const Placement& where, const DeviceCaps& caps,

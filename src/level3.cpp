@@ -92,7 +92,7 @@ Level3Operands operands_of(const Level3Problem& p) {
     if (p.op == Level3Op::kSyr2k || p.op == Level3Op::kHer2k) {
       o.b = {p.b, p.ldb, o.a.rows, o.a.cols, products, false};
     }
-    o.c = {p.c, p.ldc, p.n, p.n, true, true};
+    o.c = {p.c, p.ldc, p.n, p.n, !p.beta.is_zero(), true, true, p.uplo};
   } else if (is_triangular(p.op)) {
     o.a = {p.a, p.lda, order, order, products, false};
     o.c = {p.c, p.ldc, p.m, p.n, products, true};
@@ -186,7 +186,9 @@ void level3_on_cpu_via_host_copies(const Level3Problem& p, const Placement& wher
   const size_t elem = size_of(p.type);
   std::vector<CpuOperand> x(3);
   auto operand = [&](const Level3Operand& y, MemKind kind) {
-    return CpuOperand{y.ptr, y.ld, y.rows, y.cols, elem, y.ptr && in_gpu_memory(kind), y.in, y.out};
+    // The CPU copy is copied back whole.
+    return CpuOperand{y.ptr,  y.ld, y.rows, y.cols, elem, y.ptr && in_gpu_memory(kind),
+                      y.in_when_copied_back_whole(), y.out};
   };
   x[0] = operand(o.a, where.a);
   x[1] = operand(o.b, where.b);
@@ -255,7 +257,7 @@ void level3(const Level3Problem& p, const char* routine) {
       Device::report_failure(routine, err);
       // A copy back that failed part way has overwritten some of the output: where the routine
       // reads its output (beta != 0, or B of trmm/trsm), computing it again would be wrong.
-      const bool output_read = is_rank_k(p.op) ? !p.beta.is_zero() : o.c.in;
+      const bool output_read = o.c.in;
       if (output_touched && output_read) {
         std::fprintf(stderr,
                      "tileblas: error: %s: the GPU failed while copying the result back (%s); the "

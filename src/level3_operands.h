@@ -13,13 +13,20 @@ namespace tileblas {
 struct Level3Operand {
   const void* ptr = nullptr;  // nullptr: the routine has no such operand (B of syrk, trmm, ...)
   int64_t ld = 0, rows = 0, cols = 0;
-  // `in`: its values are needed where the routine runs, all rows x cols of them: A and B unless
-  // alpha == 0; C of symm/hemm unless beta == 0; C of syrk/herk/syr2k/her2k always (only one
-  // triangle is written: the rest comes back as it was, and a copy back moves the whole matrix);
-  // B of trmm/trsm unless alpha == 0 (then it is set to zero without being read).
+  // `in`: the routine reads its values (copy it in whole): A and B unless alpha == 0; C of symm,
+  // hemm and (its triangle) of syrk .. her2k unless beta == 0; B of trmm/trsm unless alpha == 0
+  // (then it is set to zero without being read).
   bool in = false;
-  // `out`: written (C, and B of trmm/trsm, held in C): copied back whole.
+  // `out`: written (C, and B of trmm/trsm, held in C).
   bool out = false;
+  // `triangle`: only the `uplo` triangle (the diagonal included) is written, the rest stays as it
+  // was (C of syrk .. her2k). A copy back of whole columns moves the rest too, so whoever copies it
+  // back so must copy it in first (in_when_copied_back_whole()).
+  bool triangle = false;
+  Uplo uplo = Uplo::kUpper;
+
+  // Whether a mover that copies the output back whole (rows x cols) must copy it in first.
+  bool in_when_copied_back_whole() const { return in || (out && triangle); }
 };
 
 struct Level3Operands {

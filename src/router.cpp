@@ -93,8 +93,8 @@ constexpr double kGpuAdvantage = 1.25;
 // made from the GEMM rates of the same element type: the CPU BLAS at its GEMM time for the call's
 // FLOPs (OpenBLAS builds these routines on its GEMM kernels), the GPU plan at this fraction of our
 // GEMM kernel's rate, for its diagonal-block kernels and extra launches (not measured per plan),
-// plus plain copies of the host operands. Calls that multiply nothing (alpha == 0, or k == 0) stay
-// on the CPU, as O(n) work does.
+// plus the host operands' copies (staged, where the pipeline is there). Calls that multiply
+// nothing (alpha == 0, or k == 0) stay on the CPU, as O(n) work does.
 constexpr double kPlanShareOfGemmRate = 0.5;
 // Likewise the host team, and our host kernel, against one CPU BLAS call.
 constexpr double kTeamAdvantage = 1.1;
@@ -548,12 +548,20 @@ double predict_level3_cpu_seconds(const Level3Problem& p, const Rates& r) {
 double predict_level3_gpu_seconds(const Level3Problem& p, const Placement& where, const Rates& r) {
   const Level3Operands ops = operands_of(p);
   double t = r.gpu_overhead_s + p.flops() / (r.gpu_flops * kPlanShareOfGemmRate);
+  // Host operands go through the staging pipeline where it is available (src/executor.h): pageable
+  // data at its rates, C of syrk .. her2k copied in only where it is read. Else plain copies.
+  const bool staged = r.h2d_staged_bps > 0 && r.d2h_staged_bps > 0;
+  const double h2d_pageable = staged ? r.h2d_staged_bps : r.h2d_pageable_bps;
+  const double d2h_pageable = staged ? r.d2h_staged_bps : r.d2h_pageable_bps;
+  const double per_copy = staged ? r.staged_latency_s : 0.0;
   int copies = 0;
   auto move = [&](const Level3Operand& x, MemKind kind) {
     if (!x.ptr || device_accessible(kind)) return;
     const double bytes = bytes_of(x.rows, x.cols, p.type);
-    if (x.in) t += bytes / rate_for(kind, r.h2d_pinned_bps, r.h2d_pageable_bps), ++copies;
-    if (x.out) t += bytes / rate_for(kind, r.d2h_pinned_bps, r.d2h_pageable_bps), ++copies;
+    if (staged ? x.in : x.in_when_copied_back_whole()) {
+      t += per_copy + bytes / rate_for(kind, r.h2d_pinned_bps, h2d_pageable), ++copies;
+    }
+    if (x.out) t += per_copy + bytes / rate_for(kind, r.d2h_pinned_bps, d2h_pageable), ++copies;
   };
   move(ops.a, where.a);
   move(ops.b, where.b);

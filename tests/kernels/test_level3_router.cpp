@@ -74,8 +74,9 @@ TEST(Level3Problem, FlopsAreNetlibs) {
   EXPECT_NEAR(g.flops() / p.flops(), 1.0, 0.05);
 }
 
-// What moves: C of syrk .. her2k whole whatever beta; C of symm/hemm only when beta != 0; B of
-// trmm/trsm (in C) unless alpha == 0; A and B unless alpha == 0.
+// What moves: C of syrk .. her2k in only when beta != 0 (out its triangle, so whole copies back
+// need it in whatever beta); C of symm/hemm only when beta != 0; B of trmm/trsm (in C) unless
+// alpha == 0; A and B unless alpha == 0.
 TEST(Level3Problem, OperandsSayWhatMoves) {
   Level3Problem p = problem(Level3Op::kSyrk, 40, 40, 7);
   p.trans = Op::kTrans;
@@ -86,8 +87,12 @@ TEST(Level3Problem, OperandsSayWhatMoves) {
   EXPECT_EQ(o.b.ptr, nullptr);
   EXPECT_EQ(o.c.rows, 40);
   EXPECT_TRUE(o.c.in && o.c.out);
+  EXPECT_TRUE(o.c.triangle);
+  EXPECT_EQ(o.c.uplo, p.uplo);
   p.beta = 0.0;
-  EXPECT_TRUE(tileblas::operands_of(p).c.in);
+  o = tileblas::operands_of(p);
+  EXPECT_FALSE(o.c.in);
+  EXPECT_TRUE(o.c.in_when_copied_back_whole());
   p.alpha = 0.0;
   EXPECT_FALSE(tileblas::operands_of(p).a.in);
   EXPECT_FALSE(tileblas::has_products(p));
@@ -99,8 +104,9 @@ TEST(Level3Problem, OperandsSayWhatMoves) {
   EXPECT_EQ(o.b.rows, 30);
   EXPECT_EQ(o.b.cols, 20);
   EXPECT_TRUE(o.c.in && o.c.out);
+  EXPECT_FALSE(o.c.triangle);
   p.beta = 0.0;
-  EXPECT_FALSE(tileblas::operands_of(p).c.in);
+  EXPECT_FALSE(tileblas::operands_of(p).c.in_when_copied_back_whole());
 
   p = problem(Level3Op::kTrsm, 30, 20);
   o = tileblas::operands_of(p);
@@ -213,6 +219,24 @@ TEST(Level3Router, GpuPredictionCountsTheCopies) {
   EXPECT_LT(tileblas::predict_level3_gpu_seconds(syrk, c_on_device, rates), syrk_beta);
   Placement pinned{MemKind::kHostPinned, MemKind::kHostPinned, MemKind::kHostPinned};
   EXPECT_LT(tileblas::predict_level3_gpu_seconds(syrk, pinned, rates), syrk_beta);
+
+  // Through the staging pipeline: pageable data at its rates and latency, and syrk's C copied in
+  // only where beta != 0 (its triangle is what comes back).
+  Rates staged = rates;
+  staged.h2d_staged_bps = 16e9;
+  staged.d2h_staged_bps = 18e9;
+  staged.staged_latency_s = 50e-6;
+  syrk.beta = 0.5;
+  const double staged_beta = tileblas::predict_level3_gpu_seconds(syrk, host, staged);
+  syrk.beta = 0.0;
+  EXPECT_NEAR(staged_beta - tileblas::predict_level3_gpu_seconds(syrk, host, staged),
+              2000.0 * 2000 * 8 / staged.h2d_staged_bps + staged.staged_latency_s, 1e-9);
+  Level3Problem trsm = problem(Level3Op::kTrsm, 3000, 1000);
+  EXPECT_NEAR(tileblas::predict_level3_gpu_seconds(trsm, host, staged),
+              staged.gpu_overhead_s + trsm.flops() / (staged.gpu_flops * 0.5) +
+                  3 * staged.staged_latency_s + 3000.0 * 3000 * 8 / staged.h2d_staged_bps +
+                  3000.0 * 1000 * 8 * (1 / staged.h2d_staged_bps + 1 / staged.d2h_staged_bps),
+              1e-9);
 }
 
 }  // namespace
