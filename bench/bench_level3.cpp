@@ -3,9 +3,9 @@
 // in the same run: "<t><routine>/<plan>/<n>x<n>/<side uplo trans diag>", e.g.
 // "strsm/plan/4096x4096/LLNN". Rows for every type whose plans the device supports (the types with
 // a GEMM kernel), at 1024, 4096, 8192: trsm, trmm (side L, lower, N, non-unit), syrk, syr2k,
-// herk, her2k (lower, N, k = n), symm, hemm (side L, lower); "plan_rank<r>" rows run syrk and
-// syr2k with another diagonal-block order (Level3BlockSizes::rank_leaf) than the plans' own, and
-// "plan_gemmleaf<l>" rows (s, d) trmm and trsm with GEMM leaves of order l (Level3BlockSizes::
+// herk, her2k (lower, N, k = n), symm, hemm (side L, lower); "plan_tri<r>" rows run syrk and
+// syr2k with diagonal blocks of order r on their triangles (Level3BlockSizes::rank_triangle_leaf;
+// the plans' own: all of C as one), and "plan_gemmleaf<l>" rows (s, d) trmm and trsm with GEMM leaves of order l (Level3BlockSizes::
 // trmm_leaf, trsm_leaf; 0: tri_block leaves only).
 // Each timed call starts from the same operands: B of trsm/trmm is restored (untimed, before the
 // call's first event) since they work in place; syrk..hemm use beta = 0.5 on their own C.
@@ -326,7 +326,7 @@ struct Row {
   Level3Op op;
   DataType type;
   int64_t n;
-  int64_t rank_leaf;       // 0: the plans' own block sizes
+  int64_t triangle_leaf;   // 0: the plans' own block sizes
   int64_t gemm_leaf = -1;  // trmm/trsm_leaf; -1: the plans' own; 0: tri_block leaves only
 };
 
@@ -359,7 +359,7 @@ void bench_row(benchmark::State& state, Row r, const std::string& name) {
     return;
   }
   tileblas::Level3BlockSizes sizes = tileblas::level3_block_sizes(r.type);
-  if (r.rank_leaf > 0) sizes.rank_leaf = r.rank_leaf;
+  if (r.triangle_leaf > 0) sizes.rank_triangle_leaf = r.triangle_leaf;
   if (r.gemm_leaf >= 0) sizes.trmm_leaf = sizes.trsm_leaf = r.gemm_leaf;
   auto reset = [&](Matrix& out) {
     return [&] {
@@ -416,8 +416,8 @@ bool register_level3_benches() {
     }
     for (Level3Op op : ops) {
       for (int64_t n : {1024, 4096, 8192}) rows.push_back({op, t, n, 0});
-      if (is_rank(op) && t == DataType::kF32) {
-        for (int64_t n : {4096, 8192}) rows.push_back({op, t, n, 512});
+      if (op == Level3Op::kSyrk || op == Level3Op::kSyr2k) {
+        for (int64_t n : {4096, 8192}) rows.push_back({op, t, n, 1024});
       }
       if (is_tri(op) && (t == DataType::kF32 || t == DataType::kF64)) {
         for (int64_t n : {1024, 4096, 8192}) rows.push_back({op, t, n, 0, 0});
@@ -428,9 +428,9 @@ bool register_level3_benches() {
     Level3Problem p = problem_of(r);
     p.a = p.b = p.c = reinterpret_cast<void*>(uintptr_t(1) << 20);
     if (!tileblas::level3_on_device_supports(p, hopper)) continue;
-    const std::string plan = r.rank_leaf > 0    ? "plan_rank" + std::to_string(r.rank_leaf)
-                             : r.gemm_leaf >= 0 ? "plan_gemmleaf" + std::to_string(r.gemm_leaf)
-                                                : "plan";
+    const std::string plan = r.triangle_leaf > 0 ? "plan_tri" + std::to_string(r.triangle_leaf)
+                             : r.gemm_leaf >= 0  ? "plan_gemmleaf" + std::to_string(r.gemm_leaf)
+                                                 : "plan";
     const std::string params = is_rank(r.op) ? "LN" : is_tri(r.op) ? "LLNN" : "LL";
     const std::string name = std::string(1, type_letter(r.type)) + tileblas::name_of(r.op) + "/" +
                              plan + "/" + std::to_string(r.n) + "x" + std::to_string(r.n) + "/" +

@@ -46,6 +46,7 @@ struct Args {
   int64_t ldb;
   float2* c;
   int64_t ldc;
+  Triangle triangle;  // GemmProblem::c_triangle
 };
 
 // How an operand lies in global memory: contiguous along k (A transposed, B not) or along m/n.
@@ -121,6 +122,7 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
   const int2 origin =
       gemm_device::grouped_tile_origin(args.m, args.n, kBlockM, kBlockN, kRasterGroup);
   const int m0 = origin.x, n0 = origin.y;
+  if (gemm_device::tile_outside_triangle(args.triangle, m0, n0, kBlockM, kBlockN)) return;
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
   const int m_lane = (lane >> 1) & 3;
   const int n_lane = (lane & 1) | ((lane >> 3) << 1);
@@ -209,6 +211,9 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
       const int col = n0 + wn0 + 16 * (c / 2) + 2 * n_lane + c % 2;
       if (col >= args.n) continue;
       float2* at = args.c + (row + int64_t(col) * args.ldc);
+      using gemm_device::in_triangle;
+      const bool keep[2] = {in_triangle(args.triangle, row, col),
+                            in_triangle(args.triangle, row + 1, col)};
       float2 v[2];
 #pragma unroll
       for (int e = 0; e < 2; ++e) {
@@ -216,7 +221,7 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
         v[e] = make_float2(fmaf(ar, xr, -ai * xi), fmaf(ar, xi, ai * xr));
       }
       const bool both = row + 1 < args.m;
-      if (c_pairs && both) {
+      if (c_pairs && both && keep[0] && keep[1]) {
         if (!beta_zero) {
           const float4 old = *reinterpret_cast<const float4*>(at);
           v[0].x += fmaf(br, old.x, -bi * old.y);
@@ -230,6 +235,7 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
 #pragma unroll
         for (int e = 0; e < 2; ++e) {
           if (e == 1 && !both) break;
+          if (!keep[e]) continue;
           if (!beta_zero) {
             const float cr = f[2 * e], ci = f[2 * e + 1];
             v[e].x += fmaf(br, cr, -bi * ci);
@@ -289,7 +295,8 @@ cudaError_t launch_copies(const GemmProblem& p, cudaStream_t stream) {
                   static_cast<const float2*>(p.b),
                   p.ldb,
                   static_cast<float2*>(p.c),
-                  p.ldc};
+                  p.ldc,
+                  p.c_triangle};
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   switch (p.trans_a) {
     case Op::kNoTrans:
@@ -325,6 +332,7 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
       p.ldc < std::max<int64_t>(1, p.m))
     return false;
   if (caps.sm_version < 80 || caps.smem_per_block_optin < size_t(kSmemBytes)) return false;
+  if (!gemm_device::triangle_fits(p)) return false;
   if (!aligned_to(p.a, 4) || !aligned_to(p.b, 4) || !aligned_to(p.c, 4)) return false;
   if constexpr (kVector) {
     if (!aligned_to(p.a, 16) || !aligned_to(p.b, 16) || p.lda % 2 != 0 || p.ldb % 2 != 0)

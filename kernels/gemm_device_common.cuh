@@ -1,6 +1,7 @@
-// Shared by the tensor-core GEMM families (gemm_mma, gemm_wgmma): the kernel arguments, the
-// epilogue's access to C in its storage type (fp32, fp16 or bf16; fp32 arithmetic, rounded once),
-// and the checks of supports() that do not depend on the family.
+// Shared by the GEMM families: for the 16-bit and TF32 tensor-core ones (gemm_mma, gemm_wgmma) the
+// kernel arguments, the epilogue's access to C in its storage type (fp32, fp16 or bf16; fp32
+// arithmetic, rounded once) and the checks of supports() that do not depend on the family; for
+// all, the grouped tile order and the triangle tests of GemmProblem::c_triangle.
 #pragma once
 
 #include <cuda_bf16.h>
@@ -54,6 +55,23 @@ __device__ inline int2 grouped_tile_origin(int m, int n, int block_m, int block_
                    (in_group / group_rows) * block_n);
 }
 
+// GemmProblem::c_triangle in the kernels that accept one (every SIMT and FP64 tensor-core row but
+// split-K and packed ones): whether C(row, col) is computed, and whether a tile of rows [m0, m0 +
+// block_m) and columns [n0, n0 + block_n) holds none of it (its block exits at once).
+__host__ __device__ inline bool in_triangle(Triangle t, int64_t row, int64_t col) {
+  return t == Triangle::kAll || (t == Triangle::kLower ? row >= col : row <= col);
+}
+__host__ __device__ inline bool tile_outside_triangle(Triangle t, int64_t m0, int64_t n0,
+                                                      int64_t block_m, int64_t block_n) {
+  if (t == Triangle::kLower) return m0 + block_m - 1 < n0;
+  if (t == Triangle::kUpper) return m0 > n0 + block_n - 1;
+  return false;
+}
+// Whether a triangle is one a kernel can compute: square C, or all of it.
+inline bool triangle_fits(const GemmProblem& p) {
+  return p.c_triangle == Triangle::kAll || p.m == p.n;
+}
+
 inline bool aligned_to(const void* p, size_t bytes) {
   return reinterpret_cast<uintptr_t>(p) % bytes == 0;
 }
@@ -71,6 +89,7 @@ inline bool problem_fits(const GemmProblem& p, int64_t block_m, int64_t block_n)
   if (p.m < 1 || p.n < 1 || p.k < 0 || p.m > kMaxExtent || p.n > kMaxExtent || p.k > kMaxExtent)
     return false;
   if ((p.m + block_m - 1) / block_m * ((p.n + block_n - 1) / block_n) > INT32_MAX) return false;
+  if (p.c_triangle != Triangle::kAll) return false;  // these rows compute all of C
   return p.lda >= std::max<int64_t>(1, p.a_rows()) && p.ldb >= std::max<int64_t>(1, p.b_rows()) &&
          p.ldc >= std::max<int64_t>(1, p.m);
 }

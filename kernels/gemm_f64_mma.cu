@@ -27,6 +27,7 @@ struct Args {
   // XOR-ed into the high word of the imaginary parts of A's (B's) elements: 0x80000000 where op()
   // conjugates, else 0 (always 0 for real data).
   uint32_t conj_a, conj_b;
+  Triangle triangle;  // GemmProblem::c_triangle
 };
 
 // How an operand tile lies in global (and shared) memory: k-contiguous (A transposed, B not) or
@@ -349,6 +350,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   const int2 origin = gemm_device::grouped_tile_origin(args.m, args.n, Cfg::kBlockM, Cfg::kBlockN,
                                                        Cfg::kRasterGroup);
   const int m0 = origin.x, n0 = origin.y;
+  if (gemm_device::tile_outside_triangle(args.triangle, m0, n0, Cfg::kBlockM, Cfg::kBlockN)) return;
   const int lane = int(threadIdx.x) % 32, warp = int(threadIdx.x) / 32;
   const int warp_m0 = (warp % Cfg::kWarpsM) * Cfg::kWarpM;
   const int warp_n0 = (warp / Cfg::kWarpsM) * Cfg::kWarpN;
@@ -486,7 +488,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
     stage = next_stage;
   }
 
-  // Epilogue: C = alpha * acc + beta * C (C read only where beta != 0).
+  // Epilogue: C = alpha * acc + beta * C (C read only where beta != 0), in the triangle if one.
+  using gemm_device::in_triangle;
   const bool beta_zero = args.beta_re == 0.0 && args.beta_im == 0.0;
   double* c = static_cast<double*>(args.c);
   if constexpr (!T::kComplex) {
@@ -505,7 +508,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
           if (col >= args.n) continue;
           double* at = c + (row + int64_t(col) * args.ldc);
           double v[2] = {args.alpha_re * acc[0][i][j][v0], args.alpha_re * acc[0][i][j][v0 + 2]};
-          if (c_pairs && row + 1 < args.m) {
+          const bool both = in_triangle(args.triangle, row, col) &&
+                            in_triangle(args.triangle, row + 1, col);
+          if (c_pairs && row + 1 < args.m && both) {
             if (!beta_zero) {
               const double2 old = *reinterpret_cast<const double2*>(at);
               v[0] = fma(args.beta_re, old.x, v[0]);
@@ -516,6 +521,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
               if (row + e >= args.m) break;
+              if (!in_triangle(args.triangle, row + e, col)) continue;
               if (!beta_zero) v[e] = fma(args.beta_re, at[e], v[e]);
               at[e] = v[e];
             }
@@ -538,7 +544,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
 #pragma unroll
           for (int v0 = 0; v0 < 2; ++v0) {
             const int col = n0 + warp_n0 + 8 * j + 2 * q + v0;
-            if (col >= args.n) continue;
+            if (col >= args.n || !in_triangle(args.triangle, row, col)) continue;
             double* at = c + 2 * (row + int64_t(col) * args.ldc);
             const double xr = acc[0][i][j][v0 + 2 * v1], xi = acc[1][i][j][v0 + 2 * v1];
             double re = fma(ar, xr, -ai * xi), im = fma(ar, xi, ai * xr);
@@ -583,7 +589,8 @@ cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
 template <class T, class Cfg, bool kVector>
 cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
   Args args{int(p.m), int(p.n), int(p.k), p.alpha.re, p.alpha.im, p.beta.re, p.beta.im, p.a,
-            p.lda,    p.b,      p.ldb,    p.c,        p.ldc,      0u,        0u};
+            p.lda,    p.b,      p.ldb,    p.c,        p.ldc,      0u,        0u,
+            p.c_triangle};
   if constexpr (T::kComplex) {
     args.conj_a = p.trans_a == Op::kConjTrans ? 0x80000000u : 0u;
     args.conj_b = p.trans_b == Op::kConjTrans ? 0x80000000u : 0u;
@@ -613,6 +620,7 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
       p.ldc < std::max<int64_t>(1, p.m))
     return false;
   if (caps.sm_version < 80 || caps.smem_per_block_optin < size_t(Cfg::kSmemBytes)) return false;
+  if (!gemm_device::triangle_fits(p)) return false;
   if (!aligned_to(p.a, 8) || !aligned_to(p.b, 8) || !aligned_to(p.c, 8)) return false;
   if constexpr (kVector) {
     if (!aligned_to(p.a, kChunkBytes) || !aligned_to(p.b, kChunkBytes)) return false;

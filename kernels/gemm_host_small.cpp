@@ -204,7 +204,7 @@ const char* name_of(Isa isa, DataType type) {
 }
 
 bool supports(const GemmProblem& p, Isa isa) {
-  if (!cpu_has(isa) || !is_host_type(p)) return false;
+  if (!cpu_has(isa) || !is_host_type(p) || p.c_triangle != Triangle::kAll) return false;
   if (p.m < 1 || p.n < 1 || p.k < 1) return false;
   // m and n bound the workspace with k; the bound on each keeps the product from overflowing.
   if (p.m > kMaxElements || p.n > kMaxElements || p.k > kMaxElements) return false;

@@ -1,5 +1,6 @@
 // sgemm_regblock: see sgemm_regblock.h for the contract, tiling and edge handling.
 #include "cp_async.cuh"
+#include "gemm_device_common.cuh"
 #include "sgemm_regblock.h"
 
 #include <algorithm>
@@ -95,6 +96,7 @@ struct Args {
   // are computed by the blocks after the interior's tiles, the first strip_blocks_bottom of them
   // on the strip below.
   int strip_rows, strip_cols, strip_blocks_bottom;
+  Triangle triangle;  // GemmProblem::c_triangle (not with split-K or packed operands)
 };
 
 using ptx::smem_address;
@@ -371,6 +373,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
   const int tile_m = first_m + (tile % group_span) % group_m;
   const int tile_n = (tile % group_span) / group_m;
   const int64_t row0 = int64_t(tile_m) * T::kBlockM, col0 = int64_t(tile_n) * T::kBlockN;
+  if (gemm_device::tile_outside_triangle(p.triangle, row0, col0, T::kBlockM, T::kBlockN)) return;
 
   const int64_t k_tiles = (p.k + T::kBlockK - 1) / T::kBlockK;
   const int64_t kt_begin = int64_t(blockIdx.y) * p.k_tiles_per_slice;
@@ -485,7 +488,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
         continue;
       }
       float* dst = p.c + row + col * p.ldc;
-      if (StoreC16 && row + 3 < p.m) {
+      using gemm_device::in_triangle;
+      const bool whole_run = in_triangle(p.triangle, row, col) && in_triangle(p.triangle, row + 3, col);
+      if (StoreC16 && row + 3 < p.m && whole_run) {
         float4 out = make_float4(p.alpha * r0, p.alpha * r1, p.alpha * r2, p.alpha * r3);
         if (p.beta != 0.0f) {
           const float4 old = *reinterpret_cast<const float4*>(dst);
@@ -497,7 +502,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
         const float r[4] = {r0, r1, r2, r3};
 #pragma unroll
         for (int ii = 0; ii < 4; ++ii) {
-          if (row + ii < p.m) {
+          if (row + ii < p.m && in_triangle(p.triangle, row + ii, col)) {
             dst[ii] = p.beta == 0.0f ? p.alpha * r[ii] : p.alpha * r[ii] + p.beta * dst[ii];
           }
         }
@@ -605,10 +610,13 @@ bool is_aligned16(const GemmProblem& p) {
          p.ldc % 4 == 0;
 }
 
+// `triangles`: the row computes a triangle of C (GemmProblem::c_triangle); split-K and packed rows
+// do not.
 template <class T>
-bool supports_tile(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_tile(const GemmProblem& p, const DeviceCaps& caps, bool triangles) {
   const int64_t tiles =
       ((p.m + T::kBlockM - 1) / T::kBlockM) * ((p.n + T::kBlockN - 1) / T::kBlockN);
+  if (p.c_triangle != Triangle::kAll && !(triangles && gemm_device::triangle_fits(p))) return false;
   // cp.async needs sm_80; the block index must fit the grid's x dimension.
   return is_fp32_problem(p) && caps.sm_version >= 80 && tiles <= 0x7fffffff &&
          T::kSmemBytes <= caps.smem_per_block_optin;
@@ -622,6 +630,7 @@ Args args_of(const GemmProblem& p, int tiles_m, int tiles_n) {
   a.b = static_cast<const float*>(p.b), a.ldb = p.ldb;
   a.c = static_cast<float*>(p.c), a.ldc = p.ldc;
   a.tiles_m = tiles_m, a.tiles_n = tiles_n;
+  a.triangle = p.c_triangle;
   return a;
 }
 
@@ -764,59 +773,59 @@ cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
 }  // namespace
 
 bool supports_packed_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x128x16T4x16>(p, caps);
+  return supports_tile<Tile128x128x16T4x16>(p, caps, false);
 }
 cudaError_t launch_packed_128x128x16(const GemmProblem& p, cudaStream_t stream) {
   return launch_packed<Tile128x128x16T4x16>(p, stream);
 }
 
 bool supports_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x128x16T8x8>(p, caps) && is_aligned16(p);
+  return supports_tile<Tile128x128x16T8x8>(p, caps, true) && is_aligned16(p);
 }
 cudaError_t launch_128x128x16_align16(const GemmProblem& p, cudaStream_t stream) {
   return launch_tile<Tile128x128x16T8x8, true, true>(p, stream);
 }
 bool supports_128x128x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x128x16T4x16>(p, caps);
+  return supports_tile<Tile128x128x16T4x16>(p, caps, true);
 }
 cudaError_t launch_128x128x16_align4(const GemmProblem& p, cudaStream_t stream) {
   return launch_tile<Tile128x128x16T4x16, false>(p, stream);
 }
 
 bool supports_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x64x16>(p, caps) && is_aligned16(p);
+  return supports_tile<Tile128x64x16>(p, caps, true) && is_aligned16(p);
 }
 cudaError_t launch_128x64x16_align16(const GemmProblem& p, cudaStream_t stream) {
   return launch_tile<Tile128x64x16, true>(p, stream);
 }
 bool supports_128x64x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x64x16>(p, caps);
+  return supports_tile<Tile128x64x16>(p, caps, true);
 }
 cudaError_t launch_128x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
   return launch_tile<Tile128x64x16, false>(p, stream);
 }
 
 bool supports_64x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile64x64x16>(p, caps) && is_aligned16(p);
+  return supports_tile<Tile64x64x16>(p, caps, true) && is_aligned16(p);
 }
 cudaError_t launch_64x64x16_align16(const GemmProblem& p, cudaStream_t stream) {
   return launch_tile<Tile64x64x16, true>(p, stream);
 }
 bool supports_64x64x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile64x64x16>(p, caps);
+  return supports_tile<Tile64x64x16>(p, caps, true);
 }
 cudaError_t launch_64x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
   return launch_tile<Tile64x64x16, false>(p, stream);
 }
 
 bool supports_splitk_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x64x16Paired>(p, caps) && is_aligned16(p);
+  return supports_tile<Tile128x64x16Paired>(p, caps, false) && is_aligned16(p);
 }
 cudaError_t launch_splitk_128x64x16_align16(const GemmProblem& p, cudaStream_t stream) {
   return launch_splitk<Tile128x64x16Paired, true, true>(p, stream);
 }
 bool supports_splitk_128x64x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x64x16>(p, caps);
+  return supports_tile<Tile128x64x16>(p, caps, false);
 }
 cudaError_t launch_splitk_128x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
   return launch_splitk<Tile128x64x16, false>(p, stream);

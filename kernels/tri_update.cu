@@ -33,7 +33,17 @@ struct Args {
 };
 
 __device__ __forceinline__ bool in_fill(Fill fill, int64_t i, int64_t j) {
-  return fill == Fill::kFull || (fill == Fill::kLower ? i >= j : i <= j);
+  switch (fill) {
+    case Fill::kFull:
+      return true;
+    case Fill::kLower:
+      return i >= j;
+    case Fill::kUpper:
+      return i <= j;
+    case Fill::kDiagonal:
+      break;
+  }
+  return i == j;
 }
 
 template <class T>
@@ -50,6 +60,7 @@ __global__ void __launch_bounds__(kThreads) tri_update_kernel(Args a) {
     const int64_t j0 = origin + tile_j * kTile;
     if (a.fill == Fill::kLower && i0 + kTile - 1 < j0) continue;  // tile above the diagonal
     if (a.fill == Fill::kUpper && i0 > j0 + kTile - 1) continue;  // tile below it
+    if (a.fill == Fill::kDiagonal && i0 != j0) continue;           // tile off the diagonal
 #pragma unroll
     for (int s = 0; s < kColumnsPerThread; ++s) {
       const int64_t j = j0 + threadIdx.y + s * kRowsOfThreads;
@@ -100,8 +111,10 @@ cudaError_t launch(const TriUpdateProblem& p, cudaStream_t stream) {
          p.c,
          p.ldc};
   const int64_t rows = stacked ? p.block : p.m, cols = stacked ? p.block : p.n;
+  // The diagonal: one block per tile of rows, which finds its diagonal tile among the columns'.
+  const int64_t col_tiles = p.fill == Fill::kDiagonal ? 1 : (cols + kTile - 1) / kTile;
   const dim3 grid(unsigned((rows + kTile - 1) / kTile),
-                  unsigned(std::min<int64_t>((cols + kTile - 1) / kTile, kMaxGridY)),
+                  unsigned(std::min<int64_t>(col_tiles, kMaxGridY)),
                   unsigned(stacked ? (p.n + p.block - 1) / p.block : 1));
   const dim3 threads(kTile, kRowsOfThreads);
   switch (p.type) {

@@ -11,11 +11,12 @@
 
 namespace tileblas {
 
-// Which elements of a matrix an operation touches: a triangle with its diagonal, or all of them.
-enum class Fill : uint8_t { kLower, kUpper, kFull };
+// Which elements of a matrix an operation touches: a triangle with its diagonal, all of them, or
+// the diagonal alone.
+enum class Fill : uint8_t { kLower, kUpper, kFull, kDiagonal };
 
-// C = T + beta*C on the elements of C that `fill` names (m == n for a triangle); nothing else of C
-// is read or written.
+// C = T + beta*C on the elements of C that `fill` names (m == n for a triangle or the diagonal);
+// nothing else of C is read or written.
 //   t == nullptr: T = 0 (C = beta*C; beta == 0 writes zeros).
 //   block > 0 (with t): only elements whose row and column lie in the same diagonal block of order
 //     `block` (i / block == j / block) are updated; T holds these blocks stacked, C's element

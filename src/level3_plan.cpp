@@ -2,6 +2,7 @@
 #include "level3_plan.h"
 
 #include <algorithm>
+#include <vector>
 
 #include "tri_block.h"
 
@@ -267,13 +268,14 @@ cudaError_t run_triangular(const Level3Problem& p, Level3Backend& be, const Leve
 // With P = op(A) and Q = op(B) (n x k), C = alpha*P*Q' + alpha2*Q*P' + beta*C (the 2k forms;
 // ' is ^T, or ^H for herk/her2k, alpha2 = alpha or conj(alpha)); syrk/herk: alpha*P*P' + beta*C.
 // C's off-diagonal block (s, f) (below the diagonal for uplo L, above for U) is one GEMM per term
-// into C; the diagonal blocks go through scratch.
+// into C; the diagonal blocks are GEMMs on their triangle into C where the backend has them, else
+// GEMMs into scratch and one tri_update.
 class RankPlan {
  public:
-  RankPlan(const Level3Problem& p, Level3Backend& be, int64_t leaf)
+  RankPlan(const Level3Problem& p, Level3Backend& be, const Level3BlockSizes& sizes)
       : p_(p),
         be_(be),
-        leaf_(std::max<int64_t>(leaf, 1)),
+        sizes_(sizes),
         elem_(size_of(p.type)),
         herm_(p.op == Level3Op::kHerk || p.op == Level3Op::kHer2k),
         two_(p.op == Level3Op::kSyr2k || p.op == Level3Op::kHer2k),
@@ -289,6 +291,60 @@ class RankPlan {
       if (beta_.is_one()) return cudaSuccess;
       return scale_only(p_, be_, fill(), n, n, beta_, herm_);
     }
+    const int64_t triangle_leaf =
+        sizes_.rank_triangle_leaf > 0 ? std::min(sizes_.rank_triangle_leaf, n) : n;
+    if (triangles_supported(triangle_leaf)) return run_on_triangles(triangle_leaf);
+    return run_through_scratch();
+  }
+
+ private:
+  Fill fill() const { return p_.uplo == Uplo::kLower ? Fill::kLower : Fill::kUpper; }
+  Triangle triangle() const { return p_.uplo == Uplo::kLower ? Triangle::kLower : Triangle::kUpper; }
+
+  // Whether the backend computes every diagonal block of order `leaf` on its triangle.
+  bool triangles_supported(int64_t leaf) {
+    for (int64_t off = 0; off < p_.n; off += leaf) {
+      const int64_t len = std::min(leaf, p_.n - off);
+      for (const GemmProblem& g : products(len, len, off, off, alpha_, alpha2_, beta_,
+                                           at(p_.c, off, off, p_.ldc, elem_), p_.ldc)) {
+        GemmProblem t = g;
+        t.c_triangle = triangle();
+        if (!be_.gemm_supports(t)) return false;
+      }
+    }
+    return true;
+  }
+
+  cudaError_t run_on_triangles(int64_t leaf) {
+    leaf_ = leaf;
+    // herk, her2k: the imaginary parts of C's diagonal are taken as zero (not read; beta*C is a
+    // complex product in the GEMM), and come out zero.
+    if (herm_ && !beta_.is_zero()) {
+      if (cudaError_t err = scale_only(p_, be_, Fill::kDiagonal, p_.n, p_.n, kOne, true);
+          err != cudaSuccess)
+        return err;
+    }
+    const int64_t n = p_.n;
+    const bool lanes = n > leaf;
+    if (lanes) {
+      if (cudaError_t err = be_.fork(); err != cudaSuccess) return err;
+    }
+    cudaError_t err = off_diagonal(0, n);
+    for (int64_t off = 0; off < n && err == cudaSuccess; off += leaf) {
+      const int64_t len = std::min(leaf, n - off);
+      err = product(len, len, off, off, alpha_, alpha2_, beta_, at(p_.c, off, off, p_.ldc, elem_),
+                    p_.ldc, triangle());
+    }
+    const cudaError_t joined = lanes ? be_.join() : cudaSuccess;
+    if (err != cudaSuccess) return err;
+    if (joined != cudaSuccess) return joined;
+    if (!herm_) return cudaSuccess;
+    return scale_only(p_, be_, Fill::kDiagonal, n, n, kOne, true);
+  }
+
+  cudaError_t run_through_scratch() {
+    const int64_t n = p_.n;
+    leaf_ = std::max<int64_t>(sizes_.rank_leaf, 1);
     const int64_t leaf = std::min(leaf_, n);
     void* t = nullptr;
     if (cudaError_t err = be_.scratch(size_t(n) * size_t(leaf) * elem_, &t); err != cudaSuccess)
@@ -320,9 +376,6 @@ class RankPlan {
     return be_.tri_update(u);
   }
 
- private:
-  Fill fill() const { return p_.uplo == Uplo::kLower ? Fill::kLower : Fill::kUpper; }
-
   // Rows [r, ..) of P = op(A) (or Q = op(B)) as the left GEMM operand, and the same rows'
   // transpose (P', ^H for herk/her2k) as the right one.
   Operand rows_of(const void* x, int64_t ld, int64_t r) const {
@@ -334,22 +387,33 @@ class RankPlan {
     return {at(x, 0, r, ld, elem_), ld, Op::kNoTrans};
   }
 
-  // C_block (rows [ri, ri + rows), columns [cj, cj + cols) of the product) =
-  //   a1*P_i*Q_j' + a2*Q_i*P_j' + beta*C_block  (2k forms), a1*P_i*P_j' + beta*C_block (rank k).
-  // A lane of its own (the 2k forms' two GEMMs in order in it).
-  cudaError_t product(int64_t rows, int64_t cols, int64_t ri, int64_t cj, const Scalar& a1,
-                      const Scalar& a2, const Scalar& beta, void* c, int64_t ldc) {
-    be_.next_lane();
+  // The GEMMs of C_block (rows [ri, ri + rows), columns [cj, cj + cols) of the product) =
+  //   a1*P_i*Q_j' + a2*Q_i*P_j' + beta*C_block  (2k forms), a1*P_i*P_j' + beta*C_block (rank k),
+  // in order.
+  std::vector<GemmProblem> products(int64_t rows, int64_t cols, int64_t ri, int64_t cj,
+                                    const Scalar& a1, const Scalar& a2, const Scalar& beta,
+                                    void* c, int64_t ldc) const {
     const Operand pi = rows_of(p_.a, p_.lda, ri);
     if (!two_) {
-      return be_.gemm(gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.a, p_.lda, cj),
-                              beta, c, ldc));
+      return {gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.a, p_.lda, cj), beta,
+                      c, ldc)};
     }
-    cudaError_t err = be_.gemm(gemm_of(p_.type, rows, cols, p_.k, a1, pi,
-                                       rows_transposed(p_.b, p_.ldb, cj), beta, c, ldc));
-    if (err != cudaSuccess) return err;
-    return be_.gemm(gemm_of(p_.type, rows, cols, p_.k, a2, rows_of(p_.b, p_.ldb, ri),
-                            rows_transposed(p_.a, p_.lda, cj), kOne, c, ldc));
+    return {gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.b, p_.ldb, cj), beta, c,
+                    ldc),
+            gemm_of(p_.type, rows, cols, p_.k, a2, rows_of(p_.b, p_.ldb, ri),
+                    rows_transposed(p_.a, p_.lda, cj), kOne, c, ldc)};
+  }
+
+  // Runs products() (on `tri` of the block) in a lane of its own.
+  cudaError_t product(int64_t rows, int64_t cols, int64_t ri, int64_t cj, const Scalar& a1,
+                      const Scalar& a2, const Scalar& beta, void* c, int64_t ldc,
+                      Triangle tri = Triangle::kAll) {
+    be_.next_lane();
+    for (GemmProblem g : products(rows, cols, ri, cj, a1, a2, beta, c, ldc)) {
+      g.c_triangle = tri;
+      if (cudaError_t err = be_.gemm(g); err != cudaSuccess) return err;
+    }
+    return cudaSuccess;
   }
 
   // The off-diagonal blocks of C's diagonal block [off, off + len).
@@ -372,7 +436,8 @@ class RankPlan {
 
   const Level3Problem& p_;
   Level3Backend& be_;
-  int64_t leaf_;
+  const Level3BlockSizes& sizes_;
+  int64_t leaf_ = 1;  // the diagonal blocks' order: where off_diagonal() stops
   size_t elem_;
   bool herm_, two_;
   Op tr_op_;
@@ -465,7 +530,7 @@ cudaError_t run_level3_plan(const Level3Problem& p, Level3Backend& backend,
     case Level3Op::kSyr2k:
     case Level3Op::kHer2k: {
       if (p.n == 0) return cudaSuccess;
-      RankPlan plan(p, backend, sizes.rank_leaf);
+      RankPlan plan(p, backend, sizes);
       return plan.run();
     }
     case Level3Op::kTrmm:

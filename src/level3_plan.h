@@ -14,10 +14,15 @@
 //                 flops on zeros. trsm's blocks of order in (tri_leaf, trsm_leaf] likewise by the
 //                 block's inverse, computed for every diagonal block before the solve (each by
 //                 substitution on the identity, in lanes of their own).
-//   syrk .. her2k C's off-diagonal blocks of a recursive halving (whole blocks of `rank_leaf`) by
-//                 GEMM straight into C; its diagonal blocks by GEMM (two for the 2k forms) into a
-//                 scratch panel that holds them stacked, then one tri_update writes their
-//                 triangles into C (beta applied there; herk/her2k diagonals made real).
+//   syrk .. her2k where the GEMM computes a triangle of C (GemmProblem::c_triangle): C's
+//                 diagonal blocks of `rank_triangle_leaf` (all of C by default) each one GEMM (two
+//                 for the 2k forms) on the block's triangle straight into C, the off-diagonal blocks
+//                 of a recursive halving down to them plain GEMMs into C; herk/her2k make C's
+//                 diagonal real before (where beta != 0: its imaginary parts are not to be read)
+//                 and after. Else C's off-diagonal blocks of a recursive halving (whole blocks of
+//                 `rank_leaf`) by GEMM straight into C; its diagonal blocks by GEMM (two for the
+//                 2k forms) into a scratch panel that holds them stacked, then one tri_update
+//                 writes their triangles into C (beta applied there; herk/her2k diagonals real).
 //   symm, hemm    A's triangle made a full matrix in scratch (tri_fill), then one GEMM.
 // alpha == 0 (and k == 0 for the rank-k forms) reads neither A nor B: C = beta*C on what the
 // routine writes (trmm/trsm: B = 0), by tri_update alone.
@@ -49,6 +54,9 @@ class Level3Backend {
   virtual void next_lane() {}
   virtual cudaError_t join() { return cudaSuccess; }
   virtual cudaError_t gemm(const GemmProblem& p) = 0;
+  // Whether gemm(p) would run p (on the device: a kernel supports it), asked before a plan starts
+  // where it has two ways (a triangle of C: GemmProblem::c_triangle).
+  virtual bool gemm_supports(const GemmProblem& p) = 0;
   virtual cudaError_t tri_update(const TriUpdateProblem& p) = 0;
   virtual cudaError_t tri_fill(const TriFillProblem& p) = 0;
   virtual cudaError_t tri_block(const TriBlockProblem& p) = 0;
@@ -60,6 +68,9 @@ class Level3Backend {
 struct Level3BlockSizes {
   int64_t tri_leaf = 64;    // trmm/trsm: largest diagonal block left to tri_block
   int64_t rank_leaf = 512;  // syrk..her2k: order of C's diagonal blocks computed into scratch
+  // syrk..her2k where the backend's GEMM computes triangles: order of C's diagonal blocks, each
+  // one GEMM (two for the 2k forms) on its triangle straight into C; 0: all of C as one block.
+  int64_t rank_triangle_leaf = 0;
   // trmm: diagonal blocks of order up to trmm_leaf (and above tri_leaf) multiply as one GEMM by
   // the block made full in scratch (zeros outside the triangle) with a copy of B's part; 0: none.
   int64_t trmm_leaf = 0;

@@ -92,11 +92,13 @@ class DeviceBackend final : public Level3Backend {
   }
 
   cudaError_t gemm(const GemmProblem& p) override {
-    GemmProblem q = p;
-    q.allow_tf32 = cfg_.allow_tf32 && q.ab_type == DataType::kF32;
+    const GemmProblem q = with_config(p);
     const GemmKernel* k = pick_gemm_kernel(q, caps_, cfg_.force_kernel, &why_);
     if (!k) return cudaErrorNotSupported;
     return run([&](cudaStream_t s) { return k->launch(q, s); });
+  }
+  bool gemm_supports(const GemmProblem& p) override {
+    return pick_gemm_kernel(with_config(p), caps_, cfg_.force_kernel, &why_) != nullptr;
   }
   cudaError_t tri_update(const TriUpdateProblem& p) override {
     if (!tri_update::supports(p, caps_)) return cudaErrorNotSupported;
@@ -173,6 +175,13 @@ class DeviceBackend final : public Level3Backend {
   }
 
  private:
+  // p as the user's configuration has it (TF32 for fp32 where allowed).
+  GemmProblem with_config(const GemmProblem& p) const {
+    GemmProblem q = p;
+    q.allow_tf32 = cfg_.allow_tf32 && q.ab_type == DataType::kF32;
+    return q;
+  }
+
   // Launches on the current lane's stream (the call's own stream outside fork() ... join()).
   template <class Launch>
   cudaError_t run(Launch&& launch) {

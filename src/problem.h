@@ -64,6 +64,10 @@ struct Scalar {
   constexpr bool operator!=(const Scalar& o) const { return !(*this == o); }
 };
 
+// Which of C's elements a GEMM computes: all, or one triangle with its diagonal (upper: row <=
+// column; lower: row >= column). The rest of C is neither read nor written.
+enum class Triangle : uint8_t { kAll, kUpper, kLower };
+
 // C = alpha * op(A) * op(B) + beta * C, column-major. op(A) is m x k, op(B) is k x n, C is m x n.
 // A is lda-strided with lda >= rows of A as stored (m if kNoTrans, k if kTrans); likewise B, C.
 // beta == 0 means C is not read (NaN in C does not leak). Accumulation is fp32 for fp32, fp16 and
@@ -82,6 +86,9 @@ struct GemmProblem {
   int64_t ldb = 0;
   void* c = nullptr;
   int64_t ldc = 0;
+  // Only this part of C (m == n for a triangle); the rows whose supports() accepts a triangle
+  // skip the tiles outside it (syrk .. her2k on the GPU, src/level3_plan.cpp).
+  Triangle c_triangle = Triangle::kAll;
   bool allow_tf32 = false;                // fp32 only: the user opted into TF32 tensor cores
   NameSet name_set = NameSet::kStandard;  // whose CPU BLAS runs the call on the CPU
 

@@ -122,7 +122,12 @@ void tri_update_cases(DataType type, bool small) {
   const std::vector<int64_t> sizes =
       small ? std::vector<int64_t>{1, 33} : std::vector<int64_t>{1, 31, 33, 70, 200};
   for (int64_t n : sizes) {
-    for (Fill fill : {Fill::kLower, Fill::kUpper, Fill::kFull}) {
+    for (Fill fill : {Fill::kLower, Fill::kUpper, Fill::kFull, Fill::kDiagonal}) {
+      auto fills = [fill](int64_t i, int64_t j) {
+        return fill == Fill::kFull || (fill == Fill::kLower ? i >= j
+                                       : fill == Fill::kUpper ? i <= j
+                                                              : i == j);
+      };
       for (int t_kind = 0; t_kind < 3; ++t_kind) {  // no T, T like C, stacked blocks of 32
         for (int beta_kind = 0; beta_kind < 2; ++beta_kind) {
           for (bool real_diag : {false, true}) {
@@ -139,8 +144,7 @@ void tri_update_cases(DataType type, bool small) {
             std::vector<T> t = random_values<T>(size_t(p.ldt * t_cols));
             for (int64_t j = 0; j < p.n; ++j) {
               for (int64_t i = 0; i < p.ldc; ++i) {
-                const bool in_fill =
-                    i < p.m && (fill == Fill::kFull || (fill == Fill::kLower ? i >= j : i <= j));
+                const bool in_fill = i < p.m && fills(i, j);
                 if (!in_fill || p.beta.is_zero()) c[size_t(i + j * p.ldc)] = nan_of<T>();
               }
             }
@@ -148,9 +152,7 @@ void tri_update_cases(DataType type, bool small) {
             for (int64_t j = 0; j < t_cols; ++j) {
               for (int64_t i = 0; i < p.ldt; ++i) {
                 const int64_t cj = t_kind == 2 ? i / 32 * 32 + j : j;  // C's column it updates
-                const bool read =
-                    i < p.m && cj < p.n &&
-                    (fill == Fill::kFull || (fill == Fill::kLower ? i >= cj : i <= cj));
+                const bool read = i < p.m && cj < p.n && fills(i, cj);
                 if (!read) t[size_t(i + j * p.ldt)] = nan_of<T>();
               }
             }

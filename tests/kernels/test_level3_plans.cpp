@@ -53,17 +53,21 @@ void check_cases(const std::vector<Level3Case>& cases, Run&& run) {
 
 // ---- the plans on the CPU backend -----------------------------------------------------------
 
+// With GEMMs that compute a triangle of C (syrk .. her2k take the other decomposition without).
 TEST(Level3Plan, CpuBackendMatchesOpenBlas) {
   const std::vector<Level3Case> cases = tbtest::level3_plan_cases(kTypes, true, true);
-  check_cases(cases, [](const Level3Operands& ops, std::vector<unsigned char>& a,
-                        std::vector<unsigned char>& b, std::vector<unsigned char>& out) {
-    tbtest::CpuLevel3Backend backend;
-    const tileblas::Level3Problem p =
-        ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
-    const cudaError_t err = tileblas::run_level3_plan(p, backend, ops.c.sizes);
-    if (err != cudaSuccess) return "plan failed: " + backend.error();
-    return std::string();
-  });
+  for (bool triangles : {true, false}) {
+    SCOPED_TRACE(triangles ? "GEMMs on triangles" : "GEMMs on whole blocks");
+    check_cases(cases, [triangles](const Level3Operands& ops, std::vector<unsigned char>& a,
+                                   std::vector<unsigned char>& b, std::vector<unsigned char>& out) {
+      tbtest::CpuLevel3Backend backend(triangles);
+      const tileblas::Level3Problem p =
+          ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
+      const cudaError_t err = tileblas::run_level3_plan(p, backend, ops.c.sizes);
+      if (err != cudaSuccess) return "plan failed: " + backend.error();
+      return std::string();
+    });
+  }
 }
 
 // The decompositions recurse as documented: whole leaf blocks, one operation per block.
@@ -76,15 +80,23 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
     tbtest::PlanCounts counts;
     int lanes;
     int64_t gemm_leaf = 0;  // trmm_leaf and trsm_leaf
+    bool triangles = false;  // the backend's GEMM computes triangles
+    int64_t triangle_leaf = 0;
   };
   // trsm 17 = 4 blocks of 4 + 1: 5 leaves, 4 couplings; syrk 22 = 4 blocks of 5 + 2: 5 diagonal
   // GEMMs, 4 off-diagonal ones, one tri_update; syr2k twice the GEMMs; symm: one fill, one GEMM.
   // syrk's and syr2k's 9 blocks each in a lane of its own (the CPU backend runs them in reverse).
+  // With GEMMs on triangles: one GEMM on all of C (syr2k: two), no scratch; with diagonal blocks
+  // of 5, the same 9 blocks straight into C; herk makes C's diagonal real before and after.
   const Expect expects[] = {
       {Level3Op::kTrsm, 17, 3, 0, {4, 0, 0, 5, 0}, 0},
       {Level3Op::kTrmm, 17, 3, 0, {4, 0, 0, 5, 0}, 0},
       {Level3Op::kSyrk, 0, 22, 3, {9, 1, 0, 0, 1}, 9},
       {Level3Op::kSyr2k, 0, 22, 3, {18, 1, 0, 0, 1}, 9},
+      {Level3Op::kSyrk, 0, 22, 3, {1, 0, 0, 0, 0}, 0, 0, true},
+      {Level3Op::kSyr2k, 0, 22, 3, {2, 0, 0, 0, 0}, 0, 0, true},
+      {Level3Op::kSyrk, 0, 22, 3, {9, 0, 0, 0, 0}, 9, 0, true, 5},
+      {Level3Op::kHerk, 0, 22, 3, {9, 2, 0, 0, 0}, 9, 0, true, 5},
       {Level3Op::kSymm, 6, 5, 0, {1, 0, 1, 0, 1}, 0},
       // trmm with GEMM leaves of 8: 17 = 16 + 1, 16 = 8 + 8: two couplings, two GEMM leaves (a
       // fill, a copy, a GEMM each) on one scratch, one tri_block.
@@ -96,11 +108,13 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
   for (const Expect& e : expects) {
     Level3Case c;
     c.op = e.op, c.m = e.m, c.n = e.n, c.k = e.k;
+    if (e.op == Level3Op::kHerk) c.type = DataType::kC32;
     c.alpha = 0.5, c.beta = 0.25;
     c.sizes = sizes;
     c.sizes.trmm_leaf = c.sizes.trsm_leaf = e.gemm_leaf;
+    c.sizes.rank_triangle_leaf = e.triangle_leaf;
     Level3Operands ops = tbtest::make_operands(c);
-    tbtest::CpuLevel3Backend backend;
+    tbtest::CpuLevel3Backend backend(e.triangles);
     ASSERT_EQ(tileblas::run_level3_plan(ops.problem(), backend, c.sizes), cudaSuccess) << c.str();
     const tbtest::PlanCounts& got = backend.counts();
     EXPECT_EQ(got.gemm, e.counts.gemm) << c.str();

@@ -84,6 +84,7 @@ void tri_update_typed(const tileblas::TriUpdateProblem& p) {
     for (int64_t i = 0; i < p.m; ++i) {
       if (p.fill == Fill::kLower && i < j) continue;
       if (p.fill == Fill::kUpper && i > j) continue;
+      if (p.fill == Fill::kDiagonal && i != j) continue;
       if (stacked && i / p.block != j / p.block) continue;
       const T tv = t ? t[i + (stacked ? j % p.block : j) * p.ldt] : T(0);
       T& cij = c[i + j * p.ldc];
@@ -381,10 +382,42 @@ cudaError_t CpuLevel3Backend::join() {
   return first;
 }
 
+bool CpuLevel3Backend::gemm_supports(const tileblas::GemmProblem& p) {
+  return p.c_triangle == tileblas::Triangle::kAll || (triangles_ && p.m == p.n);
+}
+
 cudaError_t CpuLevel3Backend::gemm(const tileblas::GemmProblem& p) {
   ++counts_.gemm;
+  if (!gemm_supports(p)) {
+    if (error_.empty()) error_ = "a triangle of C asked of a backend without triangles";
+    return cudaErrorNotSupported;
+  }
   return run([this, p] {
-    std::string why = openblas_gemm(p);
+    std::string why;
+    if (p.c_triangle == tileblas::Triangle::kAll) {
+      why = openblas_gemm(p);
+    } else {
+      // C copied whole (NaN outside the triangle included: OpenBLAS reads none of it with beta ==
+      // 0), computed whole, and only the triangle copied back.
+      const size_t elem = tileblas::size_of(p.c_type);
+      const size_t col_bytes = size_t(p.m) * elem;
+      std::vector<unsigned char> whole(col_bytes * size_t(p.n));
+      auto* c = static_cast<unsigned char*>(p.c);
+      for (int64_t j = 0; j < p.n; ++j) {
+        std::memcpy(whole.data() + size_t(j) * col_bytes, c + size_t(j * p.ldc) * elem, col_bytes);
+      }
+      tileblas::GemmProblem q = p;
+      q.c = whole.data(), q.ldc = p.m;
+      q.c_triangle = tileblas::Triangle::kAll;
+      why = openblas_gemm(q);
+      const bool lower = p.c_triangle == tileblas::Triangle::kLower;
+      for (int64_t j = 0; j < p.n && why.empty(); ++j) {
+        const int64_t i0 = lower ? j : 0, i1 = lower ? p.m : std::min(j + 1, p.m);
+        std::memcpy(c + size_t(i0 + j * p.ldc) * elem,
+                    whole.data() + size_t(j) * col_bytes + size_t(i0) * elem,
+                    size_t(i1 - i0) * elem);
+      }
+    }
     if (why.empty()) return cudaSuccess;
     if (error_.empty()) error_ = why;
     return cudaErrorNotSupported;

@@ -38,7 +38,13 @@ struct PlanCounts {
 
 class CpuLevel3Backend final : public tileblas::Level3Backend {
  public:
+  // `triangles`: the GEMM computes a triangle of C (GemmProblem::c_triangle), as the device's
+  // kernels do; else gemm_supports() refuses such problems, as for a type without such kernels.
+  explicit CpuLevel3Backend(bool triangles = true) : triangles_(triangles) {}
+
+  // A triangle of C: OpenBLAS on a copy of C, then that triangle copied into C.
   cudaError_t gemm(const tileblas::GemmProblem& p) override;
+  bool gemm_supports(const tileblas::GemmProblem& p) override;
   cudaError_t tri_update(const tileblas::TriUpdateProblem& p) override;
   cudaError_t tri_fill(const tileblas::TriFillProblem& p) override;
   cudaError_t tri_block(const tileblas::TriBlockProblem& p) override;
@@ -59,6 +65,7 @@ class CpuLevel3Backend final : public tileblas::Level3Backend {
   // Runs `op` now, or in the current lane at join().
   cudaError_t run(std::function<cudaError_t()> op);
 
+  bool triangles_;
   PlanCounts counts_;
   std::string error_;
   bool forked_ = false;
