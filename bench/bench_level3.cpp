@@ -5,14 +5,14 @@
 // a GEMM kernel), at 1024, 4096, 8192: trsm, trmm (side L, lower, N, non-unit), syrk, syr2k,
 // herk, her2k (lower, N, k = n), symm, hemm (side L, lower); "plan_tri<r>" rows run syrk and
 // syr2k with diagonal blocks of order r on their triangles (Level3BlockSizes::rank_triangle_leaf;
-// the plans' own: all of C as one), and "plan_gemmleaf<l>" rows (s, d) trmm and trsm with GEMM leaves of order l (Level3BlockSizes::
-// trmm_leaf, trsm_leaf; 0: tri_block leaves only).
-// Each timed call starts from the same operands: B of trsm/trmm is restored (untimed, before the
-// call's first event) since they work in place; syrk..hemm use beta = 0.5 on their own C.
-// Triangles are well conditioned (|diagonal| in [1, 2], off-diagonal entries / n). Counter
-// rel_diff: ||ours - cuBLAS|| / ||cuBLAS|| over the output after one call of each.
-// Flops (real; complex counts 4x): trsm, trmm m^2 n; syrk, herk n^2 k; syr2k, her2k 2 n^2 k;
-// symm, hemm 2 m^2 n.
+// the plans' own: all of C as one), and "plan_gemmleaf<l>" rows (s, d) trmm and trsm with GEMM
+// leaves of order l (Level3BlockSizes::trmm_leaf, trsm_leaf; 0: tri_block leaves only);
+// "plan_panels<p>" rows trmm and trsm with B in p panels (Level3BlockSizes::tri_panels). Each timed
+// call starts from the same operands: B of trsm/trmm is restored (untimed, before the call's first
+// event) since they work in place; syrk..hemm use beta = 0.5 on their own C. Triangles are well
+// conditioned (|diagonal| in [1, 2], off-diagonal entries / n). Counter rel_diff: ||ours - cuBLAS||
+// / ||cuBLAS|| over the output after one call of each. Flops (real; complex counts 4x): trsm, trmm
+// m^2 n; syrk, herk n^2 k; syr2k, her2k 2 n^2 k; symm, hemm 2 m^2 n.
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
@@ -328,6 +328,7 @@ struct Row {
   int64_t n;
   int64_t triangle_leaf;   // 0: the plans' own block sizes
   int64_t gemm_leaf = -1;  // trmm/trsm_leaf; -1: the plans' own; 0: tri_block leaves only
+  int64_t panels = 0;      // tri_panels; 0: the plans' own
 };
 
 Level3Problem problem_of(const Row& r) {
@@ -361,6 +362,7 @@ void bench_row(benchmark::State& state, Row r, const std::string& name) {
   tileblas::Level3BlockSizes sizes = tileblas::level3_block_sizes(r.type);
   if (r.triangle_leaf > 0) sizes.rank_triangle_leaf = r.triangle_leaf;
   if (r.gemm_leaf >= 0) sizes.trmm_leaf = sizes.trsm_leaf = r.gemm_leaf;
+  if (r.panels > 0) sizes.tri_panels = r.panels;
   auto reset = [&](Matrix& out) {
     return [&] {
       tbbench::check(
@@ -422,6 +424,10 @@ bool register_level3_benches() {
       if (is_tri(op) && (t == DataType::kF32 || t == DataType::kF64)) {
         for (int64_t n : {1024, 4096, 8192}) rows.push_back({op, t, n, 0, 0});
       }
+      if (is_tri(op)) {  // the other choice of panels than the type's own
+        const int64_t panels = tileblas::level3_block_sizes(t).tri_panels == 1 ? 4 : 1;
+        for (int64_t n : {1024, 4096, 8192}) rows.push_back({op, t, n, 0, -1, panels});
+      }
     }
   }
   for (const Row& r : rows) {
@@ -430,6 +436,7 @@ bool register_level3_benches() {
     if (!tileblas::level3_on_device_supports(p, hopper)) continue;
     const std::string plan = r.triangle_leaf > 0 ? "plan_tri" + std::to_string(r.triangle_leaf)
                              : r.gemm_leaf >= 0  ? "plan_gemmleaf" + std::to_string(r.gemm_leaf)
+                             : r.panels > 0      ? "plan_panels" + std::to_string(r.panels)
                                                  : "plan";
     const std::string params = is_rank(r.op) ? "LN" : is_tri(r.op) ? "LLNN" : "LL";
     const std::string name = std::string(1, type_letter(r.type)) + tileblas::name_of(r.op) + "/" +

@@ -508,8 +508,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
           if (col >= args.n) continue;
           double* at = c + (row + int64_t(col) * args.ldc);
           double v[2] = {args.alpha_re * acc[0][i][j][v0], args.alpha_re * acc[0][i][j][v0 + 2]};
-          const bool both = in_triangle(args.triangle, row, col) &&
-                            in_triangle(args.triangle, row + 1, col);
+          const bool both =
+              in_triangle(args.triangle, row, col) && in_triangle(args.triangle, row + 1, col);
           if (c_pairs && row + 1 < args.m && both) {
             if (!beta_zero) {
               const double2 old = *reinterpret_cast<const double2*>(at);
@@ -588,9 +588,9 @@ cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
 
 template <class T, class Cfg, bool kVector>
 cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
-  Args args{int(p.m), int(p.n), int(p.k), p.alpha.re, p.alpha.im, p.beta.re, p.beta.im, p.a,
-            p.lda,    p.b,      p.ldb,    p.c,        p.ldc,      0u,        0u,
-            p.c_triangle};
+  Args args{int(p.m),  int(p.n), int(p.k), p.alpha.re,  p.alpha.im, p.beta.re,
+            p.beta.im, p.a,      p.lda,    p.b,         p.ldb,      p.c,
+            p.ldc,     0u,       0u,       p.c_triangle};
   if constexpr (T::kComplex) {
     args.conj_a = p.trans_a == Op::kConjTrans ? 0x80000000u : 0u;
     args.conj_b = p.trans_b == Op::kConjTrans ? 0x80000000u : 0u;

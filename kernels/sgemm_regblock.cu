@@ -489,7 +489,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
       }
       float* dst = p.c + row + col * p.ldc;
       using gemm_device::in_triangle;
-      const bool whole_run = in_triangle(p.triangle, row, col) && in_triangle(p.triangle, row + 3, col);
+      const bool whole_run =
+          in_triangle(p.triangle, row, col) && in_triangle(p.triangle, row + 3, col);
       if (StoreC16 && row + 3 < p.m && whole_run) {
         float4 out = make_float4(p.alpha * r0, p.alpha * r1, p.alpha * r2, p.alpha * r3);
         if (p.beta != 0.0f) {

@@ -60,7 +60,7 @@ __global__ void __launch_bounds__(kThreads) tri_update_kernel(Args a) {
     const int64_t j0 = origin + tile_j * kTile;
     if (a.fill == Fill::kLower && i0 + kTile - 1 < j0) continue;  // tile above the diagonal
     if (a.fill == Fill::kUpper && i0 > j0 + kTile - 1) continue;  // tile below it
-    if (a.fill == Fill::kDiagonal && i0 != j0) continue;           // tile off the diagonal
+    if (a.fill == Fill::kDiagonal && i0 != j0) continue;          // tile off the diagonal
 #pragma unroll
     for (int s = 0; s < kColumnsPerThread; ++s) {
       const int64_t j = j0 + threadIdx.y + s * kRowsOfThreads;

@@ -197,7 +197,8 @@ class Stager {
       for (int64_t j = g0; j < g1; ++j) {
         const int64_t d0 = uplo == Uplo::kLower ? std::max(x.row, j) : std::max(x.row, g0);
         const int64_t d1 = uplo == Uplo::kLower ? std::min(r_end, g1) : std::min(r_end, j + 1);
-        if (d0 < d1) std::memcpy(at(host, ld_host, d0, j, elem), from(d0, j), size_t(d1 - d0) * elem);
+        if (d0 < d1)
+          std::memcpy(at(host, ld_host, d0, j, elem), from(d0, j), size_t(d1 - d0) * elem);
       }
     }
   }

@@ -186,9 +186,10 @@ void level3_on_cpu_via_host_copies(const Level3Problem& p, const Placement& wher
   const size_t elem = size_of(p.type);
   std::vector<CpuOperand> x(3);
   auto operand = [&](const Level3Operand& y, MemKind kind) {
-    // The CPU copy is copied back whole.
-    return CpuOperand{y.ptr,  y.ld, y.rows, y.cols, elem, y.ptr && in_gpu_memory(kind),
-                      y.in_when_copied_back_whole(), y.out};
+    CpuOperand c{y.ptr, y.ld, y.rows, y.cols, elem, y.ptr && in_gpu_memory(kind)};
+    c.read = y.in_when_copied_back_whole();  // the CPU's copy goes back whole
+    c.written = y.out;
+    return c;
   };
   x[0] = operand(o.a, where.a);
   x[1] = operand(o.b, where.b);

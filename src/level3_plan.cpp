@@ -88,24 +88,38 @@ class TriangularPlan {
     leaf_ = gemm_leaf_ ? gemm_leaf : tri_leaf_;
   }
 
-  // The GEMM leaves' scratch: a copy of B's part, reused by every leaf (the leaves run one after
-  // another), and full blocks: trmm's one, reused; trsm's every diagonal block's inverse, computed
-  // here.
+  // The GEMM leaves' scratch: a copy of B's part, reused by every leaf of a panel (its leaves run
+  // one after another), and every diagonal block made full, computed here, each in a lane of its
+  // own: trmm's the block with zeros outside its triangle, trsm's the block's inverse.
   cudaError_t prepare() {
     if (!gemm_leaf_) return cudaSuccess;
     order_ = std::min(leaf_, p_.a_order());
     const int64_t count = p_.side == Side::kLeft ? p_.n : p_.m;
     const bool trsm = p_.op == Level3Op::kTrsm;
-    const int64_t blocks = trsm ? (p_.a_order() + leaf_ - 1) / leaf_ : 1;
+    const int64_t blocks = (p_.a_order() + leaf_ - 1) / leaf_;
     const size_t block = size_t(order_) * size_t(order_);
     const size_t elems = block * size_t(blocks + (trsm ? 1 : 0)) + size_t(order_) * size_t(count);
     void* s = nullptr;
     if (cudaError_t err = be_.scratch(elems * elem_, &s); err != cudaSuccess) return err;
     full_ = s;
     copy_ = static_cast<char*>(s) + block * size_t(blocks) * elem_;
-    if (!trsm) return cudaSuccess;
+    if (!trsm) return fill_diagonal_blocks(blocks);
     return invert_diagonal_blocks(
         blocks, static_cast<char*>(copy_) + size_t(order_) * size_t(count) * elem_);
+  }
+
+  // The same plan on B's columns (side L; rows for side R) [first, first + count): it shares the
+  // prepared full blocks, and its GEMM leaves copy B's part into scratch of their own (the copy's
+  // rows [order * first, ...)), so panels can run side by side.
+  TriangularPlan panel(int64_t first, int64_t count) const {
+    TriangularPlan q = *this;
+    if (p_.side == Side::kLeft) {
+      q.p_.c = at(p_.c, 0, first, p_.ldc, elem_), q.p_.n = count;
+    } else {
+      q.p_.c = at(p_.c, first, 0, p_.ldc, elem_), q.p_.m = count;
+    }
+    if (copy_) q.copy_ = static_cast<char*>(copy_) + size_t(order_) * size_t(first) * elem_;
+    return q;
   }
 
   cudaError_t run(int64_t off, int64_t len, const Scalar& alpha) {
@@ -149,9 +163,32 @@ class TriangularPlan {
                             beta, b_part(off_s), p_.ldc));
   }
 
-  // Full block b of full_: the inverse of A's diagonal block b (trsm), or trmm's one block.
+  // Full block b of full_: A's diagonal block b made full (trmm) or its inverse (trsm).
   void* full_block(int64_t b) const {
     return static_cast<char*>(full_) + size_t(b) * size_t(order_) * size_t(order_) * elem_;
+  }
+
+  // Every diagonal block of op(A)'s triangle (diag as the call says), zeros outside it, into
+  // full_block(b), each in a lane of its own.
+  cudaError_t fill_diagonal_blocks(int64_t blocks) {
+    if (cudaError_t err = be_.fork(); err != cudaSuccess) return err;
+    cudaError_t err = cudaSuccess;
+    for (int64_t b = 0; b < blocks && err == cudaSuccess; ++b) {
+      be_.next_lane();
+      const int64_t off = b * leaf_, len = std::min(leaf_, p_.a_order() - off);
+      if (len <= tri_leaf_) continue;  // a last block this small goes to tri_block
+      TriFillProblem f;
+      f.type = p_.type;
+      f.uplo = p_.uplo;
+      f.mode = TriFillMode::kTriangular;
+      f.diag = p_.diag;
+      f.n = len;
+      f.a = at(p_.a, off, off, p_.lda, elem_), f.lda = p_.lda;
+      f.b = full_block(b), f.ldb = order_;
+      err = be_.tri_fill(f);
+    }
+    const cudaError_t joined = be_.join();
+    return err != cudaSuccess ? err : joined;
   }
 
   // Every diagonal block's inverse into full_block(b), in A's orientation and triangle (zeros in
@@ -198,22 +235,9 @@ class TriangularPlan {
   }
 
   // B's part [off, off + len) = alpha * (F*copy or copy*F), with F = op(A)'s diagonal block made
-  // full (trmm) or its inverse (trsm).
+  // full (trmm) or its inverse (trsm), prepared.
   cudaError_t gemm_leaf(int64_t off, int64_t len, const Scalar& alpha) {
-    void* full = full_block(0);
-    if (p_.op == Level3Op::kTrsm) {
-      full = full_block(off / leaf_);
-    } else {
-      TriFillProblem f;
-      f.type = p_.type;
-      f.uplo = p_.uplo;
-      f.mode = TriFillMode::kTriangular;
-      f.diag = p_.diag;
-      f.n = len;
-      f.a = at(p_.a, off, off, p_.lda, elem_), f.lda = p_.lda;
-      f.b = full, f.ldb = order_;
-      if (cudaError_t err = be_.tri_fill(f); err != cudaSuccess) return err;
-    }
+    void* const full = full_block(off / leaf_);
     const bool left = p_.side == Side::kLeft;
     TriUpdateProblem copy;  // copy = B's part (beta == 0: a plain copy)
     copy.type = p_.type;
@@ -244,7 +268,7 @@ class TriangularPlan {
     return be_.tri_block(t);
   }
 
-  const Level3Problem& p_;
+  Level3Problem p_;
   Level3Backend& be_;
   int64_t tri_leaf_, leaf_ = 1;
   size_t elem_;
@@ -260,7 +284,21 @@ cudaError_t run_triangular(const Level3Problem& p, Level3Backend& be, const Leve
   if (p.alpha.is_zero()) return scale_only(p, be, Fill::kFull, p.m, p.n, kZero, false);
   TriangularPlan plan(p, be, s);
   if (cudaError_t err = plan.prepare(); err != cudaSuccess) return err;
-  return plan.run(0, p.a_order(), p.alpha);
+  // B's other dimension in panels, each the whole plan in a lane of its own: one panel's small
+  // leaf steps overlap another's coupling GEMMs.
+  const int64_t count = p.side == Side::kLeft ? p.n : p.m;
+  const int64_t panels =
+      std::clamp<int64_t>(count / std::max<int64_t>(s.tri_panel_min, 1), 1, s.tri_panels);
+  if (panels <= 1) return plan.run(0, p.a_order(), p.alpha);
+  if (cudaError_t err = be.fork(); err != cudaSuccess) return err;
+  cudaError_t err = cudaSuccess;
+  for (int64_t i = 0; i < panels && err == cudaSuccess; ++i) {
+    const int64_t first = count * i / panels, last = count * (i + 1) / panels;
+    be.next_lane();
+    err = plan.panel(first, last - first).run(0, p.a_order(), p.alpha);
+  }
+  const cudaError_t joined = be.join();
+  return err != cudaSuccess ? err : joined;
 }
 
 // ---- syrk, herk, syr2k, her2k -----------------------------------------------------------------
@@ -299,7 +337,9 @@ class RankPlan {
 
  private:
   Fill fill() const { return p_.uplo == Uplo::kLower ? Fill::kLower : Fill::kUpper; }
-  Triangle triangle() const { return p_.uplo == Uplo::kLower ? Triangle::kLower : Triangle::kUpper; }
+  Triangle triangle() const {
+    return p_.uplo == Uplo::kLower ? Triangle::kLower : Triangle::kUpper;
+  }
 
   // Whether the backend computes every diagonal block of order `leaf` on its triangle.
   bool triangles_supported(int64_t leaf) {
@@ -324,22 +364,12 @@ class RankPlan {
           err != cudaSuccess)
         return err;
     }
-    const int64_t n = p_.n;
-    const bool lanes = n > leaf;
-    if (lanes) {
-      if (cudaError_t err = be_.fork(); err != cudaSuccess) return err;
-    }
-    cudaError_t err = off_diagonal(0, n);
-    for (int64_t off = 0; off < n && err == cudaSuccess; off += leaf) {
-      const int64_t len = std::min(leaf, n - off);
-      err = product(len, len, off, off, alpha_, alpha2_, beta_, at(p_.c, off, off, p_.ldc, elem_),
-                    p_.ldc, triangle());
-    }
-    const cudaError_t joined = lanes ? be_.join() : cudaSuccess;
-    if (err != cudaSuccess) return err;
-    if (joined != cudaSuccess) return joined;
-    if (!herm_) return cudaSuccess;
-    return scale_only(p_, be_, Fill::kDiagonal, n, n, kOne, true);
+    const cudaError_t err = all_blocks([&](int64_t off, int64_t len) {
+      return product(len, len, off, off, alpha_, alpha2_, beta_, at(p_.c, off, off, p_.ldc, elem_),
+                     p_.ldc, triangle());
+    });
+    if (err != cudaSuccess || !herm_) return err;
+    return scale_only(p_, be_, Fill::kDiagonal, p_.n, p_.n, kOne, true);
   }
 
   cudaError_t run_through_scratch() {
@@ -349,21 +379,11 @@ class RankPlan {
     void* t = nullptr;
     if (cudaError_t err = be_.scratch(size_t(n) * size_t(leaf) * elem_, &t); err != cudaSuccess)
       return err;
-    // Every product (one block of C, or of t) is independent of the others: each in a lane of its
-    // own where there are several (small blocks' GEMMs do not fill the GPU one at a time).
-    const bool lanes = n > leaf;
-    if (lanes) {
-      if (cudaError_t err = be_.fork(); err != cudaSuccess) return err;
-    }
-    cudaError_t err = off_diagonal(0, n);
     // The diagonal blocks, stacked in t (n x leaf): block b at rows [b*leaf, ..).
-    for (int64_t off = 0; off < n && err == cudaSuccess; off += leaf) {
-      const int64_t len = std::min(leaf, n - off);
-      err = product(len, len, off, off, alpha_, alpha2_, kZero, at(t, off, 0, n, elem_), n);
-    }
-    const cudaError_t joined = lanes ? be_.join() : cudaSuccess;
+    const cudaError_t err = all_blocks([&](int64_t off, int64_t len) {
+      return product(len, len, off, off, alpha_, alpha2_, kZero, at(t, off, 0, n, elem_), n);
+    });
     if (err != cudaSuccess) return err;
-    if (joined != cudaSuccess) return joined;
     TriUpdateProblem u;
     u.type = p_.type;
     u.fill = fill();
@@ -374,6 +394,25 @@ class RankPlan {
     u.t = t, u.ldt = n;
     u.c = p_.c, u.ldc = p_.ldc;
     return be_.tri_update(u);
+  }
+
+  // Every block's product of C: the off-diagonal blocks of a recursive halving down to order
+  // leaf_ (straight into C), then diagonal(off, len) for each diagonal block. Every product is
+  // independent of the others: each in a lane of its own where there are several (small blocks'
+  // GEMMs do not fill the GPU one at a time).
+  template <class Diagonal>
+  cudaError_t all_blocks(Diagonal&& diagonal) {
+    const int64_t n = p_.n;
+    const bool lanes = n > leaf_;
+    if (lanes) {
+      if (cudaError_t err = be_.fork(); err != cudaSuccess) return err;
+    }
+    cudaError_t err = off_diagonal(0, n);
+    for (int64_t off = 0; off < n && err == cudaSuccess; off += leaf_) {
+      err = diagonal(off, std::min(leaf_, n - off));
+    }
+    const cudaError_t joined = lanes ? be_.join() : cudaSuccess;
+    return err != cudaSuccess ? err : joined;
   }
 
   // Rows [r, ..) of P = op(A) (or Q = op(B)) as the left GEMM operand, and the same rows'
@@ -391,17 +430,17 @@ class RankPlan {
   //   a1*P_i*Q_j' + a2*Q_i*P_j' + beta*C_block  (2k forms), a1*P_i*P_j' + beta*C_block (rank k),
   // in order.
   std::vector<GemmProblem> products(int64_t rows, int64_t cols, int64_t ri, int64_t cj,
-                                    const Scalar& a1, const Scalar& a2, const Scalar& beta,
-                                    void* c, int64_t ldc) const {
+                                    const Scalar& a1, const Scalar& a2, const Scalar& beta, void* c,
+                                    int64_t ldc) const {
     const Operand pi = rows_of(p_.a, p_.lda, ri);
     if (!two_) {
-      return {gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.a, p_.lda, cj), beta,
-                      c, ldc)};
+      return {gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.a, p_.lda, cj), beta, c,
+                      ldc)};
     }
-    return {gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.b, p_.ldb, cj), beta, c,
-                    ldc),
-            gemm_of(p_.type, rows, cols, p_.k, a2, rows_of(p_.b, p_.ldb, ri),
-                    rows_transposed(p_.a, p_.lda, cj), kOne, c, ldc)};
+    return {
+        gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.b, p_.ldb, cj), beta, c, ldc),
+        gemm_of(p_.type, rows, cols, p_.k, a2, rows_of(p_.b, p_.ldb, ri),
+                rows_transposed(p_.a, p_.lda, cj), kOne, c, ldc)};
   }
 
   // Runs products() (on `tri` of the block) in a lane of its own.
@@ -480,13 +519,18 @@ bool is_float_type(DataType t) {
 Level3BlockSizes level3_block_sizes(DataType type) {
   Level3BlockSizes s;
   s.tri_leaf = tri_block::max_order(type);
-  // Measured on the H200 (docs/NOTES-level3.md). syrk..her2k: fp32 diagonal blocks of 256 beat
-  // 512 by 1-2 % at 4096 and 8192 since the blocks' GEMMs run side by side (512 won before); the
-  // other types keep 512. trmm: GEMM leaves of 512 beat 256 at 1024-8192 (s, d); trsm: 256 beat
+  // Measured on the H200 (docs/NOTES-level3.md). syrk..her2k through scratch (where the GEMM has
+  // no triangle rows): fp32 diagonal blocks of 256 beat 512 by 1-2 % at 4096 and 8192 since the
+  // blocks' GEMMs run side by side (512 won before); the other types keep 512. trmm: GEMM leaves of 512 beat 256 at 1024-8192 (s, d); trsm: 256 beat
   // 512 (s, d; the inversions and leaf GEMMs are smaller).
   s.rank_leaf = type == DataType::kF32 ? 256 : 512;
   s.trmm_leaf = 512;
   s.trsm_leaf = 256;
+  // trmm, trsm in panels of B side by side: complex double gained at 4096 and 8192 (ztrsm 1.08 /
+  // 1.13 of cuBLAS against 1.02 / 1.09, ztrmm 1.02 / 1.01 against 0.97 / 0.99; H100), fp32 and
+  // fp64 lost at 4096 (strsm 0.83 against 0.93, strmm 0.89 against 1.06) and ztrmm at 1024.
+  s.tri_panels = type == DataType::kC64 ? 4 : 1;
+  s.tri_panel_min = 1024;
   return s;
 }
 

@@ -13,16 +13,19 @@
 //                 outside the triangle, with a copy of B's part as the other operand): their only
 //                 flops on zeros. trsm's blocks of order in (tri_leaf, trsm_leaf] likewise by the
 //                 block's inverse, computed for every diagonal block before the solve (each by
-//                 substitution on the identity, in lanes of their own).
+//                 substitution on the identity, in lanes of their own). B's columns (side L;
+//                 rows for side R) in up to `tri_panels` panels, each such a plan in a lane of its
+//                 own.
 //   syrk .. her2k where the GEMM computes a triangle of C (GemmProblem::c_triangle): C's
 //                 diagonal blocks of `rank_triangle_leaf` (all of C by default) each one GEMM (two
-//                 for the 2k forms) on the block's triangle straight into C, the off-diagonal blocks
-//                 of a recursive halving down to them plain GEMMs into C; herk/her2k make C's
-//                 diagonal real before (where beta != 0: its imaginary parts are not to be read)
-//                 and after. Else C's off-diagonal blocks of a recursive halving (whole blocks of
-//                 `rank_leaf`) by GEMM straight into C; its diagonal blocks by GEMM (two for the
-//                 2k forms) into a scratch panel that holds them stacked, then one tri_update
-//                 writes their triangles into C (beta applied there; herk/her2k diagonals real).
+//                 for the 2k forms) on the block's triangle straight into C, the off-diagonal
+//                 blocks of a recursive halving down to them plain GEMMs into C; herk/her2k make
+//                 C's diagonal real before (where beta != 0: its imaginary parts are not to be
+//                 read) and after. Else C's off-diagonal blocks of a recursive halving (whole
+//                 blocks of `rank_leaf`) by GEMM straight into C; its diagonal blocks by GEMM (two
+//                 for the 2k forms) into a scratch panel that holds them stacked, then one
+//                 tri_update writes their triangles into C (beta applied there; herk/her2k
+//                 diagonals real).
 //   symm, hemm    A's triangle made a full matrix in scratch (tri_fill), then one GEMM.
 // alpha == 0 (and k == 0 for the rank-k forms) reads neither A nor B: C = beta*C on what the
 // routine writes (trmm/trsm: B = 0), by tri_update alone.
@@ -77,6 +80,10 @@ struct Level3BlockSizes {
   // trsm: the same with the block's inverse (every diagonal block inverted first, side by side,
   // by substitution on the identity); 0: none.
   int64_t trsm_leaf = 0;
+  // trmm, trsm: B's other dimension (columns for side L, rows for side R) cut into at most
+  // `tri_panels` panels of at least `tri_panel_min`, each the whole plan in a lane of its own.
+  int64_t tri_panels = 1;
+  int64_t tri_panel_min = 1;
 };
 
 // The block sizes the device plans use for `type` (tri_leaf: tri_block's largest order there).

@@ -162,9 +162,7 @@ std::string run_case(const GemmKernel& row, DataType type, const Case& c, std::m
   if (!why.empty()) return "OpenBLAS: " + why;
 
   void *da = nullptr, *db = nullptr, *dc = nullptr;
-  auto release = [&] {
-    cudaFree(da), cudaFree(db), cudaFree(dc);
-  };
+  auto release = [&] { cudaFree(da), cudaFree(db), cudaFree(dc); };
   if (cudaMalloc(&da, a.size()) != cudaSuccess || cudaMalloc(&db, b.size()) != cudaSuccess ||
       cudaMalloc(&dc, cm.size()) != cudaSuccess) {
     release();
@@ -205,8 +203,8 @@ std::string run_case(const GemmKernel& row, DataType type, const Case& c, std::m
         const double g = component(type, got, e, part), w = component(type, want, e, part);
         if (!(std::fabs(g - w) <= tol)) {
           return "C(" + std::to_string(i) + "," + std::to_string(j) + ") part " +
-                 std::to_string(part) + ": " + std::to_string(g) + " against " +
-                 std::to_string(w) + " (tolerance " + std::to_string(tol) + ")";
+                 std::to_string(part) + ": " + std::to_string(g) + " against " + std::to_string(w) +
+                 " (tolerance " + std::to_string(tol) + ")";
         }
       }
     }

@@ -124,7 +124,7 @@ void tri_update_cases(DataType type, bool small) {
   for (int64_t n : sizes) {
     for (Fill fill : {Fill::kLower, Fill::kUpper, Fill::kFull, Fill::kDiagonal}) {
       auto fills = [fill](int64_t i, int64_t j) {
-        return fill == Fill::kFull || (fill == Fill::kLower ? i >= j
+        return fill == Fill::kFull || (fill == Fill::kLower   ? i >= j
                                        : fill == Fill::kUpper ? i <= j
                                                               : i == j);
       };

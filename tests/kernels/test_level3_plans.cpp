@@ -79,9 +79,10 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
     int64_t m, n, k;
     tbtest::PlanCounts counts;
     int lanes;
-    int64_t gemm_leaf = 0;  // trmm_leaf and trsm_leaf
+    int64_t gemm_leaf = 0;   // trmm_leaf and trsm_leaf
     bool triangles = false;  // the backend's GEMM computes triangles
     int64_t triangle_leaf = 0;
+    int64_t panels = 1;  // tri_panels (tri_panel_min 4)
   };
   // trsm 17 = 4 blocks of 4 + 1: 5 leaves, 4 couplings; syrk 22 = 4 blocks of 5 + 2: 5 diagonal
   // GEMMs, 4 off-diagonal ones, one tri_update; syr2k twice the GEMMs; symm: one fill, one GEMM.
@@ -99,11 +100,16 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
       {Level3Op::kHerk, 0, 22, 3, {9, 2, 0, 0, 0}, 9, 0, true, 5},
       {Level3Op::kSymm, 6, 5, 0, {1, 0, 1, 0, 1}, 0},
       // trmm with GEMM leaves of 8: 17 = 16 + 1, 16 = 8 + 8: two couplings, two GEMM leaves (a
-      // fill, a copy, a GEMM each) on one scratch, one tri_block.
-      {Level3Op::kTrmm, 17, 3, 0, {4, 2, 2, 1, 1}, 0, 8},
+      // copy and a GEMM each, their blocks filled first in lanes of their own) on one scratch,
+      // one tri_block.
+      {Level3Op::kTrmm, 17, 3, 0, {4, 2, 2, 1, 1}, 2, 8},
       // trsm likewise, the two blocks of 8 inverted first in lanes of their own (zeros, then per
       // block an identity and a substitution of two tri_block leaves and a GEMM): 2 + 2 + 2 GEMMs.
       {Level3Op::kTrsm, 17, 3, 0, {6, 3, 2, 5, 1}, 2, 8},
+      // The same on 12 columns in 3 panels of 4, each a lane: the inversions once, the couplings,
+      // leaf copies, leaf GEMMs and last tri_block per panel.
+      {Level3Op::kTrsm, 17, 12, 0, {14, 7, 2, 7, 1}, 5, 8, false, 0, 3},
+      {Level3Op::kTrmm, 17, 12, 0, {12, 6, 2, 3, 1}, 5, 8, false, 0, 3},
   };
   for (const Expect& e : expects) {
     Level3Case c;
@@ -113,6 +119,7 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
     c.sizes = sizes;
     c.sizes.trmm_leaf = c.sizes.trsm_leaf = e.gemm_leaf;
     c.sizes.rank_triangle_leaf = e.triangle_leaf;
+    c.sizes.tri_panels = e.panels, c.sizes.tri_panel_min = 4;
     Level3Operands ops = tbtest::make_operands(c);
     tbtest::CpuLevel3Backend backend(e.triangles);
     ASSERT_EQ(tileblas::run_level3_plan(ops.problem(), backend, c.sizes), cudaSuccess) << c.str();

@@ -114,7 +114,8 @@ std::string Level3Case::str() const {
   if (is_rank(op)) s << " k=" << k;
   s << " alpha=(" << alpha.re << "," << alpha.im << ") beta=(" << beta.re << "," << beta.im
     << ") pad=" << pad << " blocks=" << sizes.tri_leaf << "/" << sizes.rank_leaf << "/"
-    << sizes.trmm_leaf << "/" << sizes.trsm_leaf << "/" << sizes.rank_triangle_leaf;
+    << sizes.trmm_leaf << "/" << sizes.trsm_leaf << "/" << sizes.rank_triangle_leaf
+    << " panels=" << sizes.tri_panels << "/" << sizes.tri_panel_min;
   return s.str();
 }
 
@@ -311,6 +312,7 @@ std::vector<Level3Case> level3_plan_cases(const std::vector<DataType>& types, bo
       // trmm, trsm: GEMM leaves of order 5..9 beside tri_block's (19 = 9 + 9 + 1).
       b.sizes.tri_leaf = 4, b.sizes.rank_leaf = 5, b.sizes.trmm_leaf = b.sizes.trsm_leaf = 9;
       b.sizes.rank_triangle_leaf = 5;
+      b.sizes.tri_panels = 3, b.sizes.tri_panel_min = 2;
       b.tri_shapes = {{1, 3}, {9, 5}, {17, 12}, {4, 1}, {19, 4}};
       b.rank_shapes = {{1, 2}, {6, 1}, {13, 7}, {22, 3}};
       b.symm_shapes = {{1, 1}, {13, 7}, {6, 17}};
