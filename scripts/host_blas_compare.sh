@@ -17,11 +17,13 @@
 # dgemm_/cgemm_/zgemm_ above 4096 (8192 zgemm_ is ~40 s a call there); any configuration skips a
 # call predicted, from its rate at the previous size, to take over 8 s. All shown as "not run".
 #
-# Usage: host_blas_compare.sh [--quick] [--level3] [--bin PATH] [--tileblas PATH] [--nvblas PATH] [OUTDIR]
+# Usage: host_blas_compare.sh [--quick] [--level3 [--l3_sizes LIST]] [--bin PATH] [--tileblas PATH]
+#                             [--nvblas PATH] [OUTDIR]
 #   --quick      sizes <= 128 and short timings (a few seconds): the ctest host_blas_compare_quick
 #                (?gemm_ at 8-128, and strsm_/dtrsm_/ssyrk_/dsyrk_ at 64 and 128)
 #   --level3     strsm_, dtrsm_, ssyrk_, dsyrk_ at 1024, 4096, 8192 instead of ?gemm_ (OpenBLAS's
 #                double routines not above 4096)
+#   --l3_sizes   with --level3: these sizes instead (comma-separated, e.g. 64,128,256,512)
 #   --bin        the bench binary (default: bin/ beside this script in the GPU bundle, else
 #                build/bench/host_compare/ of the repository)
 #   --tileblas   libtileblas.so to preload (default: lib/ of the bundle, else build/compat/)
@@ -30,11 +32,12 @@
 # On the GPU machine, from the bundle of scripts/gpu_bundle.sh: bash /tmp/tb/host_blas_compare.sh $OUT/host
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-quick=0 level3=0 bin="" tileblas="" nvblas="" out=""
+quick=0 level3=0 l3_sizes=1024,4096,8192 bin="" tileblas="" nvblas="" out=""
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
     --level3) level3=1 ;;
+    --l3_sizes) l3_sizes=$2; shift ;;
     --bin) bin=$2; shift ;;
     --tileblas) tileblas=$2; shift ;;
     --nvblas) nvblas=$2; shift ;;
@@ -82,7 +85,7 @@ if [ "$quick" = 1 ]; then
 elif [ "$level3" = 1 ]; then
   sizes=8 beta_sizes="" target=0.05 ob_skip=d:4096
   deadline_openblas=90 deadline_nvblas=50 deadline_tileblas=70
-  ops=(--ops=trsm,syrk --routines=sd --l3_sizes=1024,4096,8192)
+  ops=(--ops=trsm,syrk --routines=sd --l3_sizes=$l3_sizes)
   notes+=("OpenBLAS not run above 4096 for dtrsm_, dsyrk_ (time budget).")
 else
   sizes=8,16,32,64,128,256,512,1024,2048,4096,8192 beta_sizes=128,2048 target=0.05

@@ -10,12 +10,14 @@
 #include <mutex>
 #include <vector>
 
+#include "cpu_blas.h"
 #include "cpu_gemm.h"
 #include "cpu_team.h"
 #include "device.h"
 #include "env.h"
 #include "executor.h"
 #include "gemm_host_small.h"
+#include "level3_operands.h"
 #include "memory.h"
 
 namespace tileblas {
@@ -355,6 +357,99 @@ const Rates* measured_rates(const GemmProblem& p, Device& device) {
   }
   const Rates* stored = new Rates(r);  // never freed: calls read it until the process exits
   slot_of(p).store(stored, std::memory_order_release);
+  return stored;
+}
+
+namespace {
+
+constexpr int kLevel3Sizes[Level3Points::kCount] = {128, 256, 512};
+constexpr int kLevel3Slots = 8 * kDataTypeCount;  // Level3Op x DataType
+std::atomic<const Level3Points*> level3_slots[kLevel3Slots];
+
+std::atomic<const Level3Points*>& level3_slot_of(const Level3Problem& p) {
+  return level3_slots[int(p.op) * kDataTypeCount + int(p.type)];
+}
+
+// One unit element of `type` at `at`.
+void set_one(char* at, DataType type) {
+  if (type == DataType::kF64 || type == DataType::kC64) {
+    const double one = 1.0;
+    std::memcpy(at, &one, sizeof one);
+  } else {
+    const float one = 1.0f;
+    std::memcpy(at, &one, sizeof one);
+  }
+}
+
+// p's routine and type at n x n (k = n), side L, lower, N, non-unit.
+Level3Problem level3_square(const Level3Problem& like, int n) {
+  Level3Problem p;
+  p.op = like.op, p.type = like.type, p.name_set = like.name_set;
+  p.side = Side::kLeft, p.uplo = Uplo::kLower, p.trans = Op::kNoTrans, p.diag = Diag::kNonUnit;
+  p.m = p.n = p.k = n;
+  p.alpha = 1.0, p.beta = 0.5;
+  p.lda = p.ldb = p.ldc = n;
+  return p;
+}
+
+// level3_square(like, n) on host buffers: times on the CPU BLAS and the GPU plan. trmm/trsm's A is
+// the identity (B keeps its values however often it runs), the others' operands calibration
+// values (filled()), beta 0.5: every call computes on finite numbers.
+bool measure_level3_point(const Level3Problem& like, int n, Device& device, double* cpu_s,
+                          double* gpu_s) {
+  Level3Problem p = level3_square(like, n);
+  const size_t count = size_t(n) * size_t(n);
+  const bool triangular = p.op == Level3Op::kTrmm || p.op == Level3Op::kTrsm;
+  std::vector<char> a = filled(p.type, count), b = filled(p.type, count), c = filled(p.type, count);
+  if (triangular) {
+    std::fill(a.begin(), a.end(), 0);
+    for (int i = 0; i < n; ++i) set_one(a.data() + (size_t(i) * (n + 1)) * size_of(p.type), p.type);
+  }
+  p.a = a.data(), p.b = b.data(), p.c = c.data();
+  *cpu_s = warm_median_seconds(0.005, [&] { cpu_blas::level3(p); });
+  const Placement host;  // every operand pageable host memory
+  cudaError_t err = cudaSuccess;
+  *gpu_s = warm_median_seconds(0.005, [&] {
+    bool touched = false;
+    if (err == cudaSuccess) err = run_level3(p, host, device.caps(), device.stream(), &touched);
+  });
+  return err == cudaSuccess;
+}
+
+}  // namespace
+
+bool level3_points_cover(const Level3Problem& p) {
+  return p.flops() <= level3_square(p, kLevel3Sizes[Level3Points::kCount - 1]).flops();
+}
+
+const Level3Points* level3_points_if_measured(const Level3Problem& p) {
+  return level3_slot_of(p).load(std::memory_order_acquire);
+}
+
+const Level3Points* measured_level3_points(const Level3Problem& p, Device& device) {
+  if (const Level3Points* pts = level3_points_if_measured(p)) return pts;
+  static std::mutex mu;
+  std::unique_lock<std::mutex> lock(mu, std::try_to_lock);
+  if (!lock.owns_lock()) return nullptr;  // another call is measuring: this one goes without
+  std::atomic<const Level3Points*>& slot = level3_slot_of(p);
+  if (const Level3Points* pts = slot.load(std::memory_order_relaxed)) return pts;
+  Level3Points pts;
+  for (int i = 0; i < Level3Points::kCount; ++i) {
+    pts.flops[i] = level3_square(p, kLevel3Sizes[i]).flops();
+    if (!measure_level3_point(p, kLevel3Sizes[i], device, &pts.cpu_s[i], &pts.gpu_s[i])) {
+      cudaGetLastError();
+      return nullptr;  // the GEMM-based predictions decide; measured again on the next call
+    }
+  }
+  if (config().verbose) {
+    std::fprintf(stderr,
+                 "tileblas: measured %s (%s) at 128/256/512: cpu %.1f/%.1f/%.1f us, gpu "
+                 "%.1f/%.1f/%.1f us\n",
+                 name_of(p.op), name_of(p.type), pts.cpu_s[0] * 1e6, pts.cpu_s[1] * 1e6,
+                 pts.cpu_s[2] * 1e6, pts.gpu_s[0] * 1e6, pts.gpu_s[1] * 1e6, pts.gpu_s[2] * 1e6);
+  }
+  const Level3Points* stored = new Level3Points(pts);  // never freed, as the rates
+  slot.store(stored, std::memory_order_release);
   return stored;
 }
 

@@ -4,7 +4,9 @@
 // and with bounced copies (the fixed cost of a host-data call each way) and two more bounced GEMMs
 // (the bounce buffer's packing rate, and the kernel's rate reading across the bus). Once per data
 // type, on the first host-data GEMM of that type: the CPU side at nine sizes in that type (for fp32
-// also our host kernel and the host team), and the kernel the router would pick at 1024^3.
+// also our host kernel and the host team), and the kernel the router would pick at 1024^3. Once per
+// Level-3 routine and type, on its first host call to be routed: that routine at three sizes on
+// both sides.
 #pragma once
 
 #include "problem.h"
@@ -21,6 +23,18 @@ class Device;
 const Rates* measured_rates(const GemmProblem& p, Device& device);
 // The same once measured (one atomic load, nothing made current), else nullptr.
 const Rates* rates_if_measured(const GemmProblem& p);
+// The points of p's Level-3 routine and type (src/router.h Level3Points), measured on the first
+// host call of that routine and type that needs them: the CPU BLAS routine and the GPU plan on
+// pageable host operands (run_level3(), staged copies) at 128, 256 and 512, side L, lower, N,
+// non-unit, k = n, each the median of its warm calls (tens of milliseconds in all). `device` must
+// be current and its plan must support p's routine and type. nullptr while another thread is
+// measuring, or where a run failed.
+const Level3Points* measured_level3_points(const Level3Problem& p, Device& device);
+// The same once measured, else nullptr.
+const Level3Points* level3_points_if_measured(const Level3Problem& p);
+// Whether p is at most as much work as the largest point (only such calls need the points).
+bool level3_points_cover(const Level3Problem& p);
+
 // Rates of the CPU side alone, for a process without a usable GPU (its fixed cost infinite):
 // measured once per data type on first need, as measured_rates() measures that side; nullptr while
 // another thread is measuring them.

@@ -592,4 +592,50 @@ bool xerbla(NameSet s, const char* srname, size_t srname_len, int64_t info) {
   return true;
 }
 
+namespace {
+
+DataType real_of(DataType t) {
+  return t == DataType::kC64 ? DataType::kF64 : t == DataType::kC32 ? DataType::kF32 : t;
+}
+
+char op_char(Op op) { return op == Op::kNoTrans ? 'N' : op == Op::kTrans ? 'T' : 'C'; }
+
+}  // namespace
+
+void level3(const Level3Problem& p) {
+  const char side = p.side == Side::kLeft ? 'L' : 'R';
+  const char uplo = p.uplo == Uplo::kUpper ? 'U' : 'L';
+  const char trans = op_char(p.trans);
+  // herk's alpha and beta, and her2k's beta, are real.
+  const DataType alpha_type = p.op == Level3Op::kHerk ? real_of(p.type) : p.type;
+  const DataType beta_type =
+      p.op == Level3Op::kHerk || p.op == Level3Op::kHer2k ? real_of(p.type) : p.type;
+  const Element alpha = element_of(p.alpha, alpha_type);
+  const Element beta = element_of(p.beta, beta_type);
+  // The routine of the caller's name set, with 64-bit sizes (src/cpu_blas.h).
+  const NameSet s = p.name_set;
+  switch (p.op) {
+    case Level3Op::kSymm:
+    case Level3Op::kHemm:
+      symm_hemm(s, p.op, p.type, side, uplo, p.m, p.n, alpha.bytes, p.a, p.lda, p.b, p.ldb,
+                beta.bytes, p.c, p.ldc);
+      break;
+    case Level3Op::kSyrk:
+    case Level3Op::kHerk:
+      syrk_herk(s, p.op, p.type, uplo, trans, p.n, p.k, alpha.bytes, p.a, p.lda, beta.bytes, p.c,
+                p.ldc);
+      break;
+    case Level3Op::kSyr2k:
+    case Level3Op::kHer2k:
+      syr2k_her2k(s, p.op, p.type, uplo, trans, p.n, p.k, alpha.bytes, p.a, p.lda, p.b, p.ldb,
+                  beta.bytes, p.c, p.ldc);
+      break;
+    case Level3Op::kTrmm:
+    case Level3Op::kTrsm:
+      trmm_trsm(s, p.op, p.type, side, uplo, trans, p.diag == Diag::kUnit ? 'U' : 'N', p.m, p.n,
+                alpha.bytes, p.a, p.lda, p.c, p.ldc);
+      break;
+  }
+}
+
 }  // namespace tileblas::cpu_blas

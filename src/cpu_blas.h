@@ -134,6 +134,8 @@ void syr2k_her2k(NameSet s, Level3Op op, DataType type, char uplo, char trans, i
 void trmm_trsm(NameSet s, Level3Op op, DataType type, char side, char uplo, char transa, char diag,
                int64_t m, int64_t n, const void* alpha, const void* a, int64_t lda, void* b,
                int64_t ldb);
+// p (host pointers) on its routine above: the same routine, type and arguments a caller passed.
+void level3(const Level3Problem& p);
 void saxpy(NameSet s, int64_t n, float alpha, const float* x, int64_t incx, float* y, int64_t incy);
 // OpenBLAS extensions; false when no library has them (the caller then uses its own loop).
 bool somatcopy(NameSet s, char order, char trans, int64_t rows, int64_t cols, float alpha,

@@ -135,49 +135,6 @@ const char* plan_label(Level3Op op) {
   return labels[size_t(op)].c_str();
 }
 
-DataType real_of(DataType t) {
-  return t == DataType::kC64 ? DataType::kF64 : t == DataType::kC32 ? DataType::kF32 : t;
-}
-
-char op_char(Op op) { return op == Op::kNoTrans ? 'N' : op == Op::kTrans ? 'T' : 'C'; }
-
-// p on the CPU BLAS (host pointers): the same routine, type and arguments the caller passed.
-void level3_on_cpu(const Level3Problem& p) {
-  const char side = p.side == Side::kLeft ? 'L' : 'R';
-  const char uplo = p.uplo == Uplo::kUpper ? 'U' : 'L';
-  const char trans = op_char(p.trans);
-  // herk's alpha and beta, and her2k's beta, are real.
-  const DataType alpha_type = p.op == Level3Op::kHerk ? real_of(p.type) : p.type;
-  const DataType beta_type =
-      p.op == Level3Op::kHerk || p.op == Level3Op::kHer2k ? real_of(p.type) : p.type;
-  const cpu_blas::Element alpha = cpu_blas::element_of(p.alpha, alpha_type);
-  const cpu_blas::Element beta = cpu_blas::element_of(p.beta, beta_type);
-  // The routine of the caller's name set, with 64-bit sizes (src/cpu_blas.h).
-  const NameSet s = p.name_set;
-  switch (p.op) {
-    case Level3Op::kSymm:
-    case Level3Op::kHemm:
-      cpu_blas::symm_hemm(s, p.op, p.type, side, uplo, p.m, p.n, alpha.bytes, p.a, p.lda, p.b,
-                          p.ldb, beta.bytes, p.c, p.ldc);
-      break;
-    case Level3Op::kSyrk:
-    case Level3Op::kHerk:
-      cpu_blas::syrk_herk(s, p.op, p.type, uplo, trans, p.n, p.k, alpha.bytes, p.a, p.lda,
-                          beta.bytes, p.c, p.ldc);
-      break;
-    case Level3Op::kSyr2k:
-    case Level3Op::kHer2k:
-      cpu_blas::syr2k_her2k(s, p.op, p.type, uplo, trans, p.n, p.k, alpha.bytes, p.a, p.lda, p.b,
-                            p.ldb, beta.bytes, p.c, p.ldc);
-      break;
-    case Level3Op::kTrmm:
-    case Level3Op::kTrsm:
-      cpu_blas::trmm_trsm(s, p.op, p.type, side, uplo, trans, p.diag == Diag::kUnit ? 'U' : 'N',
-                          p.m, p.n, alpha.bytes, p.a, p.lda, p.c, p.ldc);
-      break;
-  }
-}
-
 // p on the CPU with operands in GPU memory copied to the host and the output copied back. If even
 // the copies fail, say so: never return a wrong output silently.
 void level3_on_cpu_via_host_copies(const Level3Problem& p, const Placement& where,
@@ -199,7 +156,7 @@ void level3_on_cpu_via_host_copies(const Level3Problem& p, const Placement& wher
     if (o.a.ptr) h.a = x[0].host, h.lda = x[0].host_ld;
     if (o.b.ptr) h.b = x[1].host, h.ldb = x[1].host_ld;
     h.c = x[2].host, h.ldc = x[2].host_ld;
-    level3_on_cpu(h);
+    cpu_blas::level3(h);
   });
   if (err != cudaSuccess) {
     std::fprintf(stderr,
@@ -231,20 +188,27 @@ void level3(const Level3Problem& p, const char* routine) {
   const bool plan_supports = device && level3_on_device_supports(p, device->caps());
   // Rates only where they can send the call to the GPU.
   const Rates* rates = nullptr;
+  const Level3Points* points = nullptr;
   if (plan_supports && level3_needs_rates(p, where, config())) {
-    // The GEMM rates of p's type (and TF32 choice, as gemm() keys them).
+    // The GEMM rates of p's type (and TF32 choice, as gemm() keys them), and the routine's own
+    // points.
     GemmProblem like = gemm_like(p);
     like.allow_tf32 = p.type == DataType::kF32 && config().allow_tf32;
     rates = rates_if_measured(like);
-    if (!rates) {
+    const bool small = level3_points_cover(p);  // the routine's points decide it
+    if (small) points = level3_points_if_measured(p);
+    if (!rates || (small && !points)) {
       const CurrentDevice current(*device);
-      if (current.ok()) rates = measured_rates(like, *device);
+      if (current.ok()) {
+        if (!rates) rates = measured_rates(like, *device);
+        if (small && !points) points = measured_level3_points(p, *device);
+      }
     }
   }
   Level3Route route = route_level3(
       p, where, config(), device ? &device->caps() : nullptr,
       elsewhere ? std::string("an operand on another GPU") : Device::unavailable_reason(),
-      plan_supports, rates);
+      plan_supports, rates, points);
   if (route.side == TILEBLAS_ROUTE_GPU) {
     cudaError_t err = cudaErrorInvalidDevice;  // CurrentDevice reports its own failure
     const CurrentDevice current(*device);
@@ -275,7 +239,7 @@ void level3(const Level3Problem& p, const char* routine) {
       in_gpu_memory(where.c)) {
     level3_on_cpu_via_host_copies(p, where, routine);
   } else {
-    level3_on_cpu(p);
+    cpu_blas::level3(p);
   }
   record_call(routine, p, TILEBLAS_ROUTE_CPU, cpu_blas_label(p), std::move(route.reason));
 }

@@ -89,12 +89,13 @@ bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {
 // Host data goes to the GPU only when predicted this much faster: near the crossover the two
 // predictions are within their error of each other, and there the CPU BLAS is the safe side.
 constexpr double kGpuAdvantage = 1.25;
-// Level 3 other than GEMM on host data (route_level3()) takes the same margin over a prediction
-// made from the GEMM rates of the same element type: the CPU BLAS at its GEMM time for the call's
-// FLOPs (OpenBLAS builds these routines on its GEMM kernels), the GPU plan at this fraction of our
-// GEMM kernel's rate, for its diagonal-block kernels and extra launches (not measured per plan),
-// plus the host operands' copies (staged, where the pipeline is there). Calls that multiply
-// nothing (alpha == 0, or k == 0) stay on the CPU, as O(n) work does.
+// Level 3 other than GEMM on host data (route_level3()) takes the same margin: at or below 512^3
+// (the routine's measured points, Level3Points) over the routine's own times on each side, above
+// it over a prediction made from the GEMM rates of the same element type: the CPU BLAS at its GEMM
+// time for the call's FLOPs (OpenBLAS builds these routines on its GEMM kernels), the GPU plan at
+// this fraction of our GEMM kernel's rate, for its diagonal-block kernels and extra launches (not
+// measured per plan), plus the host operands' copies (staged, where the pipeline is there). Calls
+// that multiply nothing (alpha == 0, or k == 0) stay on the CPU, as O(n) work does.
 constexpr double kPlanShareOfGemmRate = 0.5;
 // Likewise the host team, and our host kernel, against one CPU BLAS call.
 constexpr double kTeamAdvantage = 1.1;
@@ -574,9 +575,19 @@ bool level3_needs_rates(const Level3Problem& p, const Placement& where, const Co
   return gemm_needs_rates(where, cfg) && has_products(p);
 }
 
+double level3_point_seconds(const Level3Points& pts, const double* seconds, double flops,
+                            bool scales_down) {
+  const double* x = pts.flops;
+  if (flops <= x[0]) return scales_down ? seconds[0] * flops / x[0] : seconds[0];
+  for (int i = 1; i < Level3Points::kCount; ++i) {
+    if (flops <= x[i]) return between_points(x, seconds, i, flops);
+  }
+  return seconds[Level3Points::kCount - 1];
+}
+
 Level3Route route_level3(const Level3Problem& p, const Placement& where, const Config& cfg,
                          const DeviceCaps* caps, const std::string& no_device_why,
-                         bool plan_supports, const Rates* rates) {
+                         bool plan_supports, const Rates* rates, const Level3Points* points) {
   Level3Route r;
   if (!caps) {
     r.reason = Reason("no GPU: ", no_device_why);
@@ -593,6 +604,14 @@ Level3Route route_level3(const Level3Problem& p, const Placement& where, const C
   }
   if (!has_products(p)) {
     r.reason = "host data, alpha == 0 or k == 0: O(n^2) work stays on the CPU";
+    return r;
+  }
+  const double f = p.flops();
+  if (points && f <= points->flops[Level3Points::kCount - 1]) {
+    const double t_cpu = level3_point_seconds(*points, points->cpu_s, f, true);
+    const double t_gpu = level3_point_seconds(*points, points->gpu_s, f, false);
+    if (t_gpu * kGpuAdvantage < t_cpu) r.side = TILEBLAS_ROUTE_GPU;
+    r.reason = Reason::predicted("host data, measured for this routine", t_cpu, t_gpu);
     return r;
   }
   if (!rates) {

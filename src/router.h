@@ -165,6 +165,24 @@ GemmProblem gemm_like(const Level3Problem& p);
 double predict_level3_cpu_seconds(const Level3Problem& p, const Rates& r);
 double predict_level3_gpu_seconds(const Level3Problem& p, const Placement& where, const Rates& r);
 
+// One Level-3 routine in one type as it runs, at square sizes up to where the GPU plan starts to
+// win (src/calibration.h): seconds on the CPU BLAS's own routine and through the GPU plan with
+// pageable host operands (staged copies included). Below the largest, these decide rather than the
+// GEMM-based predictions, which miss a plan's several launches and copies and a CPU BLAS's own
+// speed at its small sizes.
+struct Level3Points {
+  static constexpr int kCount = 3;
+  double flops[kCount] = {};  // ascending
+  double cpu_s[kCount] = {};
+  double gpu_s[kCount] = {};
+};
+
+// Seconds at p's FLOPs from the points: linear between two; below the smallest, the CPU's time
+// scaled down with the FLOPs and the GPU's taken as the smallest's (its fixed costs). Only for
+// p.flops() <= the largest point.
+double level3_point_seconds(const Level3Points& pts, const double* seconds, double flops,
+                            bool scales_down);
+
 // A Level-3 call's side (the GPU runs it as a plan, src/plans.h) and why.
 struct Level3Route {
   tileblas_route side = TILEBLAS_ROUTE_CPU;
@@ -178,11 +196,13 @@ bool level3_needs_rates(const Level3Problem& p, const Placement& where, const Co
 // Side for a Level-3 call. `caps` is nullptr when no device is usable (`no_device_why` says why);
 // `plan_supports` is level3_on_device_supports() for p on that device. Data on the device (or
 // TILEBLAS_MODE=gpu) goes to the GPU where a plan supports it; host data only where the cost model
-// predicts the GPU, copies included, faster by the GEMM margin. `rates` may be nullptr where
+// predicts the GPU, copies included, faster by the GEMM margin: from `points` (where given) at
+// or below their largest size, else from `rates`. `rates` and `points` may be nullptr where
 // level3_needs_rates() is false.
 Level3Route route_level3(const Level3Problem& p, const Placement& where, const Config& cfg,
                          const DeviceCaps* caps, const std::string& no_device_why,
-                         bool plan_supports, const Rates* rates);
+                         bool plan_supports, const Rates* rates,
+                         const Level3Points* points = nullptr);
 
 // O(n) operations: host data stays on the CPU (PCIe is slower than host memory) unless
 // TILEBLAS_MODE=gpu; device or managed data is computed in place.

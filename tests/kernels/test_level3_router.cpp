@@ -239,4 +239,53 @@ TEST(Level3Router, GpuPredictionCountsTheCopies) {
               1e-9);
 }
 
+// The routine's own points (measured as it runs on each side) decide at or below their largest
+// size, whatever the GEMM-based predictions say; above it those decide.
+TEST(Level3Router, MeasuredPointsDecideSmallCalls) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  Rates rates = typical_rates();
+  rates.cpu_flops = 1e9;  // a CPU so slow that the GEMM-based model sends everything to the GPU
+  tileblas::Level3Points pts;
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
+    const double n = 128 << i;
+    pts.flops[i] = n * n * n;  // trsm's n^3
+    pts.cpu_s[i] = 40e-6 * (1 << (3 * i));
+    pts.gpu_s[i] = 150e-6 * (1 << i);
+  }
+  // Exact at the points, linear between, the CPU scaled down and the GPU held below the first.
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
+    EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.cpu_s, pts.flops[i], true),
+                     pts.cpu_s[i]);
+    EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.gpu_s, pts.flops[i], false),
+                     pts.gpu_s[i]);
+  }
+  const double mid = (pts.flops[0] + pts.flops[1]) / 2;
+  EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.cpu_s, mid, true),
+                   (pts.cpu_s[0] + pts.cpu_s[1]) / 2);
+  EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.cpu_s, pts.flops[0] / 4, true),
+                   pts.cpu_s[0] / 4);
+  EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.gpu_s, pts.flops[0] / 4, false),
+                   pts.gpu_s[0]);
+
+  const Placement host;
+  Config cfg;
+  // 128: the CPU's 40 us against the GPU's 150 us; the model alone says GPU.
+  Level3Problem p = problem(Level3Op::kTrsm, 128, 128);
+  EXPECT_EQ(tileblas::route_level3(p, host, cfg, &caps, "", true, &rates).side, TILEBLAS_ROUTE_GPU);
+  auto r = tileblas::route_level3(p, host, cfg, &caps, "", true, &rates, &pts);
+  EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU);
+  EXPECT_NE(r.reason.str().find("measured for this routine"), std::string::npos);
+  // 512: the CPU's 2.56 ms against the GPU's 0.6 ms.
+  p = problem(Level3Op::kTrsm, 512, 512);
+  EXPECT_EQ(tileblas::route_level3(p, host, cfg, &caps, "", true, &rates, &pts).side,
+            TILEBLAS_ROUTE_GPU);
+  // Above the largest point the GEMM-based model decides: here the CPU, for a fast CPU.
+  rates = typical_rates();
+  rates.cpu_flops = 1e15;
+  p = problem(Level3Op::kTrsm, 1024, 1024);
+  r = tileblas::route_level3(p, host, cfg, &caps, "", true, &rates, &pts);
+  EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU);
+  EXPECT_EQ(r.reason.str().find("measured for this routine"), std::string::npos);
+}
+
 }  // namespace
