@@ -168,32 +168,46 @@ class TriangularPlan {
     return static_cast<char*>(full_) + size_t(b) * size_t(order_) * size_t(order_) * elem_;
   }
 
-  // Every diagonal block of op(A)'s triangle (diag as the call says), zeros outside it, into
-  // full_block(b), each in a lane of its own.
-  cudaError_t fill_diagonal_blocks(int64_t blocks) {
+  // fn(b, off, len) for every diagonal block b of A ([off, off + len)) of order above tri_leaf_ (a
+  // last block that small goes to tri_block), each in a lane of its own.
+  template <class Fn>
+  cudaError_t each_diagonal_block(int64_t blocks, Fn&& fn) {
     if (cudaError_t err = be_.fork(); err != cudaSuccess) return err;
     cudaError_t err = cudaSuccess;
     for (int64_t b = 0; b < blocks && err == cudaSuccess; ++b) {
       be_.next_lane();
       const int64_t off = b * leaf_, len = std::min(leaf_, p_.a_order() - off);
-      if (len <= tri_leaf_) continue;  // a last block this small goes to tri_block
-      TriFillProblem f;
-      f.type = p_.type;
-      f.uplo = p_.uplo;
-      f.mode = TriFillMode::kTriangular;
-      f.diag = p_.diag;
-      f.n = len;
-      f.a = at(p_.a, off, off, p_.lda, elem_), f.lda = p_.lda;
-      f.b = full_block(b), f.ldb = order_;
-      err = be_.tri_fill(f);
+      if (len > tri_leaf_) err = fn(b, off, len);
     }
     const cudaError_t joined = be_.join();
     return err != cudaSuccess ? err : joined;
   }
 
+  // full_block(b) (order len) from the `uplo` triangle of x (ldx): zeros in the other, the
+  // diagonal as `diag` says (kUnit: ones, x's not read).
+  cudaError_t fill_block(int64_t b, int64_t len, const void* x, int64_t ldx, Diag diag) {
+    TriFillProblem f;
+    f.type = p_.type;
+    f.uplo = p_.uplo;
+    f.mode = TriFillMode::kTriangular;
+    f.diag = diag;
+    f.n = len;
+    f.a = x, f.lda = ldx;
+    f.b = full_block(b), f.ldb = order_;
+    return be_.tri_fill(f);
+  }
+
+  // Every diagonal block of A's triangle (diag as the call says), zeros outside it, into
+  // full_block(b).
+  cudaError_t fill_diagonal_blocks(int64_t blocks) {
+    return each_diagonal_block(blocks, [&](int64_t b, int64_t off, int64_t len) {
+      return fill_block(b, len, at(p_.a, off, off, p_.lda, elem_), p_.lda, p_.diag);
+    });
+  }
+
   // Every diagonal block's inverse into full_block(b), in A's orientation and triangle (zeros in
   // the other; inv(op(T)) = op(inv(T))): the identity (made from `zeros` by tri_fill's unit
-  // diagonal), then the block's substitution on it, each block in a lane of its own.
+  // diagonal), then the block's substitution on it.
   cudaError_t invert_diagonal_blocks(int64_t blocks, void* zeros) {
     TriUpdateProblem z;
     z.type = p_.type;
@@ -202,24 +216,11 @@ class TriangularPlan {
     z.beta = kZero;
     z.c = zeros, z.ldc = order_;
     if (cudaError_t err = be_.tri_update(z); err != cudaSuccess) return err;
-    if (cudaError_t err = be_.fork(); err != cudaSuccess) return err;
-    cudaError_t err = cudaSuccess;
     Level3BlockSizes substitution;
     substitution.tri_leaf = tri_leaf_;
-    for (int64_t b = 0; b < blocks && err == cudaSuccess; ++b) {
-      be_.next_lane();
-      const int64_t off = b * leaf_, len = std::min(leaf_, p_.a_order() - off);
-      if (len <= tri_leaf_) continue;  // a last block this small goes to tri_block
-      TriFillProblem identity;
-      identity.type = p_.type;
-      identity.uplo = p_.uplo;
-      identity.mode = TriFillMode::kTriangular;
-      identity.diag = Diag::kUnit;
-      identity.n = len;
-      identity.a = zeros, identity.lda = order_;
-      identity.b = full_block(b), identity.ldb = order_;
-      err = be_.tri_fill(identity);
-      if (err != cudaSuccess) break;
+    return each_diagonal_block(blocks, [&](int64_t b, int64_t off, int64_t len) {
+      if (cudaError_t err = fill_block(b, len, zeros, order_, Diag::kUnit); err != cudaSuccess)
+        return err;
       Level3Problem q;
       q.op = Level3Op::kTrsm;
       q.type = p_.type;
@@ -228,10 +229,8 @@ class TriangularPlan {
       q.alpha = kOne;
       q.a = at(p_.a, off, off, p_.lda, elem_), q.lda = p_.lda;
       q.c = full_block(b), q.ldc = order_;
-      err = TriangularPlan(q, be_, substitution).run(0, len, kOne);
-    }
-    const cudaError_t joined = be_.join();
-    return err != cudaSuccess ? err : joined;
+      return TriangularPlan(q, be_, substitution).run(0, len, kOne);
+    });
   }
 
   // B's part [off, off + len) = alpha * (F*copy or copy*F), with F = op(A)'s diagonal block made
@@ -521,8 +520,9 @@ Level3BlockSizes level3_block_sizes(DataType type) {
   s.tri_leaf = tri_block::max_order(type);
   // Measured on the H200 (docs/NOTES-level3.md). syrk..her2k through scratch (where the GEMM has
   // no triangle rows): fp32 diagonal blocks of 256 beat 512 by 1-2 % at 4096 and 8192 since the
-  // blocks' GEMMs run side by side (512 won before); the other types keep 512. trmm: GEMM leaves of 512 beat 256 at 1024-8192 (s, d); trsm: 256 beat
-  // 512 (s, d; the inversions and leaf GEMMs are smaller).
+  // blocks' GEMMs run side by side (512 won before); the other types keep 512. trmm: GEMM leaves of
+  // 512 beat 256 at 1024-8192 (s, d); trsm: 256 beat 512 (s, d; the inversions and leaf GEMMs are
+  // smaller).
   s.rank_leaf = type == DataType::kF32 ? 256 : 512;
   s.trmm_leaf = 512;
   s.trsm_leaf = 256;
