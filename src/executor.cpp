@@ -162,8 +162,8 @@ class Stager {
         const size_t pitch = size_t(x.rows) * elem;
         TB_TRY(cudaEventSynchronize(slot.copied));
         if (triangle) {
-          empty_triangle(host, ld_host, static_cast<const char*>(slot.host->get()), x, elem,
-                         *triangle);
+          team_->copy_triangle(host, ld_host, static_cast<const char*>(slot.host->get()), x.row,
+                               x.col, x.rows, x.cols, elem, *triangle == Uplo::kLower);
         } else {
           team_->copy_2d(at(host, ld_host, x.row, x.col, elem), size_t(ld_host) * elem,
                          slot.host->get(), pitch, pitch, size_t(x.cols));
@@ -174,35 +174,6 @@ class Stager {
   }
 
  private:
-  // Copies the `uplo` triangle's part of piece x (packed in `slot`, x.rows-strided) to the host
-  // matrix. Columns go in groups: the rows every column of a group keeps, as one block by the
-  // team; the group's own diagonal block, column by column by the calling thread.
-  void empty_triangle(char* host, int64_t ld_host, const char* slot, const Piece& x, size_t elem,
-                      Uplo uplo) {
-    constexpr int64_t kGroup = 64;
-    const int64_t r_end = x.row + x.rows;
-    auto from = [&](int64_t r, int64_t c) {
-      return slot + (size_t(r - x.row) + size_t(c - x.col) * size_t(x.rows)) * elem;
-    };
-    for (int64_t g0 = x.col; g0 < x.col + x.cols; g0 += kGroup) {
-      const int64_t g1 = std::min(g0 + kGroup, x.col + x.cols);
-      // Lower: column j keeps rows >= j, all of the group rows >= g1; upper: rows <= j, all of
-      // the group rows < g0.
-      const int64_t r0 = uplo == Uplo::kLower ? std::max(x.row, g1) : x.row;
-      const int64_t r1 = uplo == Uplo::kLower ? r_end : std::min(r_end, g0);
-      if (r0 < r1) {
-        team_->copy_2d(at(host, ld_host, r0, g0, elem), size_t(ld_host) * elem, from(r0, g0),
-                       size_t(x.rows) * elem, size_t(r1 - r0) * elem, size_t(g1 - g0));
-      }
-      for (int64_t j = g0; j < g1; ++j) {
-        const int64_t d0 = uplo == Uplo::kLower ? std::max(x.row, j) : std::max(x.row, g0);
-        const int64_t d1 = uplo == Uplo::kLower ? std::min(r_end, g1) : std::min(r_end, j + 1);
-        if (d0 < d1)
-          std::memcpy(at(host, ld_host, d0, j, elem), from(d0, j), size_t(d1 - d0) * elem);
-      }
-    }
-  }
-
   Stager() = default;
   ~Stager() {  // only a Stager that could not be completed is destroyed
     for (Slot* slots : {in_, out_}) {

@@ -266,6 +266,37 @@ void HostCopyTeam::work_on(uint64_t generation) {
   }
 }
 
+// Columns go in groups: the rows every column of a group keeps, as one block by the team; the
+// group's own diagonal block, column by column by the calling thread.
+void HostCopyTeam::copy_triangle(char* dst, int64_t ld_dst, const char* src, int64_t row0,
+                                 int64_t col0, int64_t rows, int64_t cols, size_t elem,
+                                 bool lower) {
+  constexpr int64_t kGroup = 64;
+  const int64_t row_end = row0 + rows;
+  auto to = [&](int64_t r, int64_t c) {
+    return dst + (size_t(r) + size_t(c) * size_t(ld_dst)) * elem;
+  };
+  auto from = [&](int64_t r, int64_t c) {
+    return src + (size_t(r - row0) + size_t(c - col0) * size_t(rows)) * elem;
+  };
+  for (int64_t g0 = col0; g0 < col0 + cols; g0 += kGroup) {
+    const int64_t g1 = std::min(g0 + kGroup, col0 + cols);
+    // Lower: column j keeps rows >= j, all of the group rows >= g1; upper: rows <= j, all of the
+    // group rows < g0.
+    const int64_t r0 = lower ? std::max(row0, g1) : row0;
+    const int64_t r1 = lower ? row_end : std::min(row_end, g0);
+    if (r0 < r1) {
+      copy_2d(to(r0, g0), size_t(ld_dst) * elem, from(r0, g0), size_t(rows) * elem,
+              size_t(r1 - r0) * elem, size_t(g1 - g0));
+    }
+    for (int64_t j = g0; j < g1; ++j) {
+      const int64_t d0 = lower ? std::max(row0, j) : std::max(row0, g0);
+      const int64_t d1 = lower ? std::min(row_end, g1) : std::min(row_end, j + 1);
+      if (d0 < d1) std::memcpy(to(d0, j), from(d0, j), size_t(d1 - d0) * elem);
+    }
+  }
+}
+
 void HostCopyTeam::copy_2d(void* dst, size_t dst_pitch, const void* src, size_t src_pitch,
                            size_t width, size_t height) {
   // Parts of at least 256 KiB (smaller ones cost more to hand out than to copy), a few per thread

@@ -79,6 +79,14 @@ class HostCopyTeam {
   void copy_2d(void* dst, size_t dst_pitch, const void* src, size_t src_pitch, size_t width,
                size_t height);
 
+  // One triangle of a block of a column-major matrix: `src` holds rows [row0, row0 + rows) of
+  // columns [col0, col0 + cols) packed (`rows` elements of `elem` bytes a column); of those, the
+  // elements on or below the diagonal (`lower`: row >= column) or on or above it (row <= column)
+  // go to the same rows and columns of `dst` (ld_dst elements a column). Nothing else of dst is
+  // written.
+  void copy_triangle(char* dst, int64_t ld_dst, const char* src, int64_t row0, int64_t col0,
+                     int64_t rows, int64_t cols, size_t elem, bool lower);
+
   int size() const { return int(helpers_.size()) + 1; }
 
  private:

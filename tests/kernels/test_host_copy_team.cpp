@@ -1,7 +1,8 @@
 // The staging pipeline's host copy team (src/memory.h HostCopyTeam), without a GPU: 2D copies of
 // every shape it cuts differently (one long line cut across its width, many lines cut into line
 // ranges, blocks below one part), padding outside the block untouched, back-to-back copies with
-// and without pauses long enough for the helpers to sleep, and two callers at once. Also the
+// and without pauses long enough for the helpers to sleep, two callers at once, and one triangle
+// of a packed block. Also the
 // address ranges that classify() takes as host memory without asking the driver.
 #include <algorithm>
 #include <chrono>
@@ -57,6 +58,50 @@ TEST(HostCopyTeamTest, CopiesEveryShape) {
     for (const Shape& s : kShapes) {
       EXPECT_TRUE(copy_is_right(*team, s, tbtest::rng()()))
           << helpers << " helpers, " << s.width << "x" << s.height;
+    }
+  }
+}
+
+// The triangle of a packed block (a staged syrk's C coming back): pieces of whole columns and
+// pieces cut inside a column, crossing the diagonal anywhere, with groups of columns crossing it
+// or wholly on one side, in both triangles and element sizes; every element on the triangle's
+// side copied, everything else of the destination (the other triangle, rows outside the piece,
+// padding) untouched.
+TEST(HostCopyTeamTest, CopiesOneTriangleOfAPiece) {
+  HostCopyTeam* team = new HostCopyTeam(3);
+  std::mt19937_64 gen(tbtest::rng()());
+  struct Piece {
+    int64_t row0, col0, rows, cols;
+  };
+  const int64_t n = 300, ld = n + 5;
+  const Piece pieces[] = {{0, 0, n, n},      {0, 70, n, 130},  {40, 100, 200, 1},
+                          {150, 140, 10, 1}, {0, 250, 64, 50}, {260, 0, 40, 300}};
+  for (size_t elem : {size_t(4), size_t(16)}) {
+    for (bool lower : {true, false}) {
+      for (const Piece& x : pieces) {
+        std::vector<unsigned char> src(size_t(x.rows * x.cols) * elem);
+        for (auto& b : src) b = static_cast<unsigned char>(gen());
+        std::vector<unsigned char> dst(size_t(ld * n) * elem, 0xA5);
+        team->copy_triangle(reinterpret_cast<char*>(dst.data()), ld,
+                            reinterpret_cast<const char*>(src.data()), x.row0, x.col0, x.rows,
+                            x.cols, elem, lower);
+        int wrong = 0;
+        for (int64_t j = 0; j < n; ++j) {
+          for (int64_t i = 0; i < ld; ++i) {
+            const bool in_piece =
+                i >= x.row0 && i < x.row0 + x.rows && j >= x.col0 && j < x.col0 + x.cols;
+            const bool copied = in_piece && (lower ? i >= j : i <= j);
+            const unsigned char* got = &dst[size_t(i + j * ld) * elem];
+            for (size_t b = 0; b < elem; ++b) {
+              const unsigned char want =
+                  copied ? src[size_t((i - x.row0) + (j - x.col0) * x.rows) * elem + b] : 0xA5;
+              if (got[b] != want) ++wrong;
+            }
+          }
+        }
+        EXPECT_EQ(wrong, 0) << "elem " << elem << (lower ? " lower" : " upper") << " piece "
+                            << x.row0 << "," << x.col0 << " " << x.rows << "x" << x.cols;
+      }
     }
   }
 }
