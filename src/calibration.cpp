@@ -17,7 +17,6 @@
 #include "env.h"
 #include "executor.h"
 #include "gemm_host_small.h"
-#include "level3_operands.h"
 #include "memory.h"
 
 namespace tileblas {

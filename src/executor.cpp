@@ -11,9 +11,9 @@
 #include <vector>
 
 #include "env.h"
-#include "level3_operands.h"
 #include "log.h"
 #include "memory.h"
+#include "operands.h"
 #include "plans.h"
 
 namespace tileblas {
@@ -544,13 +544,12 @@ struct Level3Staging {
 };
 
 // `copy_in`: host operands are copied into their buffers here, where the output is copied back
-// whole (Level3Operand::in_when_copied_back_whole()); else the buffers are left for the caller.
-cudaError_t stage_level3(const Level3Problem& p, const Level3Operands& ops, const Placement& where,
+// whole (Operand::in_when_copied_back_whole()); else the buffers are left for the caller.
+cudaError_t stage_level3(const Level3Problem& p, const Operands& ops, const Placement& where,
                          bool copy_in, cudaStream_t stream, Level3Staging* on) {
-  const size_t elem = size_of(p.type);
-  auto stage = [&](const Level3Operand& x, MemKind kind, Staged* out) {
+  auto stage = [&](const Operand& x, MemKind kind, Staged* out) {
     if (!x.ptr) return cudaSuccess;
-    return stage_in(x.ptr, x.ld, x.rows, x.cols, elem, device_accessible(kind),
+    return stage_in(x.ptr, x.ld, x.rows, x.cols, x.elem, device_accessible(kind),
                     copy_in && x.in_when_copied_back_whole(), stream, out);
   };
   TB_TRY(stage(ops.a, where.a, &on->a));
@@ -568,8 +567,7 @@ cudaError_t stage_level3(const Level3Problem& p, const Level3Operands& ops, cons
 // where the routine reads it).
 cudaError_t run_level3_staged(Stager& st, const Level3Problem& p, const Placement& where,
                               const DeviceCaps& caps, cudaStream_t stream, bool* output_touched) {
-  const size_t elem = size_of(p.type);
-  const Level3Operands ops = operands_of(p);
+  const Operands ops = operands_of(p);
   Level3Staging on;
   TB_TRY(stage_level3(p, ops, where, false, stream, &on));
   EventSet events(2);  // buffers allocated; operands copied in
@@ -577,10 +575,10 @@ cudaError_t run_level3_staged(Stager& st, const Level3Problem& p, const Placemen
   const CopiesDrained drained{st};  // destroyed before the buffers above
   TB_TRY(cudaEventRecord(events[0], stream));
   TB_TRY(cudaStreamWaitEvent(st.in, events[0], 0));
-  auto upload = [&](const Level3Operand& x, MemKind kind, const Staged& to) {
+  auto upload = [&](const Operand& x, MemKind kind, const Staged& to) {
     if (!to.buffer || !x.in) return cudaSuccess;
     return st.upload(static_cast<char*>(to.buffer->get()), to.ld, static_cast<const char*>(x.ptr),
-                     x.ld, x.rows, x.cols, elem, kind == MemKind::kHostPinned);
+                     x.ld, x.rows, x.cols, x.elem, kind == MemKind::kHostPinned);
   };
   TB_TRY(upload(ops.a, where.a, on.a));
   TB_TRY(upload(ops.b, where.b, on.b));
@@ -591,7 +589,7 @@ cudaError_t run_level3_staged(Stager& st, const Level3Problem& p, const Placemen
   if (on.c.buffer) {
     *output_touched = true;
     TB_TRY(st.download(static_cast<char*>(p.c), p.ldc, static_cast<const char*>(on.c.ptr), on.c.ld,
-                       ops.c.rows, ops.c.cols, elem, where.c == MemKind::kHostPinned,
+                       ops.c.rows, ops.c.cols, ops.c.elem, where.c == MemKind::kHostPinned,
                        ops.c.triangle ? std::optional<Uplo>(ops.c.uplo) : std::nullopt));
   }
   return cudaStreamSynchronize(st.out);
@@ -612,14 +610,13 @@ cudaError_t run_level3(const Level3Problem& p, const Placement& where, const Dev
       }
     }
   }
-  const Level3Operands ops = operands_of(p);
+  const Operands ops = operands_of(p);
   Level3Staging on;
   TB_TRY(stage_level3(p, ops, where, true, stream, &on));
   TB_TRY(run_level3_on_device(on.d, caps, stream));
   if (on.c.buffer) {
     *output_touched = true;
-    TB_TRY(copy_matrix(p.c, p.ldc, on.c.ptr, on.c.ld, ops.c.rows, ops.c.cols, size_of(p.type),
-                       stream));
+    TB_TRY(copy_matrix(p.c, p.ldc, on.c.ptr, on.c.ld, ops.c.rows, ops.c.cols, ops.c.elem, stream));
   }
   return cudaStreamSynchronize(stream);
 }

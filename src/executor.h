@@ -62,7 +62,7 @@ cudaError_t staged_copy_to_host(void* host, int64_t ld_host, const void* dev, in
 // A Level-3 call other than GEMM on the GPU, through its plan (src/plans.h). Device and managed
 // operands are used in place. Host operands go through the staging pipeline's pinned slots (plain
 // copies where it is busy or unavailable): A and B unless alpha is zero, C where the routine reads
-// it (src/level3_operands.h); the output comes back as its rows x cols, never the padding rows, and
+// it (src/operands.h); the output comes back as its rows x cols, never the padding rows, and
 // C of syrk, herk, syr2k and her2k as its written triangle only (plain copies move C whole, so they
 // copy it in whatever beta). On error, *output_touched says whether a host output may have been
 // written in part (its copy back had begun); an output used in place is as the plan left it

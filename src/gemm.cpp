@@ -13,6 +13,7 @@
 #include "gemm_host_small.h"
 #include "host_copies.h"
 #include "log.h"
+#include "operands.h"
 #include "ops.h"
 #include "router.h"
 
@@ -36,31 +37,17 @@ const char* name_of(DataType t) {
   return "f32";
 }
 
-namespace {
-
-// Device operands while the GPU cannot run the call: copy them to the host, compute on the CPU,
-// copy C back. If even the copies fail, say so: never return a wrong C silently.
-void gemm_on_cpu_via_host_copies(const GemmProblem& p, const Placement& where,
-                                 const char* routine) {
+Operands operands_of(const GemmProblem& p) {
   const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
-  std::vector<CpuOperand> x(3);
-  x[0] = {p.a, p.lda, p.a_rows(), p.a_cols(), ab, in_gpu_memory(where.a)};
-  x[1] = {p.b, p.ldb, p.b_rows(), p.b_cols(), ab, in_gpu_memory(where.b)};
-  x[2] = {p.c, p.ldc, p.m, p.n, ce, in_gpu_memory(where.c), true, true};
-  const cudaError_t err = on_cpu_via_host_copies(x, [&] {
-    GemmProblem h = p;
-    h.a = x[0].host, h.lda = x[0].host_ld;
-    h.b = x[1].host, h.ldb = x[1].host_ld;
-    h.c = x[2].host, h.ldc = x[2].host_ld;
-    gemm_on_cpu(h);
-  });
-  if (err != cudaSuccess) {
-    std::fprintf(stderr,
-                 "tileblas: error: %s on device memory could not run on the GPU nor be copied to "
-                 "the CPU (%s); C was not computed\n",
-                 routine, cudaGetErrorString(err));
-  }
+  const bool products = p.alpha != 0.0 && p.k > 0;
+  Operands o;
+  o.a = {p.a, p.lda, p.a_rows(), p.a_cols(), ab, products, false};
+  o.b = {p.b, p.ldb, p.b_rows(), p.b_cols(), ab, products, false};
+  o.c = {p.c, p.ldc, p.m, p.n, ce, p.beta != 0.0, true};
+  return o;
 }
+
+namespace {
 
 // Columns j0.. of p's C (and of op(B)): the part of p a failed GPU run left to compute.
 GemmProblem columns_from(const GemmProblem& p, int64_t j0) {
@@ -188,7 +175,13 @@ void gemm(const GemmProblem& call, const char* routine) {
     return;
   }
   if (in_gpu_memory(where.a) || in_gpu_memory(where.b) || in_gpu_memory(where.c)) {
-    gemm_on_cpu_via_host_copies(rest, where, routine);
+    on_cpu_via_host_copies(operands_of(rest), where, routine, [&](const Operands& h) {
+      GemmProblem q = rest;
+      q.a = h.a.ptr, q.lda = h.a.ld;
+      q.b = h.b.ptr, q.ldb = h.b.ld;
+      q.c = const_cast<void*>(h.c.ptr), q.ldc = h.c.ld;
+      gemm_on_cpu(q);
+    });
   } else {
     gemm_on_cpu(rest);
   }

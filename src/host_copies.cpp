@@ -1,6 +1,10 @@
 #include "host_copies.h"
 
 #include <algorithm>
+#include <cstdio>
+
+#include "operands.h"
+#include "router.h"
 
 namespace tileblas {
 
@@ -34,6 +38,36 @@ cudaError_t on_cpu_via_host_copies(std::vector<CpuOperand>& operands,
     if (err != cudaSuccess) return err;
   }
   return cudaSuccess;
+}
+
+void on_cpu_via_host_copies(const Operands& ops, const Placement& where, const char* routine,
+                            const std::function<void(const Operands& host)>& compute) {
+  const Operand* const y[3] = {&ops.a, &ops.b, &ops.c};
+  const MemKind kinds[3] = {where.a, where.b, where.c};
+  std::vector<CpuOperand> x(3);
+  for (int i = 0; i < 3; ++i) {
+    x[i] = {y[i]->ptr,  y[i]->ld,   y[i]->rows,
+            y[i]->cols, y[i]->elem, y[i]->ptr && in_gpu_memory(kinds[i])};
+    x[i].read = y[i]->in_when_copied_back_whole();
+    x[i].written = y[i]->out;
+  }
+  const cudaError_t err = on_cpu_via_host_copies(x, [&] {
+    Operands host = ops;
+    Operand* const h[3] = {&host.a, &host.b, &host.c};
+    for (int i = 0; i < 3; ++i) {
+      if (y[i]->ptr) h[i]->ptr = x[i].host, h[i]->ld = x[i].host_ld;
+    }
+    compute(host);
+  });
+  if (err != cudaSuccess) say_not_computed(routine, err);
+}
+
+void say_not_computed(const char* routine, cudaError_t err) {
+  std::fprintf(
+      stderr,
+      "tileblas: error: %s on GPU memory could not run on the GPU nor be copied to the CPU "
+      "(%s); the output was not computed\n",
+      routine, cudaGetErrorString(err));
 }
 
 }  // namespace tileblas

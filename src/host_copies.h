@@ -12,6 +12,9 @@
 
 namespace tileblas {
 
+struct Operands;
+struct Placement;
+
 // A column-major matrix operand of a CPU computation: rows x cols elements of `elem` bytes,
 // `ld`-strided. `read`: the computation reads it (copied in); `written`: it writes it (copied back,
 // rows x cols; the padding rows between are never touched).
@@ -36,5 +39,16 @@ struct CpuOperand {
 // part written.
 cudaError_t on_cpu_via_host_copies(std::vector<CpuOperand>& operands,
                                    const std::function<void()>& compute);
+
+// The same for a call's operands (src/operands.h), those in GPU memory as `where` says: each
+// copied in where the computation reads it (all of it, since outputs go back whole), `compute`
+// run on the operands at their host addresses. If even the copies fail, says so for `routine`
+// (say_not_computed()): never a wrong output silently.
+void on_cpu_via_host_copies(const Operands& ops, const Placement& where, const char* routine,
+                            const std::function<void(const Operands& host)>& compute);
+
+// The error line of a call on GPU memory that could neither run on the GPU nor be copied to the
+// CPU.
+void say_not_computed(const char* routine, cudaError_t err);
 
 }  // namespace tileblas

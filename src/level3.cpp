@@ -12,8 +12,8 @@
 #include "env.h"
 #include "executor.h"
 #include "host_copies.h"
-#include "level3_operands.h"
 #include "log.h"
+#include "operands.h"
 #include "ops.h"
 #include "plans.h"
 #include "router.h"
@@ -82,24 +82,25 @@ bool has_products(const Level3Problem& p) {
   return !p.alpha.is_zero() && (!is_rank_k(p.op) || p.k > 0);
 }
 
-Level3Operands operands_of(const Level3Problem& p) {
-  Level3Operands o;
+Operands operands_of(const Level3Problem& p) {
+  Operands o;
   const bool products = has_products(p);
   const int64_t order = p.a_order();
+  const size_t e = size_of(p.type);
   if (is_rank_k(p.op)) {
     const bool not_trans = p.trans == Op::kNoTrans;
-    o.a = {p.a, p.lda, not_trans ? p.n : p.k, not_trans ? p.k : p.n, products, false};
+    o.a = {p.a, p.lda, not_trans ? p.n : p.k, not_trans ? p.k : p.n, e, products, false};
     if (p.op == Level3Op::kSyr2k || p.op == Level3Op::kHer2k) {
-      o.b = {p.b, p.ldb, o.a.rows, o.a.cols, products, false};
+      o.b = {p.b, p.ldb, o.a.rows, o.a.cols, e, products, false};
     }
-    o.c = {p.c, p.ldc, p.n, p.n, !p.beta.is_zero(), true, true, p.uplo};
+    o.c = {p.c, p.ldc, p.n, p.n, e, !p.beta.is_zero(), true, true, p.uplo};
   } else if (is_triangular(p.op)) {
-    o.a = {p.a, p.lda, order, order, products, false};
-    o.c = {p.c, p.ldc, p.m, p.n, products, true};
+    o.a = {p.a, p.lda, order, order, e, products, false};
+    o.c = {p.c, p.ldc, p.m, p.n, e, products, true};
   } else {  // symm, hemm
-    o.a = {p.a, p.lda, order, order, products, false};
-    o.b = {p.b, p.ldb, p.m, p.n, products, false};
-    o.c = {p.c, p.ldc, p.m, p.n, !p.beta.is_zero(), true};
+    o.a = {p.a, p.lda, order, order, e, products, false};
+    o.b = {p.b, p.ldb, p.m, p.n, e, products, false};
+    o.c = {p.c, p.ldc, p.m, p.n, e, !p.beta.is_zero(), true};
   }
   return o;
 }
@@ -135,37 +136,6 @@ const char* plan_label(Level3Op op) {
   return labels[size_t(op)].c_str();
 }
 
-// p on the CPU with operands in GPU memory copied to the host and the output copied back. If even
-// the copies fail, say so: never return a wrong output silently.
-void level3_on_cpu_via_host_copies(const Level3Problem& p, const Placement& where,
-                                   const char* routine) {
-  const Level3Operands o = operands_of(p);
-  const size_t elem = size_of(p.type);
-  std::vector<CpuOperand> x(3);
-  auto operand = [&](const Level3Operand& y, MemKind kind) {
-    CpuOperand c{y.ptr, y.ld, y.rows, y.cols, elem, y.ptr && in_gpu_memory(kind)};
-    c.read = y.in_when_copied_back_whole();  // the CPU's copy goes back whole
-    c.written = y.out;
-    return c;
-  };
-  x[0] = operand(o.a, where.a);
-  x[1] = operand(o.b, where.b);
-  x[2] = operand(o.c, where.c);
-  const cudaError_t err = on_cpu_via_host_copies(x, [&] {
-    Level3Problem h = p;
-    if (o.a.ptr) h.a = x[0].host, h.lda = x[0].host_ld;
-    if (o.b.ptr) h.b = x[1].host, h.ldb = x[1].host_ld;
-    h.c = x[2].host, h.ldc = x[2].host_ld;
-    cpu_blas::level3(h);
-  });
-  if (err != cudaSuccess) {
-    std::fprintf(stderr,
-                 "tileblas: error: %s on GPU memory could not run on the GPU nor be copied to the "
-                 "CPU (%s); the output was not computed\n",
-                 routine, cudaGetErrorString(err));
-  }
-}
-
 }  // namespace
 
 void level3(const Level3Problem& p, const char* routine) {
@@ -174,7 +144,7 @@ void level3(const Level3Problem& p, const char* routine) {
   // Every call: a buffer freed and reallocated as another kind must never be misclassified.
   // Without a usable device, any GPU memory is another device's (the CPU path copies it).
   const int index = device ? device->index() : -1;
-  const Level3Operands o = operands_of(p);
+  const Operands o = operands_of(p);
   Placement where;
   where.a = classify(p.a, index);
   where.c = classify(p.c, index);
@@ -237,7 +207,13 @@ void level3(const Level3Problem& p, const char* routine) {
   }
   if ((o.a.ptr && in_gpu_memory(where.a)) || (o.b.ptr && in_gpu_memory(where.b)) ||
       in_gpu_memory(where.c)) {
-    level3_on_cpu_via_host_copies(p, where, routine);
+    on_cpu_via_host_copies(o, where, routine, [&](const Operands& h) {
+      Level3Problem q = p;
+      q.a = h.a.ptr, q.lda = h.a.ld;
+      q.b = h.b.ptr, q.ldb = h.b.ld;
+      q.c = const_cast<void*>(h.c.ptr), q.ldc = h.c.ld;
+      cpu_blas::level3(q);
+    });
   } else {
     cpu_blas::level3(p);
   }

@@ -1,7 +1,6 @@
 // tileblas::axpy, omatcopy, imatcopy: O(n) operations. Host data stays on the CPU BLAS (unless
 // TILEBLAS_MODE=gpu); device or managed data runs on our kernels in place.
 #include <algorithm>
-#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -10,6 +9,7 @@
 #include "device.h"
 #include "env.h"
 #include "executor.h"
+#include "host_copies.h"
 #include "log.h"
 #include "ops.h"
 #include "router.h"
@@ -60,14 +60,6 @@ void imatcopy_on_cpu(const TransposeProblem& p) {
   omatcopy_loop(from_copy);
 }
 
-void copy_failed(const char* routine, cudaError_t err) {
-  std::fprintf(
-      stderr,
-      "tileblas: error: %s on GPU memory could not run on the GPU nor be copied to the CPU "
-      "(%s); the output was not computed\n",
-      routine, cudaGetErrorString(err));
-}
-
 // The operands' kinds for the device tileblas uses (-1: none; then any GPU memory is another's).
 MemKind kind_of(const void* p, const Device* device) {
   return classify(p, device ? device->index() : -1);
@@ -95,7 +87,7 @@ void axpy_on_cpu(const AxpyProblem& p, MemKind kx, MemKind ky, const char* routi
     cpu_blas::saxpy(p.name_set, p.n, p.alpha, x, p.incx, y, p.incy);
     if (in_gpu_memory(ky)) err = cudaMemcpy(p.y, y_host.data(), y_span, cudaMemcpyDefault);
   }
-  if (err != cudaSuccess) copy_failed(routine, err);
+  if (err != cudaSuccess) say_not_computed(routine, err);
 }
 
 // B = alpha * op(A) on the CPU; operands in GPU memory are copied to the host (B's result back).
@@ -134,7 +126,7 @@ void transpose_on_cpu(const TransposeProblem& p, bool in_place, MemKind ka, MemK
                          size_t(p.b_rows()) * sizeof(float), size_t(p.b_cols()), cudaMemcpyDefault);
     }
   }
-  if (err != cudaSuccess) copy_failed(routine, err);
+  if (err != cudaSuccess) say_not_computed(routine, err);
 }
 
 // Shared by omatcopy and imatcopy: route, run on the GPU, else the CPU.

@@ -10,8 +10,8 @@
 #include "cpu_gemm.h"
 #include "executor.h"
 #include "gemm_host_small.h"
-#include "level3_operands.h"
 #include "log.h"
+#include "operands.h"
 
 namespace tileblas {
 
@@ -547,7 +547,7 @@ double predict_level3_cpu_seconds(const Level3Problem& p, const Rates& r) {
 }
 
 double predict_level3_gpu_seconds(const Level3Problem& p, const Placement& where, const Rates& r) {
-  const Level3Operands ops = operands_of(p);
+  const Operands ops = operands_of(p);
   double t = r.gpu_overhead_s + p.flops() / (r.gpu_flops * kPlanShareOfGemmRate);
   // Host operands go through the staging pipeline where it is available (src/executor.h): pageable
   // data at its rates, C of syrk .. her2k copied in only where it is read. Else plain copies.
@@ -556,7 +556,7 @@ double predict_level3_gpu_seconds(const Level3Problem& p, const Placement& where
   const double d2h_pageable = staged ? r.d2h_staged_bps : r.d2h_pageable_bps;
   const double per_copy = staged ? r.staged_latency_s : 0.0;
   int copies = 0;
-  auto move = [&](const Level3Operand& x, MemKind kind) {
+  auto move = [&](const Operand& x, MemKind kind) {
     if (!x.ptr || device_accessible(kind)) return;
     const double bytes = bytes_of(x.rows, x.cols, p.type);
     if (staged ? x.in : x.in_when_copied_back_whole()) {

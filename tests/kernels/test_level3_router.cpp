@@ -6,7 +6,7 @@
 
 #include "device_support.h"
 #include "env.h"
-#include "level3_operands.h"
+#include "operands.h"
 #include "router.h"
 #include "test_support.h"
 

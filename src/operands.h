@@ -1,21 +1,25 @@
-// What a Level-3 call (src/level3.h) reads and writes, operand by operand, for the code that moves
-// its data: the executor's uploads and copies back, the CPU path's copies of GPU memory, and the
-// router's count of the bytes a host-data call moves.
+// What a call reads and writes, operand by operand, for the code that moves its data: the
+// executor's uploads and copies back, the CPU path's copies of GPU memory, and the router's count
+// of the bytes a host-data call moves. One description for GEMM and for the other Level-3
+// routines.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 
 #include "level3.h"
+#include "problem.h"
 
 namespace tileblas {
 
 // A matrix as stored (column-major, before any op()): rows x cols elements, ld-strided.
-struct Level3Operand {
+struct Operand {
   const void* ptr = nullptr;  // nullptr: the routine has no such operand (B of syrk, trmm, ...)
   int64_t ld = 0, rows = 0, cols = 0;
-  // `in`: the routine reads its values (copy it in whole): A and B unless alpha == 0; C of symm,
-  // hemm and (its triangle) of syrk .. her2k unless beta == 0; B of trmm/trsm unless alpha == 0
-  // (then it is set to zero without being read).
+  size_t elem = 0;  // bytes an element
+  // `in`: the routine reads its values (copy it in whole): A and B unless alpha == 0 (GEMM: and
+  // k == 0); C of gemm, symm, hemm and (its triangle) of syrk .. her2k unless beta == 0; B of
+  // trmm/trsm unless alpha == 0 (then it is set to zero without being read).
   bool in = false;
   // `out`: written (C, and B of trmm/trsm, held in C).
   bool out = false;
@@ -29,11 +33,12 @@ struct Level3Operand {
   bool in_when_copied_back_whole() const { return in || (out && triangle); }
 };
 
-struct Level3Operands {
-  Level3Operand a, b, c;
+struct Operands {
+  Operand a, b, c;
 };
 
-Level3Operands operands_of(const Level3Problem& p);
+Operands operands_of(const GemmProblem& p);
+Operands operands_of(const Level3Problem& p);
 
 // Whether the call multiplies anything: alpha != 0 and, for syrk .. her2k, k > 0. Otherwise it only
 // scales (or zeroes) C, O(n^2) work.
