@@ -89,17 +89,8 @@ void gemm(const GemmProblem& call, const char* routine) {
   p.allow_tf32 = p.ab_type == DataType::kF32 && config().allow_tf32;
   // Not made current yet: most host calls stay on the CPU.
   Device* device = Device::available();
-  // Every call: a buffer freed and reallocated as another kind must never be misclassified. Without
-  // a usable device, any GPU memory is another device's (the CPU path copies it).
-  const int index = device ? device->index() : -1;
-  Placement where;
-  where.a = classify(p.a, index);
-  where.b = classify(p.b, index);
-  where.c = classify(p.c, index);
-  // An operand on a GPU tileblas does not use: the CPU computes it through copies, never a kernel
-  // on our device.
-  const bool elsewhere = where.a == MemKind::kOtherDevice || where.b == MemKind::kOtherDevice ||
-                         where.c == MemKind::kOtherDevice;
+  const Placement where = placement_of(operands_of(p), device ? device->index() : -1);
+  const bool elsewhere = where.any_other_device();
   if (elsewhere) device = nullptr;
   const Rates* rates = nullptr;
   if (gemm_needs_rates(where, config()) && p.k > 0 && p.alpha != 0.0) {

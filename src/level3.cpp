@@ -141,19 +141,9 @@ const char* plan_label(Level3Op op) {
 void level3(const Level3Problem& p, const char* routine) {
   // Not made current yet: most small host calls stay on the CPU.
   Device* device = Device::available();
-  // Every call: a buffer freed and reallocated as another kind must never be misclassified.
-  // Without a usable device, any GPU memory is another device's (the CPU path copies it).
-  const int index = device ? device->index() : -1;
   const Operands o = operands_of(p);
-  Placement where;
-  where.a = classify(p.a, index);
-  where.c = classify(p.c, index);
-  // Routines without B: A stands in for it, so that B decides nothing.
-  where.b = o.b.ptr ? classify(p.b, index) : where.a;
-  // An operand on a GPU tileblas does not use: the CPU computes it through copies, never a plan on
-  // our device.
-  const bool elsewhere = where.a == MemKind::kOtherDevice || where.b == MemKind::kOtherDevice ||
-                         where.c == MemKind::kOtherDevice;
+  const Placement where = placement_of(o, device ? device->index() : -1);
+  const bool elsewhere = where.any_other_device();
   if (elsewhere) device = nullptr;
   const bool plan_supports = device && level3_on_device_supports(p, device->caps());
   // Rates only where they can send the call to the GPU.

@@ -532,6 +532,14 @@ GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config&
   return r;
 }
 
+Placement placement_of(const Operands& o, int device) {
+  Placement where;
+  where.a = classify(o.a.ptr, device);
+  where.b = o.b.ptr ? classify(o.b.ptr, device) : where.a;
+  where.c = classify(o.c.ptr, device);
+  return where;
+}
+
 GemmProblem gemm_like(const Level3Problem& p) {
   GemmProblem g;
   g.ab_type = g.c_type = p.type;

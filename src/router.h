@@ -15,6 +15,8 @@
 
 namespace tileblas {
 
+struct Operands;
+
 // Measured rates that feed the cost model (src/calibration.cpp measures them on first need).
 struct Rates {
   double cpu_flops = 0;       // CPU BLAS sgemm rate at a mid size, FLOP/s
@@ -69,7 +71,18 @@ struct Placement {
   bool any_host() const {
     return !device_accessible(a) || !device_accessible(b) || !device_accessible(c);
   }
+  // An operand on a GPU tileblas does not use: the CPU computes such a call through copies, never
+  // a kernel on our device.
+  bool any_other_device() const {
+    return a == MemKind::kOtherDevice || b == MemKind::kOtherDevice || c == MemKind::kOtherDevice;
+  }
 };
+
+// Where a call's operands lie, for the device of index `device` (-1: none usable; then any GPU
+// memory is another device's): each classify()d on every call (a buffer freed and reallocated as
+// another kind must never be misclassified); an operand the routine lacks (B of syrk, trmm, ...)
+// taken as A, so that it decides nothing.
+Placement placement_of(const Operands& o, int device);
 
 // `Why` is Reason (src/log.h) where the route is taken on every call of a hot path (GEMM): it
 // formats nothing until asked.

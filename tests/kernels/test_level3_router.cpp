@@ -3,6 +3,7 @@
 // device capabilities and rates.
 #include <cmath>
 #include <string>
+#include <vector>
 
 #include "device_support.h"
 #include "env.h"
@@ -117,6 +118,46 @@ TEST(Level3Problem, OperandsSayWhatMoves) {
   o = tileblas::operands_of(p);
   EXPECT_FALSE(o.a.in || o.c.in);
   EXPECT_TRUE(o.c.out);
+}
+
+// GEMM's operands in the same description: A and B read unless nothing is multiplied, C read
+// unless beta == 0 and written whole; element sizes per operand (16-bit A and B, fp32 C).
+TEST(Level3Problem, GemmOperandsInTheSameDescription) {
+  alignas(16) static float storage[64];
+  tileblas::GemmProblem g;
+  g.ab_type = DataType::kF16, g.c_type = DataType::kF32;
+  g.trans_a = Op::kTrans;
+  g.m = 5, g.n = 6, g.k = 7;
+  g.a = g.b = g.c = storage;
+  g.lda = 7, g.ldb = 7, g.ldc = 5;
+  g.alpha = 1.0, g.beta = 0.5;
+  auto o = tileblas::operands_of(g);
+  EXPECT_EQ(o.a.rows, 7);
+  EXPECT_EQ(o.a.cols, 5);
+  EXPECT_EQ(o.b.rows, 7);
+  EXPECT_EQ(o.b.cols, 6);
+  EXPECT_EQ(o.a.elem, 2u);
+  EXPECT_EQ(o.c.elem, 4u);
+  EXPECT_TRUE(o.a.in && o.b.in && o.c.in && o.c.out);
+  EXPECT_FALSE(o.c.triangle);
+  g.beta = 0.0;
+  EXPECT_FALSE(tileblas::operands_of(g).c.in);
+  g.alpha = 0.0;
+  o = tileblas::operands_of(g);
+  EXPECT_FALSE(o.a.in || o.b.in);
+  g.alpha = 1.0, g.k = 0;
+  EXPECT_FALSE(tileblas::operands_of(g).a.in);
+
+  // Where they lie: host memory without a device; a routine's missing B takes A's place.
+  std::vector<double> heap(16);
+  Level3Problem p = problem(Level3Op::kTrsm, 4, 4);
+  p.a = p.c = heap.data();
+  p.b = nullptr;
+  const tileblas::Placement where = tileblas::placement_of(tileblas::operands_of(p), -1);
+  EXPECT_EQ(where.a, MemKind::kHostPageable);
+  EXPECT_EQ(where.b, where.a);
+  EXPECT_EQ(where.c, MemKind::kHostPageable);
+  EXPECT_FALSE(where.any_other_device());
 }
 
 TEST(Level3Router, WithoutADeviceOrAPlanTheCpu) {
