@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# scripts/plot_bench.py still draws the README's plot from the bench files docs/bench/README.md
-# names (into a temporary file; the committed PNG is left alone). Exits 77 (skipped) without
-# Debian's python3-matplotlib.
+# scripts/plot_bench.py and scripts/plot_level3.py still draw the README's plots from the bench
+# files docs/bench/README.md names (into a temporary file; the committed PNGs are left alone).
+# Exits 77 (skipped) without Debian's python3-matplotlib.
 #   check_plot_bench.sh SOURCE_DIR
 set -uo pipefail
 src=$1
@@ -14,3 +14,10 @@ bench=$src/docs/bench
   { echo "FAIL: plot_bench.py failed"; exit 1; }
 head -c 8 "$out" | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' || { echo "FAIL: not a PNG"; exit 1; }
 echo "plot drawn: $(stat -c %s "$out") bytes"
+# The Level-3 plot (scripts/plot_level3.py), from the files its committed PNG was drawn from.
+/usr/bin/python3 "$src/scripts/plot_level3.py" "$out" \
+  "$bench/h100-2026-11-25-level3.json@^(?!z(trsm|trmm)/)[a-z0-9]+/plan/" \
+  "$bench/h100-2026-11-25-level3-panels.json@^z(trsm|trmm)/(plan/(4096|8192)|plan_panels1/1024)" ||
+  { echo "FAIL: plot_level3.py failed"; exit 1; }
+head -c 8 "$out" | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' || { echo "FAIL: not a PNG"; exit 1; }
+echo "Level-3 plot drawn: $(stat -c %s "$out") bytes"
