@@ -547,27 +547,27 @@ struct Level3Staging {
 // whole (Operand::in_when_copied_back_whole()); else the buffers are left for the caller.
 cudaError_t stage_level3(const Level3Problem& p, const Operands& ops, const Placement& where,
                          bool copy_in, cudaStream_t stream, Level3Staging* on) {
-  auto stage = [&](const Operand& x, MemKind kind, Staged* out) {
+  Operands at = ops;  // where the plan finds them
+  auto stage = [&](Operand& x, MemKind kind, Staged* out) {
     if (!x.ptr) return cudaSuccess;
-    return stage_in(x.ptr, x.ld, x.rows, x.cols, x.elem, device_accessible(kind),
-                    copy_in && x.in_when_copied_back_whole(), stream, out);
+    TB_TRY(stage_in(x.ptr, x.ld, x.rows, x.cols, x.elem, device_accessible(kind),
+                    copy_in && x.in_when_copied_back_whole(), stream, out));
+    x.ptr = out->ptr, x.ld = out->ld;
+    return cudaSuccess;
   };
-  TB_TRY(stage(ops.a, where.a, &on->a));
-  TB_TRY(stage(ops.b, where.b, &on->b));
-  TB_TRY(stage(ops.c, where.c, &on->c));
-  on->d = p;
-  if (ops.a.ptr) on->d.a = on->a.ptr, on->d.lda = on->a.ld;
-  if (ops.b.ptr) on->d.b = on->b.ptr, on->d.ldb = on->b.ld;
-  on->d.c = const_cast<void*>(on->c.ptr), on->d.ldc = on->c.ld;
+  TB_TRY(stage(at.a, where.a, &on->a));
+  TB_TRY(stage(at.b, where.b, &on->b));
+  TB_TRY(stage(at.c, where.c, &on->c));
+  on->d = on_operands(p, at);
   return cudaSuccess;
 }
 
 // A Level-3 call with host operands through the staging pipeline: what it reads copied in, the
 // plan, the output copied back (a triangle-written C only its triangle, so C is copied in only
 // where the routine reads it).
-cudaError_t run_level3_staged(Stager& st, const Level3Problem& p, const Placement& where,
-                              const DeviceCaps& caps, cudaStream_t stream, bool* output_touched) {
-  const Operands ops = operands_of(p);
+cudaError_t run_level3_staged(Stager& st, const Level3Problem& p, const Operands& ops,
+                              const Placement& where, const DeviceCaps& caps, cudaStream_t stream,
+                              bool* output_touched) {
   Level3Staging on;
   TB_TRY(stage_level3(p, ops, where, false, stream, &on));
   EventSet events(2);  // buffers allocated; operands copied in
@@ -600,17 +600,17 @@ cudaError_t run_level3_staged(Stager& st, const Level3Problem& p, const Placemen
 cudaError_t run_level3(const Level3Problem& p, const Placement& where, const DeviceCaps& caps,
                        cudaStream_t stream, bool* output_touched) {
   *output_touched = false;
+  const Operands ops = operands_of(p);
   // The staging pipeline serves one call at a time: a call that finds it busy takes plain copies
   // rather than waiting for another thread's call to end.
   if (where.any_host()) {
     if (Stager* stager = Stager::get()) {
       std::unique_lock<std::mutex> lock(stager->mu, std::try_to_lock);
       if (lock.owns_lock()) {
-        return run_level3_staged(*stager, p, where, caps, stream, output_touched);
+        return run_level3_staged(*stager, p, ops, where, caps, stream, output_touched);
       }
     }
   }
-  const Operands ops = operands_of(p);
   Level3Staging on;
   TB_TRY(stage_level3(p, ops, where, true, stream, &on));
   TB_TRY(run_level3_on_device(on.d, caps, stream));

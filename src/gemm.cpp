@@ -165,14 +165,9 @@ void gemm(const GemmProblem& call, const char* routine) {
     gemm_on_host_kernel(p, routine, std::move(route.reason));
     return;
   }
-  if (in_gpu_memory(where.a) || in_gpu_memory(where.b) || in_gpu_memory(where.c)) {
-    on_cpu_via_host_copies(operands_of(rest), where, routine, [&](const Operands& h) {
-      GemmProblem q = rest;
-      q.a = h.a.ptr, q.lda = h.a.ld;
-      q.b = h.b.ptr, q.ldb = h.b.ld;
-      q.c = const_cast<void*>(h.c.ptr), q.ldc = h.c.ld;
-      gemm_on_cpu(q);
-    });
+  if (where.any_gpu_memory()) {
+    on_cpu_via_host_copies(operands_of(rest), where, routine,
+                           [&](const Operands& h) { gemm_on_cpu(on_operands(rest, h)); });
   } else {
     gemm_on_cpu(rest);
   }

@@ -195,15 +195,9 @@ void level3(const Level3Problem& p, const char* routine) {
     }
     route.reason = std::string("GPU failed (") + cudaGetErrorString(err) + "), CPU fallback";
   }
-  if ((o.a.ptr && in_gpu_memory(where.a)) || (o.b.ptr && in_gpu_memory(where.b)) ||
-      in_gpu_memory(where.c)) {
-    on_cpu_via_host_copies(o, where, routine, [&](const Operands& h) {
-      Level3Problem q = p;
-      q.a = h.a.ptr, q.lda = h.a.ld;
-      q.b = h.b.ptr, q.ldb = h.b.ld;
-      q.c = const_cast<void*>(h.c.ptr), q.ldc = h.c.ld;
-      cpu_blas::level3(q);
-    });
+  if (where.any_gpu_memory()) {
+    on_cpu_via_host_copies(o, where, routine,
+                           [&](const Operands& h) { cpu_blas::level3(on_operands(p, h)); });
   } else {
     cpu_blas::level3(p);
   }

@@ -40,6 +40,16 @@ struct Operands {
 Operands operands_of(const GemmProblem& p);
 Operands operands_of(const Level3Problem& p);
 
+// p (a GemmProblem or a Level3Problem) on the operands at `at` (their pointers and leading
+// dimensions: host copies, device buffers); an operand the routine lacks stays as it was.
+template <class Problem>
+Problem on_operands(Problem p, const Operands& at) {
+  if (at.a.ptr) p.a = at.a.ptr, p.lda = at.a.ld;
+  if (at.b.ptr) p.b = at.b.ptr, p.ldb = at.b.ld;
+  p.c = const_cast<void*>(at.c.ptr), p.ldc = at.c.ld;
+  return p;
+}
+
 // Whether the call multiplies anything: alpha != 0 and, for syrk .. her2k, k > 0. Otherwise it only
 // scales (or zeroes) C, O(n^2) work.
 bool has_products(const Level3Problem& p);

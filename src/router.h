@@ -71,6 +71,8 @@ struct Placement {
   bool any_host() const {
     return !device_accessible(a) || !device_accessible(b) || !device_accessible(c);
   }
+  // An operand the CPU cannot read (device memory, ours or another GPU's).
+  bool any_gpu_memory() const { return in_gpu_memory(a) || in_gpu_memory(b) || in_gpu_memory(c); }
   // An operand on a GPU tileblas does not use: the CPU computes such a call through copies, never
   // a kernel on our device.
   bool any_other_device() const {
