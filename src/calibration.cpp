@@ -97,11 +97,12 @@ std::vector<char> filled(DataType type, size_t count) {
 
 // The CPU side of `like`'s data type at square sizes from 8 to 512: the points the CPU prediction
 // interpolates; the rate beyond them from the two largest, and the overhead of the line through 64
-// at that rate. For fp32, our host kernel's time at each size, where this CPU has a variant, and
-// where cpu_team_parts() splits a size, the host team's time too, measured last: a threaded CPU
-// BLAS's threads spin a while after its larger calls (here 256^3 and 512^3) and share the cores
-// with the team's, so the team is chosen only where it wins even then (measured first, it won 64^3
-// by 1.8x in calibration, then lost by 0.83x in a program's first calls, docs/NOTES-host.md).
+// at that rate. Our host kernel's time at each size, where this CPU has a variant, and where
+// cpu_team_parts() splits a size (f32, f64, c32, c64), the host team's time too, measured last: a
+// threaded CPU BLAS's threads spin a while after its larger calls (here 256^3 and 512^3) and share
+// the cores with the team's, so the team is chosen only where it wins even then (measured first,
+// it won fp32 64^3 by 1.8x in calibration, then lost by 0.83x in a program's first calls,
+// docs/NOTES-host.md).
 void measure_cpu(const GemmProblem& like, Rates& r) {
   constexpr int kSizes[] = {8, 16, 32, 48, 64, 96, 128, 256, 512};
   constexpr int kAt64 = 4;
@@ -141,7 +142,7 @@ void measure_cpu(const GemmProblem& like, Rates& r) {
     if (parts < 2) continue;
     // As a routed call runs it: one CPU BLAS call when the team cannot take it.
     r.cpu_team_point_s[i] = warm_median_seconds(0.01, [&] {
-      if (!sgemm_on_cpu_team(p, parts, team_panels_on_host_kernel(p))) gemm_on_cpu(p);
+      if (!gemm_on_cpu_team(p, parts, team_panels_on_host_kernel(p))) gemm_on_cpu(p);
     });
   }
   const int last = r.cpu_points - 1;

@@ -3,10 +3,10 @@
 // through the executor's staging pipeline at two sizes, a tiny fp32 GEMM on host data with plain
 // and with bounced copies (the fixed cost of a host-data call each way) and two more bounced GEMMs
 // (the bounce buffer's packing rate, and the kernel's rate reading across the bus). Once per data
-// type, on the first host-data GEMM of that type: the CPU side at nine sizes in that type (for fp32
-// also our host kernel and the host team), and the kernel the router would pick at 1024^3. Once per
-// Level-3 routine and type, on its first host call to be routed: that routine at three sizes on
-// both sides.
+// type, on the first host-data GEMM of that type: the CPU side at nine sizes in that type (the CPU
+// BLAS and, for f32, f64, c32 and c64, our host kernel and the host team), and the kernel the
+// router would pick at 1024^3. Once per Level-3 routine and type, on its first host call to be
+// routed: that routine at three sizes on both sides.
 #pragma once
 
 #include "problem.h"

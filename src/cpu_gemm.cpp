@@ -74,6 +74,10 @@ void gemm_on_cpu(const GemmProblem& p) {
   }
 }
 
+bool cpu_team_serves(const GemmProblem& p) {
+  return p.ab_type == p.c_type && size_of(p.ab_type) >= 4;
+}
+
 namespace {
 
 struct Panels {
@@ -84,29 +88,30 @@ struct Panels {
 };
 
 // Panel `part` of C: its rows or columns [extent * part / parts, extent * (part + 1) / parts).
-void sgemm_panel(const void* ctx, int part) {
+void gemm_panel(const void* ctx, int part) {
   const Panels& job = *static_cast<const Panels*>(ctx);
   const GemmProblem& p = *job.p;
   const int64_t extent = job.by_rows ? p.m : p.n;
   const int64_t lo = extent * part / job.parts, hi = extent * (part + 1) / job.parts;
   if (hi == lo) return;
+  const size_t size = size_of(p.ab_type);  // also C's: the team serves one type
   GemmProblem q = p;
   if (job.by_rows) {  // rows lo..hi of op(A): rows of A, or columns of A^T
-    q.a = static_cast<const float*>(p.a) + (p.trans_a == Op::kNoTrans ? lo : lo * p.lda);
-    q.c = static_cast<float*>(p.c) + lo;
+    q.a =
+        static_cast<const char*>(p.a) + size * size_t(p.trans_a == Op::kNoTrans ? lo : lo * p.lda);
+    q.c = static_cast<char*>(p.c) + size * size_t(lo);
     q.m = hi - lo;
   } else {  // columns lo..hi of op(B): columns of B, or rows of B^T
-    q.b = static_cast<const float*>(p.b) + (p.trans_b == Op::kNoTrans ? lo * p.ldb : lo);
-    q.c = static_cast<float*>(p.c) + lo * p.ldc;
+    q.b =
+        static_cast<const char*>(p.b) + size * size_t(p.trans_b == Op::kNoTrans ? lo * p.ldb : lo);
+    q.c = static_cast<char*>(p.c) + size * size_t(lo * p.ldc);
     q.n = hi - lo;
   }
   if (job.isa != gemm_host_small::Isa::kNone) {
     gemm_host_small::run(q, job.isa);
-    return;
+  } else {
+    gemm_on_cpu(q);  // the CPU ?gemm_ of q's type
   }
-  const float alpha = float(q.alpha.re), beta = float(q.beta.re);
-  cpu_blas::gemm(q.name_set, DataType::kF32, op_char(q.trans_a), op_char(q.trans_b), q.m, q.n, q.k,
-                 &alpha, q.a, q.lda, q.b, q.ldb, &beta, q.c, q.ldc);
 }
 
 }  // namespace
@@ -115,14 +120,28 @@ bool team_panels_on_host_kernel(const GemmProblem& p) {
   return gemm_host_small::supports(p, gemm_host_small::best_isa());
 }
 
-bool sgemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel, bool wake_if_asleep) {
+bool gemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel, bool wake_if_asleep) {
   CpuTeam* team = CpuTeam::get();
-  if (!team || p.ab_type != DataType::kF32 || p.c_type != DataType::kF32) return false;
+  if (!team || !cpu_team_serves(p)) return false;
   if (on_host_kernel && !team_panels_on_host_kernel(p)) return false;
   const bool by_rows = p.m > p.n;
   const Panels job{&p, int(std::min<int64_t>(parts, by_rows ? p.m : p.n)), by_rows,
                    on_host_kernel ? gemm_host_small::best_isa() : gemm_host_small::Isa::kNone};
-  return team->run(job.parts, sgemm_panel, &job, wake_if_asleep);
+  return team->run(job.parts, gemm_panel, &job, wake_if_asleep);
+}
+
+const char* cpu_team_kernel_name(const GemmProblem& p, bool on_host_kernel) {
+  if (on_host_kernel) return "gemm_host_small on the host team";
+  switch (p.ab_type) {
+    case DataType::kF64:
+      return "cpu_blas dgemm_ on the host team";
+    case DataType::kC32:
+      return "cpu_blas cgemm_ on the host team";
+    case DataType::kC64:
+      return "cpu_blas zgemm_ on the host team";
+    default:
+      return "cpu_blas sgemm_ on the host team";
+  }
 }
 
 }  // namespace tileblas

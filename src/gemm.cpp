@@ -101,8 +101,8 @@ void gemm(const GemmProblem& call, const char* routine) {
         if (current.ok()) rates = measured_rates(p, *device);
       }
     } else if (p.c_type == p.ab_type && size_of(p.ab_type) >= 4) {
-      // No GPU: fp32 still has three CPU paths (the CPU BLAS, the host team, our host kernel), the
-      // other types two (the CPU BLAS, our host kernel).
+      // No GPU: fp32, fp64 and complex still have three CPU paths (the CPU BLAS, the host team,
+      // our host kernel).
       rates = measured_cpu_rates(p);
     }
   }
@@ -122,11 +122,9 @@ void gemm(const GemmProblem& call, const char* routine) {
       elsewhere ? std::string("an operand on another GPU") : Device::unavailable_reason(), rates);
   if (route.cpu_path == CpuPath::kHostTeam) {
     const bool on_kernel = team_panels_on_host_kernel(p);
-    if (sgemm_on_cpu_team(p, route.cpu_parts, on_kernel, route.wake_team)) {
-      record_call(
-          routine, p, TILEBLAS_ROUTE_CPU,
-          on_kernel ? "gemm_host_small on the host team" : "cpu_blas sgemm_ on the host team",
-          std::move(route.reason));
+    if (gemm_on_cpu_team(p, route.cpu_parts, on_kernel, route.wake_team)) {
+      record_call(routine, p, TILEBLAS_ROUTE_CPU, cpu_team_kernel_name(p, on_kernel),
+                  std::move(route.reason));
       return;
     }
     // The team cannot take it now (its workers asleep after a pause and the call too short to wake

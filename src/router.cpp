@@ -108,13 +108,17 @@ constexpr double kHostKernelAdvantage = 1.1;
 // against 63-67 us on the host kernel alone; 256^3 (190 us on one thread) took 69-76 us woken,
 // against about 130 us on the GPU.
 constexpr double kTeamWakeAboveSeconds = 100e-6;
-// Host team panels: about this much work each (measured on the H200 host, docs/NOTES-host.md:
-// OpenBLAS's own per-call cost and its allocator's lock make smaller panels lose; 48^3 ran fastest
-// in 2 panels, 64^3 in 4), and, for CPU BLAS panels, at most kCpuTeamMaxPartFlops, the size up to
-// which OpenBLAS stays on one thread (m * n * k <= 64^3): a larger panel would wake its threads
+// Host team panels: about this much work each, in fp32 FLOPs (measured in fp32 on the H200 host,
+// docs/NOTES-host.md: OpenBLAS's own per-call cost and its allocator's lock make smaller panels
+// lose; 48^3 ran fastest in 2 panels, 64^3 in 4). Other types' panels take about as long:
+// flops() counts a complex multiply-add as 8, the real FLOPs the "1m" host kernel runs on the real
+// kernel of its precision, and a FLOP of fp64 or complex double takes twice as long as one of fp32
+// (half the lanes per vector, on our host kernel as in a CPU BLAS), so it counts twice. For CPU
+// BLAS panels, at most kCpuTeamMaxPartProducts multiply-adds (m n k) each, whatever the type:
+// OpenBLAS keeps a ?gemm_ call of up to 64^3 on one thread; a larger panel would wake its threads
 // from each of ours.
 constexpr double kCpuTeamPartFlops = double(1 << 17);
-constexpr double kCpuTeamMaxPartFlops = 2.0 * 64 * 64 * 64;
+constexpr double kCpuTeamMaxPartProducts = 64.0 * 64 * 64;
 
 // `kernel` is a name prefix: it covers a family's alignment variants (e.g. _align16 before
 // _align4), tried in gemm_kernels() order.
@@ -239,13 +243,17 @@ double predict_cpu_seconds(const GemmProblem& p, const Rates& r) {
 }
 
 int cpu_team_parts(const GemmProblem& p, int threads) {
-  if (p.ab_type != DataType::kF32 || p.c_type != DataType::kF32) return 0;
-  const double f = p.flops();
-  const int64_t by_work = int64_t(std::ceil(f / kCpuTeamPartFlops));
+  if (!cpu_team_serves(p)) return 0;
+  const size_t real_size = size_of(p.ab_type) / (is_complex(p.ab_type) ? 2 : 1);
+  const double fp32_flops = p.flops() * double(real_size / sizeof(float));
+  const int64_t by_work = int64_t(std::ceil(fp32_flops / kCpuTeamPartFlops));
   const int64_t parts = std::min({by_work, int64_t(threads), std::max(p.m, p.n)});
   if (parts < 2) return 0;
   // Panels on our host kernel never wake a CPU BLAS's threads: any size.
-  if (f / double(parts) > kCpuTeamMaxPartFlops && !team_panels_on_host_kernel(p)) return 0;
+  const double products = double(p.m) * double(p.n) * double(p.k);
+  if (products / double(parts) > kCpuTeamMaxPartProducts && !team_panels_on_host_kernel(p)) {
+    return 0;
+  }
   return int(parts);
 }
 

@@ -37,8 +37,8 @@ struct Rates {
   // The same sizes on our own host kernel (kernels/gemm_host_small.h) on the calling thread; 0
   // where it was not measured (no variant for this CPU).
   double host_kernel_point_s[kMaxCpuPoints] = {};
-  // fp32 host problems of at most this many FLOPs that the host kernel supports go to it without
-  // costing (host_kernel_sure_flops()); 0: none.
+  // Host problems of this type of at most this many FLOPs that the host kernel supports go to it
+  // without costing (host_kernel_sure_flops()); 0: none.
   double host_kernel_sure_flops = 0;
   double h2d_pinned_bps = 0;  // bytes/s host -> device from pinned memory
   double h2d_pageable_bps = 0;
@@ -113,7 +113,8 @@ enum class HostCopies {
 // How a CPU route computes host data.
 enum class CpuPath {
   kCpuBlas,     // one CPU BLAS call
-  kHostTeam,    // CPU BLAS calls on panels of C, run by the host team (src/cpu_team.h)
+  kHostTeam,    // panels of C on our host kernel (or as CPU BLAS calls), run by the host team
+                // (src/cpu_team.h)
   kHostKernel,  // our own kernel on the calling thread (kernels/gemm_host_small.h)
 };
 
@@ -134,10 +135,11 @@ struct GemmRoute : Route<GemmKernel, Reason> {
 // multiple of 128 columns; n (one panel) when splitting does not pay.
 int64_t gemm_panel_cols(const GemmProblem& p, const Placement& where, const DeviceCaps& caps);
 
-// Panels for running p on a host team of `threads`: one per kCpuTeamPartFlops of work, at most one
-// per thread and per row or column of C; 0 where that would be fewer than two, or p is not fp32, or
-// (panels run as CPU BLAS calls, src/cpu_gemm.h) panels beyond what the CPU BLAS runs on one
-// thread.
+// Panels for running p on a host team of `threads` (src/cpu_gemm.h): one per kCpuTeamPartFlops of
+// work (in fp32 FLOPs' time: fp64 and complex double count twice), at most one per thread and per
+// row or column of C; 0 where that would be fewer than two, or the team does not serve p's types
+// (cpu_team_serves(): f32, f64, c32, c64), or (panels run as CPU BLAS calls) panels beyond what the
+// CPU BLAS runs on one thread.
 int cpu_team_parts(const GemmProblem& p, int threads);
 
 // Predicted seconds for the CPU and for the GPU (transfers included) per the cost model; for the
@@ -154,11 +156,12 @@ double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const R
 // The same through the bounce buffer (for calls whose host operands fit it: bounce_fits()).
 double predict_bounced_seconds(const GemmProblem& p, const Placement& where, const Rates& r);
 
-// The FLOPs up to which route_gemm() sends every fp32 host problem that our host kernel supports to
-// that kernel, whatever its shape, per these rates: the largest measured size such that at it and
-// at every smaller one the kernel is predicted faster than the CPU BLAS by its margin, than the
-// host team, and than the GPU's fixed cost (all three interpolate linearly between the points, so
-// what holds at two points holds between them). 0 if none. gemm() skips the cost model below it.
+// The FLOPs up to which route_gemm() sends every host problem of the rates' type that our host
+// kernel supports to that kernel, whatever its shape, per these rates: the largest measured size
+// such that at it and at every smaller one the kernel is predicted faster than the CPU BLAS by its
+// margin, than the host team, and than the GPU's fixed cost (all three interpolate linearly
+// between the points, so what holds at two points holds between them). 0 if none. gemm() skips the
+// cost model below it.
 double host_kernel_sure_flops(const Rates& r);
 
 // Side and kernel for a GEMM. `caps` is nullptr when no device is usable (`no_device_why` says

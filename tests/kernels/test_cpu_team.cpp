@@ -1,11 +1,14 @@
-// The host team (src/cpu_team.h) and the fp32 GEMM it runs in panels (src/cpu_gemm.h), without a
-// GPU. CpuTeam.*: every part of a call that returns true runs exactly once and a call that returns
+// The host team (src/cpu_team.h) and the GEMM it runs in panels (src/cpu_gemm.h), without a GPU.
+// CpuTeam.*: every part of a call that returns true runs exactly once and a call that returns
 // false runs nothing (one caller back to back, four callers at once, after idling long enough for
 // the workers to sleep), parts and caller see each other's plain writes, the team wakes up when
-// calls keep coming, a fork() child has no team. TeamSgemm.*: sgemm_on_cpu_team against OpenBLAS
-// for every transpose pair, row and column panels, more parts than rows or columns, padded leading
-// dimensions (padding of A and B holds NaN, padding of C a sentinel that must stay), beta == 0 on a
-// NaN C, alpha == 0, exact results on integer data; problems it must refuse leave C untouched.
+// calls keep coming, a fork() child has no team. TeamGemm/<f32|f64|c32|c64>.*: gemm_on_cpu_team
+// against OpenBLAS's ?gemm_ of the type on fresh random data, panels on our host kernel and as CPU
+// BLAS calls, for every transpose pair (conjugate ones too for complex), row and column panels,
+// more parts than rows or columns, real and complex alpha and beta, padded leading dimensions
+// (padding of A and B holds NaN; padding of C and guard elements before and after it a sentinel
+// that must stay), beta == 0 on a NaN C, alpha == 0, exact results on integer data.
+// TeamGemmTypes.*: problems it must refuse (16-bit data, mixed types) leave C untouched.
 // run() may return false whenever the workers sleep, so a test that needs a computed result retries
 // (until_true) for a bounded time, checking every refused attempt left everything untouched.
 #include <sys/types.h>
@@ -14,15 +17,17 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cfloat>
 #include <chrono>
 #include <cmath>
+#include <complex>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <memory>
 #include <sstream>
 #include <string>
 #include <thread>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -30,6 +35,7 @@
 #include "cpu_team.h"
 #include "gemm_host_small.h"
 #include "test_support.h"
+#include "typed_elements.h"
 
 namespace {
 
@@ -289,7 +295,7 @@ TEST(CpuTeam, ConcurrentCallers) {
 }
 
 // A fork() child must not hand parts to workers that do not exist in it: get() returns nullptr
-// there, and sgemm_on_cpu_team refuses, computing nothing. The parent's team goes on.
+// there, and gemm_on_cpu_team refuses, computing nothing. The parent's team goes on.
 TEST(CpuTeam, ForkChildHasNoTeam) {
   Team* team = Team::get();  // before the fork, as the contract requires
   if (!team) GTEST_SKIP() << "a single CPU: no team";
@@ -306,7 +312,7 @@ TEST(CpuTeam, ForkChildHasNoTeam) {
     int code = 0;
     if (Team::get() != nullptr) {
       code = 1;
-    } else if (tileblas::sgemm_on_cpu_team(p, 2, false)) {
+    } else if (tileblas::gemm_on_cpu_team(p, 2, false)) {
       code = 2;
     } else {
       for (float x : c) code = x == 5.0f ? code : 3;
@@ -317,46 +323,101 @@ TEST(CpuTeam, ForkChildHasNoTeam) {
   ASSERT_EQ(waitpid(pid, &status, 0), pid);
   ASSERT_TRUE(WIFEXITED(status)) << "child did not exit normally, status " << status;
   EXPECT_EQ(WEXITSTATUS(status), 0)
-      << "1: child got a team; 2: sgemm_on_cpu_team took a call in the child; 3: it wrote C";
+      << "1: child got a team; 2: gemm_on_cpu_team took a call in the child; 3: it wrote C";
   EXPECT_EQ(Team::get(), team);
   EXPECT_TRUE(wake(*team)) << "the parent's team stopped taking calls after fork()";
 }
 
 namespace {
 
+template <class T>
+constexpr DataType kTypeOf = std::is_same_v<T, float>                 ? DataType::kF32
+                             : std::is_same_v<T, double>              ? DataType::kF64
+                             : std::is_same_v<T, std::complex<float>> ? DataType::kC32
+                                                                      : DataType::kC64;
+
+template <class T>
 struct GemmCase {
   Op ta = Op::kNoTrans, tb = Op::kNoTrans;
   int64_t m = 1, n = 1, k = 1;
-  float alpha = 1.0f, beta = 0.0f;
+  T alpha = T(1), beta = T(0);
   int parts = 2;
   bool integers = false;  // integer data and scalars: the result must equal OpenBLAS's exactly
   bool on_host_kernel = false;  // panels on our host kernel, else CPU BLAS calls
 
   std::string str() const {
     std::ostringstream s;
-    s << tileblas::name_of(ta) << tileblas::name_of(tb) << " m=" << m << " n=" << n << " k=" << k
-      << " alpha=" << alpha << " beta=" << beta << " parts=" << parts
-      << (integers ? " integers" : "") << (on_host_kernel ? " host kernel" : " cpu BLAS");
+    s << tileblas::name_of(kTypeOf<T>) << " " << tileblas::name_of(ta) << tileblas::name_of(tb)
+      << " m=" << m << " n=" << n << " k=" << k << " alpha=" << alpha << " beta=" << beta
+      << " parts=" << parts << (integers ? " integers" : "")
+      << (on_host_kernel ? " host kernel" : " cpu BLAS");
     return s.str();
   }
 };
 
-// Fills the rows below `rows` of a column-major ld-strided matrix with `value`.
-void fill_padding(std::vector<float>& v, int64_t rows, int64_t ld, float value) {
-  for (size_t j = 0; j < v.size() / size_t(ld); ++j) {
-    for (int64_t i = rows; i < ld; ++i) v[i + j * ld] = value;
+// The oracle: OpenBLAS's ?gemm_ of T.
+template <class T>
+void openblas_gemm(const GemmProblem& p, T alpha, const T* a, const T* b, T beta, T* c) {
+  const tbtest::OpenBlas& blas = tbtest::OpenBlas::get();
+  const char ta = tileblas::name_of(p.trans_a)[0], tb = tileblas::name_of(p.trans_b)[0];
+  const int m = int(p.m), n = int(p.n), k = int(p.k), lda = int(p.lda), ldb = int(p.ldb),
+            ldc = int(p.ldc);
+  if constexpr (std::is_same_v<T, float>) {
+    blas.sgemm(&ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+  } else if constexpr (std::is_same_v<T, double>) {
+    blas.dgemm(&ta, &tb, &m, &n, &k, &alpha, a, &lda, b, &ldb, &beta, c, &ldc, 1, 1);
+  } else {
+    using R = tbtest::Real<T>;
+    auto f = [](const T* x) { return reinterpret_cast<const R*>(x); };
+    if constexpr (std::is_same_v<R, float>) {
+      blas.cgemm(&ta, &tb, &m, &n, &k, f(&alpha), f(a), &lda, f(b), &ldb, f(&beta),
+                 reinterpret_cast<R*>(c), &ldc, 1, 1);
+    } else {
+      blas.zgemm(&ta, &tb, &m, &n, &k, f(&alpha), f(a), &lda, f(b), &ldb, f(&beta),
+                 reinterpret_cast<R*>(c), &ldc, 1, 1);
+    }
   }
 }
 
-constexpr float kPaddingSentinel = -8888.5f;
+// |re| + |im|: an upper bound of the modulus that needs no square root.
+template <class T>
+double norm1(const T& x) {
+  if constexpr (tbtest::kComplex<T>) {
+    return std::fabs(double(x.real())) + std::fabs(double(x.imag()));
+  } else {
+    return std::fabs(double(x));
+  }
+}
 
-// Runs one case through sgemm_on_cpu_team (retrying while it refuses) and checks it; returns ""
-// or what went wrong.
-std::string run_team_case(const GemmCase& gc) {
+template <class T>
+bool same_bits(const T& x, const T& y) {
+  return std::memcmp(&x, &y, sizeof(T)) == 0;
+}
+
+// Elements before and after C's storage, and C's padding rows, hold this; they must keep it.
+template <class T>
+T guard_value() {
+  if constexpr (tbtest::kComplex<T>) {
+    return T(-8888.5, 7777.25);
+  } else {
+    return T(-8888.5);
+  }
+}
+constexpr size_t kGuardElements = 7;
+
+// Runs one case through gemm_on_cpu_team (retrying while it refuses) and checks it against OpenBLAS
+// on the same data; returns "" or what went wrong.
+template <class T>
+std::string run_team_case(const GemmCase<T>& gc) {
+  const tbtest::OpenBlas& blas = tbtest::OpenBlas::get();
+  if (!blas.error.empty()) return blas.error;
   GemmProblem p;
+  p.ab_type = p.c_type = kTypeOf<T>;
   p.trans_a = gc.ta, p.trans_b = gc.tb;
   p.m = gc.m, p.n = gc.n, p.k = gc.k;
-  p.alpha = gc.alpha, p.beta = gc.beta;
+  const tbtest::Wide alpha = tbtest::widen(gc.alpha), beta = tbtest::widen(gc.beta);
+  p.alpha = tileblas::Scalar(double(alpha.real()), double(alpha.imag()));
+  p.beta = tileblas::Scalar(double(beta.real()), double(beta.imag()));
   const std::vector<int64_t> pads = {1, 2, 3, 5};
   p.lda = std::max<int64_t>(1, p.a_rows()) + tbtest::pick(pads);
   p.ldb = std::max<int64_t>(1, p.b_rows()) + tbtest::pick(pads);
@@ -365,24 +426,71 @@ std::string run_team_case(const GemmCase& gc) {
   const size_t b_size = size_t(p.ldb) * std::max<int64_t>(1, p.b_cols());
   const size_t c_size = size_t(p.ldc) * p.n;
   auto data = [&](size_t n) {
-    return gc.integers ? tbtest::random_ints(n) : tbtest::random_floats(n);
+    std::vector<T> v(n);
+    const std::vector<int> ints = {-4, -3, -2, -1, 0, 1, 2, 3, 4};
+    for (T& x : v) {
+      if (!gc.integers) {
+        x = tbtest::random_element<T>();
+      } else if constexpr (tbtest::kComplex<T>) {
+        x = T(tbtest::pick(ints), tbtest::pick(ints));
+      } else {
+        x = T(tbtest::pick(ints));
+      }
+    }
+    return v;
   };
-  std::vector<float> a = data(a_size), b = data(b_size), c_before = data(c_size);
-  // A panel reaching outside op(A) or op(B) reads NaN; one writing outside C changes the sentinel.
-  fill_padding(a, p.a_rows(), p.lda, tbtest::nan_value());
-  fill_padding(b, p.b_rows(), p.ldb, tbtest::nan_value());
-  if (gc.beta == 0.0f) tbtest::poison(c_before);  // must not leak
-  fill_padding(c_before, p.m, p.ldc, kPaddingSentinel);
-  std::vector<double> ref, scale;
-  tbtest::openblas_gemm_reference(p, a, b, c_before, ref, scale);
+  // A panel reaching outside op(A) or op(B) reads NaN; one writing outside C's m x n changes a
+  // guard.
+  const T nan = tbtest::nan_element<T>();
+  std::vector<T> a = data(a_size), b = data(b_size);
+  for (std::vector<T>* v : {&a, &b}) {
+    const int64_t rows = v == &a ? p.a_rows() : p.b_rows(), ld = v == &a ? p.lda : p.ldb;
+    for (size_t j = 0; j < v->size() / size_t(ld); ++j) {
+      for (int64_t i = rows; i < ld; ++i) (*v)[i + j * ld] = nan;
+    }
+  }
+  const bool beta_zero = p.beta.is_zero();
+  std::vector<T> c_before(kGuardElements + c_size + kGuardElements, guard_value<T>());
+  const std::vector<T> c_values = data(c_size);
+  for (int64_t j = 0; j < p.n; ++j) {
+    for (int64_t i = 0; i < p.m; ++i) {
+      // beta == 0: C is poisoned and must not leak.
+      c_before[kGuardElements + i + j * p.ldc] = beta_zero ? nan : c_values[i + j * p.ldc];
+    }
+  }
+  const T* c0 = c_before.data() + kGuardElements;
 
-  std::vector<float> c(c_size);
-  p.a = a.data(), p.b = b.data(), p.c = c.data();
+  // OpenBLAS's result (its C zeroed where beta == 0, so that NaN cannot reach the reference), and
+  // per element the scale of the rounding error: |alpha| sum |op(A)||op(B)| + |beta C|.
+  std::vector<T> ref(c0, c0 + c_size);
+  if (beta_zero) std::fill(ref.begin(), ref.end(), T(0));
+  openblas_gemm<T>(p, gc.alpha, a.data(), b.data(), gc.beta, ref.data());
+  std::vector<double> na(size_t(p.m) * p.k), nb(size_t(p.k) * p.n);  // |op(A)|, |op(B)|
+  for (int64_t l = 0; l < p.k; ++l) {
+    for (int64_t i = 0; i < p.m; ++i) {
+      na[i + l * p.m] = norm1(p.trans_a == Op::kNoTrans ? a[i + l * p.lda] : a[l + i * p.lda]);
+    }
+    for (int64_t j = 0; j < p.n; ++j) {
+      nb[l + j * p.k] = norm1(p.trans_b == Op::kNoTrans ? b[l + j * p.ldb] : b[j + l * p.ldb]);
+    }
+  }
+  std::vector<double> scale(size_t(p.m) * p.n, 0.0);
+  for (int64_t j = 0; j < p.n; ++j) {
+    for (int64_t i = 0; i < p.m; ++i) {
+      double sum = 0;
+      for (int64_t l = 0; l < p.k; ++l) sum += na[i + l * p.m] * nb[l + j * p.k];
+      scale[i + j * p.m] =
+          norm1(gc.alpha) * sum + (beta_zero ? 0.0 : norm1(gc.beta) * norm1(c0[i + j * p.ldc]));
+    }
+  }
+
+  std::vector<T> c(c_before.size());
+  p.a = a.data(), p.b = b.data(), p.c = c.data() + kGuardElements;
   std::string refused_but_wrote;
   const bool taken = until_true([&] {
     c = c_before;
-    if (tileblas::sgemm_on_cpu_team(p, gc.parts, gc.on_host_kernel)) return true;
-    if (std::memcmp(c.data(), c_before.data(), c_size * sizeof(float)) != 0) {
+    if (tileblas::gemm_on_cpu_team(p, gc.parts, gc.on_host_kernel)) return true;
+    if (std::memcmp(c.data(), c_before.data(), c.size() * sizeof(T)) != 0) {
       refused_but_wrote = "returned false but wrote C";
     }
     return false;
@@ -390,22 +498,33 @@ std::string run_team_case(const GemmCase& gc) {
   if (!refused_but_wrote.empty()) return refused_but_wrote;
   if (!taken) return "never taken by the team";
 
-  std::string msg = tbtest::check_padding(p, c.data(), c_before.data());
-  if (!msg.empty()) return msg;
-  if (gc.integers) {
-    for (int64_t j = 0; j < p.n; ++j) {
-      for (int64_t i = 0; i < p.m; ++i) {
-        const float got = c[i + j * p.ldc];
-        if (!(double(got) == ref[i + j * p.m])) {
-          return "C(" + std::to_string(i) + "," + std::to_string(j) + ") = " + std::to_string(got) +
-                 ", want exactly " + std::to_string(ref[i + j * p.m]);
-        }
+  for (size_t e = 0; e < c.size(); ++e) {
+    const int64_t at = int64_t(e) - int64_t(kGuardElements);
+    const bool inside = at >= 0 && at % p.ldc < p.m && at / p.ldc < p.n;
+    if (!inside && !same_bits(c[e], c_before[e])) {
+      return "wrote element " + std::to_string(at) + " outside C's m x n";
+    }
+  }
+  // The team's error and OpenBLAS's are each at most ~(k + 2) eps scale for real data (one
+  // rounding per multiply-add, and alpha's and beta's), twice that for complex data (each part of a
+  // complex product is a sum of two rounded products). NaN never passes.
+  const double eps = std::numeric_limits<tbtest::Real<T>>::epsilon();
+  const double factor = tbtest::kComplex<T> ? 4.0 : 2.0;
+  for (int64_t j = 0; j < p.n; ++j) {
+    for (int64_t i = 0; i < p.m; ++i) {
+      const tbtest::Wide got = tbtest::widen(c[kGuardElements + i + j * p.ldc]);
+      const tbtest::Wide want = tbtest::widen(ref[i + j * p.ldc]);
+      const double tol = gc.integers ? 0.0 : factor * eps * double(p.k + 2) * scale[i + j * p.m];
+      const double err = double(std::abs(got - want));
+      if (!(err <= tol)) {
+        std::ostringstream s;
+        s << "C(" << i << "," << j << ") = " << c[kGuardElements + i + j * p.ldc] << ", OpenBLAS "
+          << ref[i + j * p.ldc] << ": off by " << err << ", allowed " << tol;
+        return s.str();
       }
     }
-    return "";
   }
-  // fp32 accumulation: error <= ~k eps |A||B|; OpenBLAS's own fp32 error doubles the budget.
-  return tbtest::check_gemm(p, c.data(), ref, scale, FLT_EPSILON, 2.0);
+  return "";
 }
 
 struct Shape {
@@ -420,26 +539,47 @@ const std::vector<Shape> kShapes = {{48, 48, 48}, {64, 17, 33}, {17, 64, 5},
 // Fewer rows (row panels) or columns (column panels) than some of the parts asked for.
 const std::vector<Shape> kFewPanelShapes = {{5, 4, 9}, {4, 5, 9}, {3, 2, 30}, {2, 3, 30}};
 const int kParts[] = {2, 3, 7, 16};
-const std::vector<std::pair<float, float>> kScalars = {{1.0f, 0.0f},  {-0.7f, 0.0f}, {0.5f, 1.5f},
-                                                       {1.0f, -1.0f}, {0.0f, 0.7f},  {0.0f, 0.0f}};
-const std::vector<std::pair<float, float>> kIntegerScalars = {
-    {1.0f, 0.0f}, {2.0f, -1.0f}, {-1.0f, 3.0f}, {0.0f, 2.0f}};
 
-// Every transpose pair x shape x parts with each (alpha, beta), panels as CPU BLAS calls and, where
-// this CPU has a variant, on our host kernel.
-void run_grid(const std::vector<Shape>& shapes, const std::vector<std::pair<float, float>>& scalars,
+// (alpha, beta) pairs: 0 and 1, real and (for complex) complex ones, beta real and not (the host
+// kernel applies a complex beta in a pass of its own).
+template <class T>
+std::vector<std::pair<T, T>> scalars() {
+  if constexpr (tbtest::kComplex<T>) {
+    return {{T(1, 0), T(0, 0)},     {T(-0.7, 0.3), T(0, 0)}, {T(0.5, 0.25), T(1.5, 0)},
+            {T(1, -1), T(-1, 0.5)}, {T(0, 0), T(0.7, -0.4)}, {T(0, 0), T(0, 0)},
+            {T(1, 0), T(1, 0)}};
+  } else {
+    return {{T(1), T(0)},  {T(-0.7), T(0)}, {T(0.5), T(1.5)},
+            {T(1), T(-1)}, {T(0), T(0.7)},  {T(0), T(0)}};
+  }
+}
+template <class T>
+std::vector<std::pair<T, T>> integer_scalars() {
+  if constexpr (tbtest::kComplex<T>) {
+    return {{T(1, 0), T(0, 0)}, {T(2, 1), T(-1, 0)}, {T(-1, 0), T(3, -2)}, {T(0, 0), T(2, 1)}};
+  } else {
+    return {{T(1), T(0)}, {T(2), T(-1)}, {T(-1), T(3)}, {T(0), T(2)}};
+  }
+}
+
+// Every transpose pair (N, T, and C for complex data) x shape x parts with each (alpha, beta),
+// panels as CPU BLAS calls and, where this CPU has a variant, on our host kernel.
+template <class T>
+void run_grid(const std::vector<Shape>& shapes, const std::vector<std::pair<T, T>>& scalars,
               bool integers) {
   std::vector<bool> panel_kinds = {false};
   if (tileblas::gemm_host_small::best_isa() != tileblas::gemm_host_small::Isa::kNone) {
     panel_kinds.push_back(true);
   }
+  std::vector<Op> ops = {Op::kNoTrans, Op::kTrans};
+  if (tbtest::kComplex<T>) ops.push_back(Op::kConjTrans);
   for (bool on_host_kernel : panel_kinds) {
-    for (Op ta : {Op::kNoTrans, Op::kTrans}) {
-      for (Op tb : {Op::kNoTrans, Op::kTrans}) {
+    for (Op ta : ops) {
+      for (Op tb : ops) {
         for (const Shape& s : shapes) {
           for (int parts : kParts) {
             for (const auto& [alpha, beta] : scalars) {
-              GemmCase gc;
+              GemmCase<T> gc;
               gc.ta = ta, gc.tb = tb, gc.m = s.m, gc.n = s.n, gc.k = s.k;
               gc.alpha = alpha, gc.beta = beta, gc.parts = parts, gc.integers = integers;
               // k == 0: the kernel supports no such problem, and the team refuses it on the kernel.
@@ -454,51 +594,66 @@ void run_grid(const std::vector<Shape>& shapes, const std::vector<std::pair<floa
   }
 }
 
+template <class T>
+class TeamGemm : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    if (!Team::get()) GTEST_SKIP() << "a single CPU: no team";
+  }
+};
+
+struct TypeNames {
+  template <class T>
+  static std::string GetName(int) {
+    return tileblas::name_of(kTypeOf<T>);
+  }
+};
+
+using TeamTypes = ::testing::Types<float, double, std::complex<float>, std::complex<double>>;
+TYPED_TEST_SUITE(TeamGemm, TeamTypes, TypeNames);
+
 }  // namespace
 
-TEST(TeamSgemm, MatchesOpenBlas) {
-  if (!Team::get()) GTEST_SKIP() << "a single CPU: no team";
-  run_grid(kShapes, kScalars, false);
-}
+TYPED_TEST(TeamGemm, MatchesOpenBlas) { run_grid(kShapes, scalars<TypeParam>(), false); }
 
-TEST(TeamSgemm, ExactOnIntegerData) {
-  if (!Team::get()) GTEST_SKIP() << "a single CPU: no team";
-  run_grid(kShapes, kIntegerScalars, true);
-}
+TYPED_TEST(TeamGemm, ExactOnIntegerData) { run_grid(kShapes, integer_scalars<TypeParam>(), true); }
 
 // More parts asked for than C has rows or columns to cut: still all of C, in fewer panels.
-TEST(TeamSgemm, MorePartsThanRowsOrColumns) {
-  if (!Team::get()) GTEST_SKIP() << "a single CPU: no team";
-  run_grid(kFewPanelShapes, kScalars, false);
-  run_grid(kFewPanelShapes, kIntegerScalars, true);
+TYPED_TEST(TeamGemm, MorePartsThanRowsOrColumns) {
+  run_grid(kFewPanelShapes, scalars<TypeParam>(), false);
+  run_grid(kFewPanelShapes, integer_scalars<TypeParam>(), true);
 }
 
-// Not fp32: refused (the caller uses gemm_on_cpu), C untouched, even with the team awake.
-TEST(TeamSgemm, RefusesOtherTypes) {
+// 16-bit data, or A and B of another type than C: refused (the caller uses gemm_on_cpu), C
+// untouched, even with the team awake.
+TEST(TeamGemmTypes, RefusesWhatItDoesNotServe) {
   Team* team = Team::get();
   if (!team) GTEST_SKIP() << "a single CPU: no team";
-  const std::pair<DataType, DataType> types[] = {{DataType::kF16, DataType::kF16},
-                                                 {DataType::kF16, DataType::kF32},
-                                                 {DataType::kBF16, DataType::kF32},
-                                                 {DataType::kBF16, DataType::kBF16},
-                                                 {DataType::kF32, DataType::kF16}};
+  const std::pair<DataType, DataType> types[] = {
+      {DataType::kF16, DataType::kF16},  {DataType::kF16, DataType::kF32},
+      {DataType::kBF16, DataType::kF32}, {DataType::kBF16, DataType::kBF16},
+      {DataType::kF32, DataType::kF16},  {DataType::kF32, DataType::kF64},
+      {DataType::kC32, DataType::kC64}};
   for (const auto& [ab_type, c_type] : types) {
     GemmProblem p;
     p.m = 33, p.n = 40, p.k = 17;
     p.alpha = 1.0f, p.beta = 0.5f;
     p.ab_type = ab_type, p.c_type = c_type;
     p.lda = p.m, p.ldb = p.k, p.ldc = p.m;
-    // Sized for fp32 either way; 16-bit elements of value 1.0 (0x3C00 / 0x3F80) in A and B.
-    std::vector<uint16_t> a(size_t(p.m * p.k) * 2, 0x3C00), b(size_t(p.k * p.n) * 2, 0x3C00);
-    std::vector<uint16_t> c(size_t(p.m * p.n) * 2);
+    // Sized for 16-byte elements either way; 16-bit elements of value 1.0 (0x3C00 / 0x3F80) in A
+    // and B.
+    std::vector<uint16_t> a(size_t(p.m * p.k) * 8, 0x3C00), b(size_t(p.k * p.n) * 8, 0x3C00);
+    std::vector<uint16_t> c(size_t(p.m * p.n) * 8);
     for (size_t i = 0; i < c.size(); ++i) c[i] = uint16_t(0x3C00 + i % 97);
     const std::vector<uint16_t> c_before = c;
     p.a = a.data(), p.b = b.data(), p.c = c.data();
     for (int parts : kParts) {
       for (int i = 0; i < 20; ++i) {
         ASSERT_TRUE(wake(*team));
-        EXPECT_FALSE(tileblas::sgemm_on_cpu_team(p, parts, false))
-            << tileblas::name_of(ab_type) << " x " << tileblas::name_of(c_type);
+        for (bool on_host_kernel : {false, true}) {
+          EXPECT_FALSE(tileblas::gemm_on_cpu_team(p, parts, on_host_kernel))
+              << tileblas::name_of(ab_type) << " x " << tileblas::name_of(c_type);
+        }
         ASSERT_EQ(c, c_before) << "C written";
       }
     }

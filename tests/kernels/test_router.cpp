@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "calibration.h"
+#include "cpu_team.h"
 #include "device_support.h"
 #include "env.h"
 #include "executor.h"
@@ -253,9 +254,16 @@ TEST(RouterTest, CpuPredictionFollowsTheMeasuredPoints) {
                    line.cpu_overhead_s + big.flops() / line.cpu_flops);
 }
 
-// Host team panels: one per 2^17 FLOPs, at most one per thread and per row or column of C, none
-// below two panels or above 2 * 64^3 FLOPs a panel (where OpenBLAS wakes its own threads), fp32
-// only.
+// A square problem with A, B and C of one type.
+GemmProblem square_of(int64_t n, DataType t) {
+  GemmProblem p = square(n, t);
+  p.c_type = t;
+  return p;
+}
+
+// Host team panels: one per 2^17 FLOPs of fp32 (an fp64 or complex double FLOP counts twice), at
+// most one per thread and per row or column of C, none below two panels or above 64^3
+// multiply-adds a panel (where OpenBLAS wakes its own threads); f32, f64, c32 and c64 only.
 TEST(RouterTest, CpuTeamPartsFollowTheWork) {
   EXPECT_EQ(tileblas::cpu_team_parts(square(32), 16), 0);  // 65536 FLOPs: one panel
   EXPECT_EQ(tileblas::cpu_team_parts(square(48), 16), 2);
@@ -271,6 +279,26 @@ TEST(RouterTest, CpuTeamPartsFollowTheWork) {
   EXPECT_EQ(tileblas::cpu_team_parts(square(192), 16), kernel_panels ? 16 : 0);
   EXPECT_EQ(tileblas::cpu_team_parts(square(64), 1), 0);
   EXPECT_EQ(tileblas::cpu_team_parts(square(64, DataType::kF16), 16), 0);
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(64, DataType::kF16), 16), 0);
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(64, DataType::kBF16), 16), 0);
+  EXPECT_EQ(tileblas::cpu_team_parts(square(64, DataType::kF64), 16), 0);  // C of another type
+  // fp64: 2^17 FLOPs of fp32's time is 2^16 FLOPs.
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(32, DataType::kF64), 16), 0);
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(48, DataType::kF64), 16), 4);
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(64, DataType::kF64), 16), 8);
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(128, DataType::kF64), 16), 16);
+  // Complex: 8 FLOPs a multiply-add, each as long as an fp32 one; complex double twice that.
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(16, DataType::kC32), 16), 0);
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(32, DataType::kC32), 16), 2);
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(64, DataType::kC32), 16), 16);
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(16, DataType::kC64), 16), 0);
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(32, DataType::kC64), 16), 4);
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(64, DataType::kC64), 16), 16);
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(64, DataType::kC64), 8), 8);
+  // CPU BLAS panels of at most 64^3 multiply-adds, whatever the type.
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(128, DataType::kC64), 8), 8);
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(129, DataType::kC64), 8), kernel_panels ? 8 : 0);
+  EXPECT_EQ(tileblas::cpu_team_parts(square_of(129, DataType::kF64), 8), kernel_panels ? 8 : 0);
   GemmProblem thin = square(64);
   thin.n = 1;
   thin.m = 4096;  // 2^19 FLOPs over rows
@@ -333,6 +361,49 @@ TEST(RouterTest, HostTeamWhenPredictedFaster) {
             0);
 }
 
+// The team serves every type the host kernel does: a c64 problem whose type's rates (its points in
+// c64 FLOPs) measured the team faster gets the team and its parts, as an fp32 one does, with a GPU
+// and without.
+TEST(RouterTest, HostTeamServesComplexDouble) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const Placement host;
+  Rates rates = typical_rates();
+  const int64_t n[] = {16, 64, 128, 512};
+  const double cpu_s[] = {4e-6, 65e-6, 260e-6, 8e-3}, team_s[] = {0, 14e-6, 45e-6, 0};
+  for (int i = 0; i < 4; ++i) {
+    rates.cpu_point_flops[i] = square_of(n[i], DataType::kC64).flops();
+    rates.cpu_point_s[i] = cpu_s[i];
+    rates.cpu_team_point_s[i] = team_s[i];
+  }
+  rates.cpu_points = 4;
+  rates.cpu_team_threads = 16;
+  const GemmProblem p = square_of(64, DataType::kC64);
+  const auto r = tileblas::route_gemm(p, host, Config{}, &caps, "", &rates);
+  EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU) << r.reason.str();
+  EXPECT_EQ(r.cpu_path, CpuPath::kHostTeam) << r.reason.str();
+  EXPECT_EQ(r.cpu_parts, 16) << r.reason.str();
+  EXPECT_NE(r.reason.str().find("host team"), std::string::npos) << r.reason.str();
+
+  GemmProblem beta = square_of(100, DataType::kC64);  // between the points, beta != 0
+  beta.beta = tileblas::Scalar(0.5, -1.0);
+  const auto between = tileblas::route_gemm(beta, host, Config{}, &caps, "", &rates);
+  EXPECT_EQ(between.cpu_path, CpuPath::kHostTeam) << between.reason.str();
+  EXPECT_EQ(between.cpu_parts, tileblas::cpu_team_parts(beta, 16));
+  EXPECT_GE(between.cpu_parts, 2);
+
+  Rates no_gpu = rates;  // as measured_cpu_rates()
+  no_gpu.gpu_overhead_s = std::numeric_limits<double>::infinity();
+  const auto cpu_only = tileblas::route_gemm(p, host, Config{}, nullptr, "no CUDA device", &no_gpu);
+  EXPECT_EQ(cpu_only.cpu_path, CpuPath::kHostTeam) << cpu_only.reason.str();
+  EXPECT_EQ(cpu_only.cpu_parts, 16);
+  EXPECT_EQ(cpu_only.reason.str(), "host team; no GPU: no CUDA device");
+
+  Rates slow_team = rates;  // not 10% faster than one zgemm_ call
+  slow_team.cpu_team_point_s[1] = 60e-6;
+  EXPECT_EQ(tileblas::route_gemm(p, host, Config{}, &caps, "", &slow_team).cpu_path,
+            CpuPath::kCpuBlas);
+}
+
 // Without a GPU, fp32 host problems still take the fastest CPU path the CPU side's rates predict:
 // our host kernel, the host team or one CPU BLAS call; without rates, one CPU BLAS call.
 TEST(RouterTest, NoDeviceTakesTheHostKernelWhereMeasuredFaster) {
@@ -386,6 +457,28 @@ TEST(CalibrationTest, CpuSideIsMeasuredWithoutADevice) {
   EXPECT_TRUE(std::isinf(r.gpu_overhead_s));
   EXPECT_DOUBLE_EQ(r.host_kernel_sure_flops, tileblas::host_kernel_sure_flops(r));
   EXPECT_EQ(&r, tileblas::measured_cpu_rates(square(8)));
+}
+
+// On a type's first call the host team is measured at each CPU point cpu_team_parts() splits, for
+// every type it serves, after the CPU BLAS and the host kernel (measure_cpu()).
+TEST(CalibrationTest, TeamIsMeasuredForEveryTypeItServes) {
+  const tileblas::CpuTeam* team = tileblas::CpuTeam::get();
+  if (!team) GTEST_SKIP() << "a single CPU: no team";
+  for (DataType t : {DataType::kF32, DataType::kF64, DataType::kC32, DataType::kC64}) {
+    const Rates* measured = tileblas::measured_cpu_rates(square_of(64, t));
+    ASSERT_NE(measured, nullptr) << tileblas::name_of(t);  // no other thread is measuring
+    const Rates& r = *measured;
+    EXPECT_EQ(r.cpu_team_threads, team->threads());
+    int split = 0;
+    for (int i = 0; i < r.cpu_points; ++i) {
+      const double per_product = tileblas::is_complex(t) ? 8.0 : 2.0;
+      const int64_t n = std::llround(std::cbrt(r.cpu_point_flops[i] / per_product));
+      const bool parts = tileblas::cpu_team_parts(square_of(n, t), r.cpu_team_threads) >= 2;
+      EXPECT_EQ(r.cpu_team_point_s[i] > 0, parts) << tileblas::name_of(t) << " " << n;
+      split += parts;
+    }
+    EXPECT_GT(split, 0) << tileblas::name_of(t);
+  }
 }
 
 // A call that finds another thread measuring the rates does not wait for it: it gets none (and is
