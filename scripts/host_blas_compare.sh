@@ -88,7 +88,7 @@ elif [ "$level3" = 1 ]; then
   ops=(--ops=trsm,syrk --routines=sd --l3_sizes=$l3_sizes)
   notes+=("OpenBLAS not run above 4096 for dtrsm_, dsyrk_ (time budget).")
 else
-  sizes=8,16,32,64,128,256,512,1024,2048,4096,8192 beta_sizes=128,2048 target=0.05
+  sizes=8,16,32,64,128,256,512,1024,2048,4096,8192 beta_sizes=64,128,256,2048 target=0.05
   deadline_openblas=90 deadline_nvblas=50 deadline_tileblas=70
   ob_skip=d:4096,c:4096,z:4096
   notes+=("OpenBLAS not run above 4096 for dgemm_, cgemm_, zgemm_ (time budget: 8192 zgemm_ takes ~40 s a call on 16 cores).")
