@@ -1,11 +1,13 @@
 // Shared by the GEMM families: for the 16-bit and TF32 tensor-core ones (gemm_mma, gemm_wgmma) the
 // kernel arguments, the epilogue's access to C in its storage type (fp32, fp16 or bf16; fp32
 // arithmetic, rounded once) and the checks of supports() that do not depend on the family; for
-// all, the grouped tile order and the triangle tests of GemmProblem::c_triangle.
+// all, the grouped tile order, the triangle tests of GemmProblem::c_triangle and the memory pool
+// that holds the workspaces (packed or transposed operands, split-K partials).
 #pragma once
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_runtime.h>
 
 #include <algorithm>
 #include <climits>
@@ -92,6 +94,29 @@ inline bool problem_fits(const GemmProblem& p, int64_t block_m, int64_t block_n)
   if (p.c_triangle != Triangle::kAll) return false;  // these rows compute all of C
   return p.lda >= std::max<int64_t>(1, p.a_rows()) && p.ldb >= std::max<int64_t>(1, p.b_rows()) &&
          p.ldc >= std::max<int64_t>(1, p.m);
+}
+
+// Workspaces come from the current device's default memory pool (cudaMallocAsync on the call's
+// stream). After a synchronisation the pool keeps at least kPoolKeepBytes, and as much as the
+// largest workspace asked for up to kPoolKeepMaxBytes, instead of returning it to the driver, so
+// back-to-back calls do not each pay for a new allocation (8192^3 sgemm packed: 512 MiB, ~1.3 ms
+// a call when re-mapped). Call before allocating a workspace of `bytes`.
+constexpr uint64_t kPoolKeepBytes = uint64_t(256) << 20;
+constexpr uint64_t kPoolKeepMaxBytes = uint64_t(2) << 30;
+inline cudaError_t keep_workspace_pool(uint64_t bytes) {
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  cudaMemPool_t pool;
+  if (err == cudaSuccess) err = cudaDeviceGetDefaultMemPool(&pool, device);
+  uint64_t keep = 0;
+  if (err == cudaSuccess)
+    err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  const uint64_t wanted = std::clamp(bytes, kPoolKeepBytes, kPoolKeepMaxBytes);
+  if (err == cudaSuccess && keep < wanted) {
+    keep = wanted;
+    err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  }
+  return err;
 }
 
 }  // namespace tileblas::gemm_device

@@ -450,26 +450,6 @@ cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-// The TF32 transpose workspace comes from the device's default memory pool; the pool keeps this
-// much after a synchronisation instead of returning it to the driver, so back-to-back calls do
-// not each pay for a cudaMalloc.
-constexpr uint64_t kPoolKeepBytes = uint64_t(256) << 20;
-
-cudaError_t keep_pool_memory() {
-  int device = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  cudaMemPool_t pool;
-  if (err == cudaSuccess) err = cudaDeviceGetDefaultMemPool(&pool, device);
-  uint64_t keep = 0;
-  if (err == cudaSuccess)
-    err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-  if (err == cudaSuccess && keep < kPoolKeepBytes) {
-    keep = kPoolKeepBytes;
-    err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-  }
-  return err;
-}
-
 // Writes the rows x cols fp32 matrix `in` transposed into `out` (leading dimension ld_out).
 cudaError_t transpose(const float* in, int64_t ld_in, int64_t rows, int64_t cols, float* out,
                       int64_t ld_out, cudaStream_t stream) {
@@ -500,11 +480,11 @@ cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
     const int64_t ld_k = (p.k + 3) / 4 * 4;
     const int64_t a_elems = a_k ? 0 : p.m * ld_k;
     const int64_t b_elems = b_k ? 0 : p.n * ld_k;
-    cudaError_t err = keep_pool_memory();
+    const size_t bytes = size_t(a_elems + b_elems) * sizeof(float);
+    cudaError_t err = gemm_device::keep_workspace_pool(bytes);
     if (err != cudaSuccess) return err;
     float* workspace = nullptr;
-    err = cudaMallocAsync(reinterpret_cast<void**>(&workspace),
-                          size_t(a_elems + b_elems) * sizeof(float), stream);
+    err = cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, stream);
     if (err != cudaSuccess) return err;
     if (!a_k) {
       err = transpose(static_cast<const float*>(p.a), p.lda, p.m, p.k, workspace, ld_k, stream);

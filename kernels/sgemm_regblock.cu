@@ -70,12 +70,6 @@ constexpr int kMinTilesPerSlice = 8;  // split-K: fewer k-steps per slice cannot
 // (128x128x65536: 16,384 threads, ~200 slices) make the reduce latency-bound; 32 instead of 8
 // gained 1 % there (the same sums in the same order).
 constexpr int kReduceUnroll = 32;
-// Split-K and packing workspaces come from the device's default memory pool; after a
-// synchronisation the pool keeps at least kPoolKeepBytes, and as much as the largest workspace
-// asked for up to kPoolKeepMaxBytes, instead of returning it to the driver, so back-to-back calls
-// do not each pay for a new allocation (8192^3 packed: 512 MiB, ~1.3 ms a call when re-mapped).
-constexpr uint64_t kPoolKeepBytes = uint64_t(256) << 20;
-constexpr uint64_t kPoolKeepMaxBytes = uint64_t(2) << 30;
 
 struct Args {
   bool trans_a, trans_b;
@@ -582,23 +576,6 @@ cudaError_t pack(const float* x, int64_t ld, bool r_contiguous, int64_t rows, in
   return cudaGetLastError();
 }
 
-// Workspaces come from the device's default memory pool; raise its release threshold to hold a
-// workspace of `bytes` (see kPoolKeepBytes) so a synchronisation does not hand it back to the
-// driver between calls.
-cudaError_t keep_pool_memory(int device, uint64_t bytes) {
-  cudaMemPool_t pool;
-  cudaError_t err = cudaDeviceGetDefaultMemPool(&pool, device);
-  uint64_t keep = 0;
-  if (err == cudaSuccess)
-    err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-  const uint64_t wanted = std::clamp(bytes, kPoolKeepBytes, kPoolKeepMaxBytes);
-  if (err == cudaSuccess && keep < wanted) {
-    keep = wanted;
-    err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-  }
-  return err;
-}
-
 bool is_fp32_problem(const GemmProblem& p) {
   return p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 && p.m >= 1 && p.n >= 1 &&
          p.k >= 0 && p.lda >= std::max<int64_t>(1, p.a_rows()) &&
@@ -677,7 +654,7 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   float* partial = nullptr;
   if (slices > 0) {
     const size_t bytes = size_t(slices) * size_t(m_pad) * size_t(p.n) * sizeof(float);
-    err = keep_pool_memory(device, bytes);
+    err = gemm_device::keep_workspace_pool(bytes);
     if (err != cudaSuccess) return err;
     err = cudaMallocAsync(reinterpret_cast<void**>(&partial), bytes, stream);
     if (err != cudaSuccess) return err;
@@ -723,10 +700,8 @@ cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
   const int64_t k_pad = (p.k + T::kBlockK - 1) / T::kBlockK * T::kBlockK;
   const int64_t panel_a = T::kBlockM * k_pad, panel_b = T::kBlockN * k_pad;
   const int64_t rows_a = panel_rows<T::kBlockM>(p.m), rows_b = panel_rows<T::kBlockN>(p.n);
-  int device = 0;
-  cudaError_t err = cudaGetDevice(&device);
   const size_t bytes = size_t(rows_a + rows_b) * size_t(k_pad) * sizeof(float);
-  if (err == cudaSuccess) err = keep_pool_memory(device, bytes);
+  cudaError_t err = gemm_device::keep_workspace_pool(bytes);
   if (err != cudaSuccess) return err;
   float* workspace = nullptr;
   err = cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, stream);
