@@ -183,9 +183,9 @@ bool row_supports(const GemmKernel& row, DataType t, const Shape& s) {
   return row.supports(p, hopper);
 }
 
-// Per type and shape: the first vector row that supports it at every shape; the other vector rows
-// at the NN squares and the skinny shapes; the scalar-load rows at 4096^3 NN and wherever no vector
-// row supports the shape (4097^3: odd leading dimensions).
+// Per type and shape: the first vector row that supports it and the packed rows at every shape;
+// the other vector rows at the NN squares and the skinny shapes; the scalar-load rows at 4096^3 NN
+// and wherever no vector row supports the shape (4097^3: odd leading dimensions).
 bool register_benches() {
   for (DataType t : {DataType::kF64, DataType::kC64, DataType::kC32}) {
     for (const Shape& s : kShapes) {
@@ -198,7 +198,8 @@ bool register_benches() {
         if (std::strstr(row.name, "scalarload") != nullptr || !row_supports(row, t, s)) continue;
         const bool first = !vector_seen;
         vector_seen = true;
-        if (!first && !nn) continue;
+        const bool packed = std::strstr(row.name, "packed") != nullptr;
+        if (!first && !nn && !packed) continue;
         const std::string name = std::string(op_name(t)) + "/" + row.name + "/" + shape_name(s);
         benchmark::RegisterBenchmark(name.c_str(), bench_row, &row, s, name)
             ->UseManualTime()

@@ -1,8 +1,7 @@
 // cgemm_simt: complex single-precision GEMM on the fp32 SIMT cores (complex FMA in registers).
 //
 //   C = alpha * op(A) * op(B) + beta * C     column-major, complex fp32 (DataType::kC32:
-//   interleaved
-//                                            re, im), alpha and beta complex
+//                                            interleaved re, im), alpha and beta complex
 //
 // op is N, T or C (conjugate transpose) for A and B independently. Each complex product is four
 // fp32 FMAs into fp32 re and im accumulators (re += ar br - ai bi, im += ar bi + ai br, with the
@@ -17,13 +16,19 @@
 // (l, l^1) read one A vector and lanes (l, l^2) one B vector (16-byte shared-memory reads, two
 // complex each). Each k-step of op(A) and op(B) lies k-major in shared memory (a[k][m], b[k][n],
 // rows padded by 2 complex: 16-byte aligned rows, and conflict-free 8-byte writes of
-// k-contiguous operands), filled by a 3-stage cp.async ring. Blocks are rasterized in groups of 8
+// k-contiguous operands), filled by a 3-stage cp.async ring; one barrier per k-tile, before the
+// last k-step's products (its reads already in registers). Blocks are rasterized in groups of 8
 // tile rows (L2 reuse).
 //
 // Copies: operands contiguous along m or n (A not transposed, B transposed) in 16-byte chunks (two
 // complex) in the vector row; operands contiguous along k (A transposed, B not) one complex (8
 // bytes) at a time, 8 consecutive k per lane group, transposed on the way into shared memory. The
-// scalar-load row copies 4 bytes (re or im) at a time.
+// scalar-load row copies 4 bytes (re or im) at a time. The packed row first packs each operand
+// the 16-byte m/n-contiguous copies cannot read in place (A transposed, B not transposed, or either
+// unaligned or of odd leading dimension) into a workspace from the device's default memory pool:
+// op() applied (transposed, conjugated), m/n-contiguous, even leading dimension; then it runs the
+// vector kernel on m/n-contiguous operands only. The k-contiguous copies are the slow ones (4096^3
+// on an H100: NN 0.79 of cuBLAS, NT 0.89), and packing costs one pass over the packed operands.
 //
 // Edges: any m, n >= 1 and k >= 0; copies beyond m, n or k are zero-filled (nothing outside the
 // matrices is read), stores are predicated; rows m..ldc-1 of C are never written.
@@ -31,8 +36,9 @@
 // beta == 0: C is not read (NaN in C does not leak).
 //
 // Alignment: cgemm_simt_64x128x16 needs A and B 16-byte aligned and lda, ldb even; the
-// "scalarload" row needs only 4-byte (float) alignment of A and B, any leading dimension (it copies
-// whole complex elements, 8 bytes, where A and B are 8-byte aligned, else re and im apart). C needs
+// "scalarload" and "packed" rows need only 4-byte (float) alignment of A and B, any leading
+// dimension (the scalar-load row copies whole complex elements, 8 bytes, where A and B are 8-byte
+// aligned, else re and im apart; the packing reads float by float). C needs
 // 4-byte alignment (16-byte accesses where C and ldc allow them, else float by float). Needs sm_80
 // or newer (cp.async) and 150 KiB of shared memory per SM for two blocks (one block runs where less
 // is available).
@@ -48,5 +54,7 @@ bool supports_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_64x128x16(const GemmProblem& p, cudaStream_t stream);
 bool supports_scalarload_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_scalarload_64x128x16(const GemmProblem& p, cudaStream_t stream);
+bool supports_packed_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_packed_64x128x16(const GemmProblem& p, cudaStream_t stream);
 
 }  // namespace tileblas::cgemm_simt

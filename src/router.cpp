@@ -81,6 +81,16 @@ bool wgmma_tile_mostly_empty(const GemmProblem& p, const DeviceCaps&) {
 bool fills_sms_4x_128x128(const GemmProblem& p, const DeviceCaps& caps) {
   return tiles(p, 128, 128) >= 4 * int64_t(caps.num_sms);
 }
+// Complex fp32: the vector row's k-contiguous copies (A transposed, B not) and the scalar-load
+// row run at 0.74-0.80 of cuBLAS where m/n-contiguous operands reach 0.89 (H100, 4096^3 and
+// 8192^3, docs/NOTES-f64-complex.md); packing such operands costs one pass over them, small
+// against the product's time from about 1024^3 (8.6 GFLOP) on.
+bool cgemm_packing_pays(const GemmProblem& p, const DeviceCaps& caps) {
+  static const GemmKernel* const direct_row = find_gemm_kernel("cgemm_simt_64x128x16");
+  const bool mn_contiguous = p.trans_a == Op::kNoTrans && p.trans_b != Op::kNoTrans;
+  const bool in_place = mn_contiguous && direct_row && direct_row->supports(p, caps);
+  return !in_place && p.flops() >= 8e9;
+}
 // TF32 pays once the 128x128 tensor-core tiles fill the SMs (tile-starved at 1024^3).
 bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {
   return fills_sms_128x128(p, caps) && p.k >= 512;
@@ -139,6 +149,7 @@ const Preference kGemmPreferences[] = {
     {"gemm_mma_tf32_", large_tf32, "TF32 tensor cores (TILEBLAS_ALLOW_TF32=1)"},
     {"dgemm_mma_f64_128x128x16", fills_sms_4x_128x128, "fp64 tensor cores, 128x128 tiles"},
     {"dgemm_mma_f64_128x64x16", always, "fp64 tensor cores, 128x64 tiles (few tiles)"},
+    {"cgemm_simt_packed_", cgemm_packing_pays, "complex fp32: operands packed m/n-contiguous"},
     {"sgemm_splitk_128x64x16", split_k_pays, "few output tiles, long k: split-K"},
     {"sgemm_packed_128x128x16", packing_pays, "large, or unaligned with long k: packed operands"},
     {"sgemm_regblock_128x128x16", fills_sms_128x128, "128x128 tiles fill the SMs"},

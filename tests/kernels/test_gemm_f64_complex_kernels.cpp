@@ -14,8 +14,10 @@
 // transposes (N/T for dgemm, N/T/C for complex); alpha, beta in {0, 1, 0.7, -2} (and complex values
 // for zgemm/cgemm); alpha == 0 runs with A = B = nullptr (must not be read). Scalar-load rows run
 // on pointers one real element off 16-byte alignment and odd leading dimensions, where the vector
-// rows' supports() must say no. Suites: GemmF64ComplexRows.* (no GPU needed), GemmF64Complex.*
-// (the grid), GemmF64ComplexSmall.* (quick subset for compute-sanitizer).
+// rows' supports() must say no; packed rows on such pointers in half the cases, aligned in the
+// other half (operands then read in place where their layout allows). Suites: GemmF64ComplexRows.*
+// (no GPU needed), GemmF64Complex.* (the grid), GemmF64ComplexSmall.* (quick subset for
+// compute-sanitizer).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -58,6 +60,9 @@ std::vector<const GemmKernel*> rows() {
 }
 
 bool is_scalarload(const GemmKernel& k) { return std::strstr(k.name, "scalarload") != nullptr; }
+bool is_packed(const GemmKernel& k) { return std::strstr(k.name, "packed") != nullptr; }
+// Rows that take any alignment and leading dimension (the others need 16-byte-aligned A and B).
+bool any_alignment(const GemmKernel& k) { return is_scalarload(k) || is_packed(k); }
 
 struct Case {
   Op ta = Op::kNoTrans, tb = Op::kNoTrans;
@@ -301,7 +306,9 @@ Case random_case(const GemmKernel& row, const std::vector<int64_t>& dims, int64_
   c.alpha = tbtest::pick(scalars_of(t, integers));
   c.beta = tbtest::pick(scalars_of(t, integers));
   c.integers = integers;
-  c.misaligned = is_scalarload(row);
+  // Packed rows: both, so that operands read in place (aligned) and packed ones are covered.
+  c.misaligned =
+      is_scalarload(row) || (is_packed(row) && tbtest::pick(std::vector<bool>{false, true}));
   c.pad_a = tbtest::pick(std::vector<int64_t>{0, 1, 5, 16});
   c.pad_b = tbtest::pick(std::vector<int64_t>{0, 1, 5, 16});
   c.pad_c = tbtest::pick(std::vector<int64_t>{0, 1, 3});
@@ -370,15 +377,16 @@ TEST(GemmF64ComplexRows, SupportsOnlyWhatTheyCompute) {
     GemmProblem short_ld = p;
     short_ld.lda = 7;
     EXPECT_FALSE(row->supports(short_ld, caps)) << row->name;
-    // One real element off 16-byte alignment and an odd leading dimension: scalar-load rows only.
+    // One real element off 16-byte alignment and an odd leading dimension: scalar-load and packed
+    // rows only.
     const size_t real_bytes = t == DataType::kC32 ? 4 : 8;
     GemmProblem odd = p;
     odd.a = reinterpret_cast<const unsigned char*>(buffer) + real_bytes;
-    EXPECT_EQ(row->supports(odd, caps), is_scalarload(*row)) << row->name;
+    EXPECT_EQ(row->supports(odd, caps), any_alignment(*row)) << row->name;
     odd = p;
     odd.lda = 9;
     // (An odd lda keeps zgemm's 16-byte elements aligned.)
-    EXPECT_EQ(row->supports(odd, caps), is_scalarload(*row) || t == DataType::kC64) << row->name;
+    EXPECT_EQ(row->supports(odd, caps), any_alignment(*row) || t == DataType::kC64) << row->name;
   }
 }
 

@@ -751,8 +751,7 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
 }
 
 // fp64: the 128x128 tensor-core tile once its tiles fill the SMs four times over, else 128x64; odd
-// leading dimensions on the scalar-load row. Complex: the 16-byte row where aligned, else the
-// scalar-load row.
+// leading dimensions on the scalar-load row. Complex double: the 16-byte row.
 TEST(RouterTest, PicksTheFp64AndComplexRows) {
   const DeviceCaps caps = tbtest::hopper_caps();
   struct Expect {
@@ -766,8 +765,6 @@ TEST(RouterTest, PicksTheFp64AndComplexRows) {
       {DataType::kF64, 4097, 4097, "dgemm_mma_f64_scalarload_128x128x16"},
       {DataType::kC64, 4096, 4096, "zgemm_mma_f64_64x64x8"},
       {DataType::kC64, 4097, 4097, "zgemm_mma_f64_64x64x8"},  // 16-byte elements stay aligned
-      {DataType::kC32, 4096, 4096, "cgemm_simt_64x128x16"},
-      {DataType::kC32, 4097, 4097, "cgemm_simt_scalarload_64x128x16"},
   };
   for (const Expect& e : cases) {
     GemmProblem p = square(e.n, e.type);
@@ -777,6 +774,40 @@ TEST(RouterTest, PicksTheFp64AndComplexRows) {
     const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
     ASSERT_NE(k, nullptr) << tileblas::name_of(e.type) << " " << e.n;
     EXPECT_STREQ(k->name, e.kernel) << tileblas::name_of(e.type) << " " << e.n << ": " << why;
+  }
+}
+
+// Complex fp32: large problems whose operands the 16-byte m/n-contiguous copies cannot read in
+// place (A transposed, B not, odd leading dimensions) are packed; aligned A-by-B^T or B^H problems
+// and small ones run in place, on the 16-byte row where aligned, else the scalar-load row.
+TEST(RouterTest, PicksTheComplexFp32Rows) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  using tileblas::Op;
+  const struct {
+    int64_t n, ld;
+    Op ta, tb;
+    const char* kernel;
+  } cases[] = {
+      {4096, 4096, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_packed_64x128x16"},
+      {4096, 4096, Op::kTrans, Op::kTrans, "cgemm_simt_packed_64x128x16"},
+      {4096, 4096, Op::kConjTrans, Op::kConjTrans, "cgemm_simt_packed_64x128x16"},
+      {4097, 4097, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_packed_64x128x16"},
+      {4097, 4097, Op::kNoTrans, Op::kTrans, "cgemm_simt_packed_64x128x16"},
+      {4096, 4096, Op::kNoTrans, Op::kTrans, "cgemm_simt_64x128x16"},
+      {4096, 4096, Op::kNoTrans, Op::kConjTrans, "cgemm_simt_64x128x16"},
+      {512, 512, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_64x128x16"},
+      {511, 511, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_scalarload_64x128x16"},
+  };
+  for (const auto& e : cases) {
+    GemmProblem p = square(e.n, DataType::kC32);
+    p.c_type = DataType::kC32;
+    p.trans_a = e.ta, p.trans_b = e.tb;
+    p.lda = p.ldb = p.ldc = e.ld;
+    std::string why;
+    const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
+    ASSERT_NE(k, nullptr) << e.n;
+    EXPECT_STREQ(k->name, e.kernel)
+        << e.n << " " << tileblas::name_of(e.ta) << tileblas::name_of(e.tb) << ": " << why;
   }
 }
 
