@@ -36,6 +36,9 @@ inline const std::vector<SweepType>& sweep_types() {
       {"f32", DataType::kF32, DataType::kF32, "sgemm"},
       {"f16f32", DataType::kF16, DataType::kF32, "gemm_f16f16f32"},
       {"bf16f32", DataType::kBF16, DataType::kF32, "gemm_bf16bf16f32"},
+      {"f64", DataType::kF64, DataType::kF64, "dgemm"},
+      {"c32", DataType::kC32, DataType::kC32, "cgemm"},
+      {"c64", DataType::kC64, DataType::kC64, "zgemm"},
   };
   return types;
 }
