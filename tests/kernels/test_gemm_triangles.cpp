@@ -53,9 +53,9 @@ bool accepts_triangles(const GemmKernel& row, DataType type) {
          row.supports(probe(type, 64, 64, 32, Triangle::kUpper), caps);
 }
 
-// Rows that compute all of C in pieces of their own (split-K slices, packed strips) or on tensor
-// cores for 16-bit and TF32 data refuse a triangle; the other SIMT and FP64 rows take one, only on
-// a square C.
+// Rows that compute all of C in pieces of their own (split-K slices, sgemm's packed strips) or on
+// tensor cores for 16-bit and TF32 data refuse a triangle; the other SIMT and FP64 rows (cgemm's
+// packed row too: it packs A and B, not C) take one, only on a square C.
 TEST(GemmTriangleRows, WhichRowsTakeATriangle) {
   const tileblas::DeviceCaps caps = tbtest::hopper_caps();
   int taking = 0;
@@ -74,7 +74,7 @@ TEST(GemmTriangleRows, WhichRowsTakeATriangle) {
     EXPECT_EQ(takes, expected) << name;
     taking += takes;
   }
-  EXPECT_EQ(taking, 13);  // sgemm_regblock 6, dgemm 3, zgemm 2, cgemm 2
+  EXPECT_EQ(taking, 14);  // sgemm_regblock 6, dgemm 3, zgemm 2, cgemm 3
   GemmProblem f16 = probe(DataType::kF16, 64, 64, 32, Triangle::kLower);
   f16.c_type = DataType::kF32;
   for (const GemmKernel& row : tileblas::gemm_kernels()) EXPECT_FALSE(row.supports(f16, caps));
