@@ -82,14 +82,15 @@ bool fills_sms_4x_128x128(const GemmProblem& p, const DeviceCaps& caps) {
   return tiles(p, 128, 128) >= 4 * int64_t(caps.num_sms);
 }
 // Complex fp32: the vector row's k-contiguous copies (A transposed, B not) and the scalar-load
-// row run at 0.74-0.80 of cuBLAS where m/n-contiguous operands reach 0.89 (H100, 4096^3 and
-// 8192^3, docs/NOTES-f64-complex.md); packing such operands costs one pass over them, small
-// against the product's time from about 1024^3 (8.6 GFLOP) on.
+// row run at 0.67-0.85 of cuBLAS where the packed row reaches 0.82-0.94 (H100, 1024^3 to 8192^3,
+// NN, TN, CC, 4097^3, skinny shapes; docs/NOTES-f64-complex.md). Packing costs one pass over the
+// packed operands: at 1024^3 it still left the packed row 22 % ahead, so it is taken down to
+// about 512^3 (1.07 GFLOP); smaller problems run in place.
 bool cgemm_packing_pays(const GemmProblem& p, const DeviceCaps& caps) {
   static const GemmKernel* const direct_row = find_gemm_kernel("cgemm_simt_64x128x16");
   const bool mn_contiguous = p.trans_a == Op::kNoTrans && p.trans_b != Op::kNoTrans;
   const bool in_place = mn_contiguous && direct_row && direct_row->supports(p, caps);
-  return !in_place && p.flops() >= 8e9;
+  return !in_place && p.flops() >= 1e9;
 }
 // TF32 pays once the 128x128 tensor-core tiles fill the SMs (tile-starved at 1024^3).
 bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {

@@ -795,8 +795,9 @@ TEST(RouterTest, PicksTheComplexFp32Rows) {
       {4097, 4097, Op::kNoTrans, Op::kTrans, "cgemm_simt_packed_64x128x16"},
       {4096, 4096, Op::kNoTrans, Op::kTrans, "cgemm_simt_64x128x16"},
       {4096, 4096, Op::kNoTrans, Op::kConjTrans, "cgemm_simt_64x128x16"},
-      {512, 512, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_64x128x16"},
-      {511, 511, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_scalarload_64x128x16"},
+      {512, 512, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_packed_64x128x16"},
+      {256, 256, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_64x128x16"},
+      {255, 255, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_scalarload_64x128x16"},
   };
   for (const auto& e : cases) {
     GemmProblem p = square(e.n, DataType::kC32);
