@@ -1,7 +1,6 @@
-// tileblas::level3: symm, hemm, syrk, herk, syr2k, her2k, trmm and trsm, dispatched as gemm() is:
-// classify the operands, route (src/router.cpp route_level3()), run the GPU plan (src/plans.h)
-// through the executor or the CPU BLAS's routine of the same name and type, fall back to the CPU on
-// any GPU failure, record the call.
+// tileblas::level3: symm, hemm, syrk, herk, syr2k, her2k, trmm and trsm through the dispatch that
+// gemm() uses (src/dispatch.h): routed by route_level3() (src/router.cpp), run as the GPU plan
+// (src/plans.h) through the executor or as the CPU BLAS's routine of the same name and type.
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -9,9 +8,9 @@
 #include "calibration.h"
 #include "cpu_blas.h"
 #include "device.h"
+#include "dispatch.h"
 #include "env.h"
 #include "executor.h"
-#include "host_copies.h"
 #include "log.h"
 #include "operands.h"
 #include "ops.h"
@@ -107,25 +106,6 @@ Operands operands_of(const Level3Problem& p) {
 
 namespace {
 
-// The CPU BLAS routine of p's name and type, for the verbose line ("cpu_blas ztrsm_"): made once
-// per (routine, type), kept for the process (record_call() keeps the pointer).
-const char* cpu_blas_label(const Level3Problem& p) {
-  static const std::vector<std::string> labels = [] {
-    std::vector<std::string> l;
-    for (int op = 0; op < 8; ++op) {
-      for (const char letter : {'s', 'd', 'c', 'z'}) {
-        l.push_back(std::string("cpu_blas ") + letter + name_of(Level3Op(op)) + "_");
-      }
-    }
-    return l;
-  }();
-  const int letter = p.type == DataType::kF64   ? 1
-                     : p.type == DataType::kC32 ? 2
-                     : p.type == DataType::kC64 ? 3
-                                                : 0;
-  return labels[size_t(p.op) * 4 + size_t(letter)].c_str();
-}
-
 // The GPU plan's name for the verbose line (src/plans.h has no per-plan names).
 const char* plan_label(Level3Op op) {
   static const std::vector<std::string> labels = [] {
@@ -136,72 +116,86 @@ const char* plan_label(Level3Op op) {
   return labels[size_t(op)].c_str();
 }
 
+// Level 3's part of the dispatch (src/dispatch.h). On the CPU it has the CPU BLAS alone.
+struct Level3Dispatch {
+  const Level3Problem& problem;
+  bool output_touched = false;  // a failed GPU run may have written a host output in part
+
+  Level3Route route(const CallSite& site) const {
+    const Level3Problem& p = problem;
+    Device* device = site.device;
+    const bool plan_supports = device && level3_on_device_supports(p, device->caps());
+    // Rates only where they can send the call to the GPU.
+    const Rates* rates = nullptr;
+    const Level3Points* points = nullptr;
+    if (plan_supports && level3_needs_rates(p, site.where, config())) {
+      // The GEMM rates of p's type (and TF32 choice, as gemm() keys them), and the routine's own
+      // points.
+      GemmProblem like = gemm_like(p);
+      like.allow_tf32 = p.type == DataType::kF32 && config().allow_tf32;
+      rates = rates_if_measured(like);
+      const bool small = level3_points_cover(p);  // the routine's points decide it
+      if (small) points = level3_points_if_measured(p);
+      if (!rates || (small && !points)) {
+        const CurrentDevice current(*device);
+        if (current.ok()) {
+          if (!rates) rates = measured_rates(like, *device);
+          if (small && !points) points = measured_level3_points(p, *device);
+        }
+      }
+    }
+    return route_level3(p, site.where, config(), site.caps(), site.no_device_why, plan_supports,
+                        rates, points);
+  }
+
+  static const char* run_own_cpu_path(Level3Route&, const CallSite&) { return nullptr; }
+
+  cudaError_t run_on_gpu(const Level3Route&, const CallSite& site) {
+    return run_level3(problem, site.where, site.device->caps(), site.device->stream(),
+                      &output_touched);
+  }
+  const char* gpu_label(const Level3Route&) const { return plan_label(problem.op); }
+
+  // A copy back that failed part way has overwritten some of the output: where the routine reads
+  // its output (beta != 0, or B of trmm/trsm), computing it again would be wrong.
+  bool left_for_cpu(cudaError_t err, const char* routine, Level3Problem*) const {
+    const bool output_read = operands_of(problem).c.in;
+    if (output_touched && output_read) {
+      std::fprintf(stderr,
+                   "tileblas: error: %s: the GPU failed while copying the result back (%s); the "
+                   "output may hold a partial result\n",
+                   routine, cudaGetErrorString(err));
+      return false;
+    }
+    return true;
+  }
+
+  static void on_cpu_blas(const Level3Problem& p) { cpu_blas::level3(p); }
+  // The CPU BLAS routine of the call's name and type, for the verbose line ("cpu_blas ztrsm_"):
+  // made once per (routine, type), kept for the process (record_call() keeps the pointer).
+  const char* cpu_blas_label() const {
+    static const std::vector<std::string> labels = [] {
+      std::vector<std::string> l;
+      for (int op = 0; op < 8; ++op) {
+        for (const char letter : {'s', 'd', 'c', 'z'}) {
+          l.push_back(std::string("cpu_blas ") + letter + name_of(Level3Op(op)) + "_");
+        }
+      }
+      return l;
+    }();
+    const int letter = problem.type == DataType::kF64   ? 1
+                       : problem.type == DataType::kC32 ? 2
+                       : problem.type == DataType::kC64 ? 3
+                                                        : 0;
+    return labels[size_t(problem.op) * 4 + size_t(letter)].c_str();
+  }
+};
+
 }  // namespace
 
 void level3(const Level3Problem& p, const char* routine) {
-  // Not made current yet: most small host calls stay on the CPU.
-  Device* device = Device::available();
-  const Operands o = operands_of(p);
-  const Placement where = placement_of(o, device ? device->index() : -1);
-  const bool elsewhere = where.any_other_device();
-  if (elsewhere) device = nullptr;
-  const bool plan_supports = device && level3_on_device_supports(p, device->caps());
-  // Rates only where they can send the call to the GPU.
-  const Rates* rates = nullptr;
-  const Level3Points* points = nullptr;
-  if (plan_supports && level3_needs_rates(p, where, config())) {
-    // The GEMM rates of p's type (and TF32 choice, as gemm() keys them), and the routine's own
-    // points.
-    GemmProblem like = gemm_like(p);
-    like.allow_tf32 = p.type == DataType::kF32 && config().allow_tf32;
-    rates = rates_if_measured(like);
-    const bool small = level3_points_cover(p);  // the routine's points decide it
-    if (small) points = level3_points_if_measured(p);
-    if (!rates || (small && !points)) {
-      const CurrentDevice current(*device);
-      if (current.ok()) {
-        if (!rates) rates = measured_rates(like, *device);
-        if (small && !points) points = measured_level3_points(p, *device);
-      }
-    }
-  }
-  Level3Route route = route_level3(
-      p, where, config(), device ? &device->caps() : nullptr,
-      elsewhere ? std::string("an operand on another GPU") : Device::unavailable_reason(),
-      plan_supports, rates, points);
-  if (route.side == TILEBLAS_ROUTE_GPU) {
-    cudaError_t err = cudaErrorInvalidDevice;  // CurrentDevice reports its own failure
-    const CurrentDevice current(*device);
-    if (current.ok()) {
-      bool output_touched = false;
-      err = run_level3(p, where, device->caps(), device->stream(), &output_touched);
-      if (err == cudaSuccess) {
-        record_call(routine, p, TILEBLAS_ROUTE_GPU, plan_label(p.op), std::move(route.reason));
-        return;
-      }
-      Device::report_failure(routine, err);
-      // A copy back that failed part way has overwritten some of the output: where the routine
-      // reads its output (beta != 0, or B of trmm/trsm), computing it again would be wrong.
-      const bool output_read = o.c.in;
-      if (output_touched && output_read) {
-        std::fprintf(stderr,
-                     "tileblas: error: %s: the GPU failed while copying the result back (%s); the "
-                     "output may hold a partial result\n",
-                     routine, cudaGetErrorString(err));
-        record_call(routine, p, TILEBLAS_ROUTE_GPU, plan_label(p.op),
-                    std::string("GPU failed while copying back (") + cudaGetErrorString(err) + ")");
-        return;
-      }
-    }
-    route.reason = std::string("GPU failed (") + cudaGetErrorString(err) + "), CPU fallback";
-  }
-  if (where.any_gpu_memory()) {
-    on_cpu_via_host_copies(o, where, routine,
-                           [&](const Operands& h) { cpu_blas::level3(on_operands(p, h)); });
-  } else {
-    cpu_blas::level3(p);
-  }
-  record_call(routine, p, TILEBLAS_ROUTE_CPU, cpu_blas_label(p), std::move(route.reason));
+  Level3Dispatch op{p};
+  dispatch(op, routine);
 }
 
 }  // namespace tileblas

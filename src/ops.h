@@ -1,6 +1,7 @@
 // The library's internal entry points, one per operation. compat/ calls them after the netlib
 // checks and quick returns; they route the call (src/router.*), run it on the CPU BLAS or on a
 // kernel (src/executor.*), record the route for tileblas_last_route() and print the verbose line.
+// gemm() and level3() do so through one dispatch (src/dispatch.h).
 #pragma once
 
 #include "level3.h"
