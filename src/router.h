@@ -67,7 +67,8 @@ struct Placement {
   bool any_device_accessible() const {
     return device_accessible(a) || device_accessible(b) || device_accessible(c);
   }
-  bool all_host() const { return !any_device_accessible(); }
+  // Every operand in host memory (memory of another GPU is not: the CPU reads it through copies).
+  bool all_host() const { return !any_device_accessible() && !any_gpu_memory(); }
   bool any_host() const {
     return !device_accessible(a) || !device_accessible(b) || !device_accessible(c);
   }

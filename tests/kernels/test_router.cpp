@@ -364,6 +364,27 @@ TEST(RouterTest, HostTeamWhenPredictedFaster) {
 // The team serves every type the host kernel does: a c64 problem whose type's rates (its points in
 // c64 FLOPs) measured the team faster gets the team and its parts, as an fp32 one does, with a GPU
 // and without.
+// An operand on a GPU tileblas does not use, the rest on the host: the call runs on the CPU BLAS
+// through host copies, never on our host kernel or the host team (they would read GPU memory),
+// whatever the CPU rates say.
+TEST(RouterTest, OperandOnAnotherGpuNeverRunsOnTheHostKernel) {
+  Rates rates = typical_rates();
+  rates.host_kernel_sure_flops = 1e12;
+  for (int i = 0; i < rates.cpu_points; ++i) {
+    rates.host_kernel_point_s[i] = rates.cpu_point_s[i] / 10;
+    rates.cpu_team_point_s[i] = rates.cpu_point_s[i] / 10;
+  }
+  rates.gpu_overhead_s = std::numeric_limits<double>::infinity();
+  const Placement where{tileblas::MemKind::kHostPageable, tileblas::MemKind::kHostPageable,
+                        tileblas::MemKind::kOtherDevice};
+  EXPECT_FALSE(where.all_host());
+  EXPECT_FALSE(tileblas::gemm_needs_rates(where, Config{}));
+  const auto r = tileblas::route_gemm(square(64), where, Config{}, nullptr,
+                                      "an operand on another GPU", &rates);
+  EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU);
+  EXPECT_EQ(r.cpu_path, CpuPath::kCpuBlas) << r.reason.str();
+}
+
 TEST(RouterTest, HostTeamServesComplexDouble) {
   const DeviceCaps caps = tbtest::hopper_caps();
   const Placement host;
