@@ -4,7 +4,8 @@
 Works for every operation: a benchmark named "<op>/<kernel>/<shape>[/<transposes>]" with counters
 `ours`, `ref`, `ratio` and the label "UNIT|YARDSTICK[|KERNEL]" (bench/bench_support.h) becomes one
 row. The GPU comes from --gpu, else from the JSON context ("gpu", set by bench/bench_main.cpp); the
-date from the JSON context.
+date from the JSON context. Several JSON files make one table, each row keeping its own file's GPU
+and date (the sweep of one type measured on another machine or day than the others').
 
 The GEMM shape sweep (bench/bench_sweep.cpp, rows "sweep/<type>/<class>/<m>x<n>x<k>/<ops>", the
 label's KERNEL the kernel the call was routed to) has its own tables:
@@ -13,7 +14,7 @@ label's KERNEL the kernel the call was routed to) has its own tables:
                     fall below 0.9, the largest rel_diff; then the geometric mean per shape class
   --sweep-rows      every sweep row (with --worst N: the N lowest ratios of each type)
 
-Usage: bench_table.py BENCH.json [--gpu NAME] [--filter REGEX] [--sweep-summary | --sweep-rows [--worst N]]
+Usage: bench_table.py BENCH.json [BENCH.json ...] [--gpu NAME] [--filter REGEX] [--sweep-summary | --sweep-rows [--worst N]]
 """
 import argparse
 import json
@@ -94,7 +95,7 @@ def geomean(values):
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
 
 
-def sweep_summary(rows, gpu, date):
+def sweep_summary(rows):
     lines = [
         "| type | shapes | geomean ours/cuBLAS | min | min at | below 0.9 | "
         f"geomean, largest dim >= {LARGE_DIM} | min, largest dim >= {LARGE_DIM} | max rel_diff | GPU | date |",
@@ -111,7 +112,7 @@ def sweep_summary(rows, gpu, date):
         lines.append(
             f"| {t} | {shapes} | {geomean(ratios):.3f} | {worst['ratio']:.3f} | {worst['dims']}/{worst['ops']} | "
             f"{sum(1 for x in ratios if x < 0.9)} | {geomean(large):.3f} | {min(large, default=float('nan')):.3f} | "
-            f"{max(rel, default=float('nan')):.1e} | {gpu} | {date} |")
+            f"{max(rel, default=float('nan')):.1e} | {rs[0]['gpu']} | {rs[0]['date']} |")
     classes = []
     for r in rows:
         if r["cls"] not in classes:
@@ -141,7 +142,7 @@ def sweep_table(rows, worst):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("json")
+    ap.add_argument("json", nargs="+")
     ap.add_argument("--gpu", default="", help="GPU name for the table (default: from the JSON context)")
     ap.add_argument("--filter", default="", help="only benchmarks whose name matches this regex")
     mode = ap.add_mutually_exclusive_group()
@@ -149,27 +150,29 @@ def main():
     mode.add_argument("--sweep-rows", action="store_true", help="the GEMM sweep's rows")
     ap.add_argument("--worst", type=int, default=0, help="with --sweep-rows: only the N lowest ratios per type")
     args = ap.parse_args()
-    with open(args.json) as f:
-        data = json.load(f)
-    context = data.get("context", {})
-    gpu = args.gpu or context.get("gpu", "unknown GPU")
-    date = context.get("date", "")[:10]
-    rows = list(rows_of(data, args.filter))
+    rows = []
+    for name in args.json:
+        with open(name) as f:
+            data = json.load(f)
+        context = data.get("context", {})
+        gpu = args.gpu or context.get("gpu", "unknown GPU")
+        date = context.get("date", "")[:10]
+        rows += [dict(r, gpu=gpu, date=date) for r in rows_of(data, args.filter)]
     if args.sweep_summary or args.sweep_rows:
         rows = sweep_rows(rows)
         if not rows:
-            print("(no sweep rows in %s)" % args.json)
+            print("(no sweep rows in %s)" % " ".join(args.json))
             return 1
-        print(sweep_summary(rows, gpu, date) if args.sweep_summary else sweep_table(rows, args.worst))
+        print(sweep_summary(rows) if args.sweep_summary else sweep_table(rows, args.worst))
         return 0
     if not rows:
-        print("(no benchmarks with ours/ref counters in %s)" % args.json)
+        print("(no benchmarks with ours/ref counters in %s)" % " ".join(args.json))
         return 1
     print("| op | kernel | shape | ours | yardstick | yardstick rate | ratio | unit | GPU | date |")
     print("|---|---|---|---:|---|---:|---:|---|---|---|")
     for r in rows:
         print(f"| {r['op']} | {r['kernel']} | {r['shape']} | {fmt(r['ours'])} | {r['yardstick']} | "
-              f"{fmt(r['ref'])} | {r['ratio']:.2f} | {r['unit']} | {gpu} | {date} |")
+              f"{fmt(r['ref'])} | {r['ratio']:.2f} | {r['unit']} | {r['gpu']} | {r['date']} |")
     return 0
 
 

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Regenerates the README's performance tables from bench JSON kept in docs/bench/:
-#   scripts/readme_bench.sh ROUTED.json KERNELS.json [SWEEP.json]
+#   scripts/readme_bench.sh ROUTED.json KERNELS.json [SWEEP.json ...]
 # ROUTED.json gives the routed calls (what a program calling sgemm_ gets) and the host kernel's
 # widest variant (NN); KERNELS.json the transpose row the router uses, the tensor-core GEMMs, axpy
-# and the scaled copy; SWEEP.json, when given, the GEMM shape sweep's summary and its five worst
-# shapes per type (docs/bench/README.md says which files the README uses).
+# and the scaled copy; the SWEEP.json files, when given, the GEMM shape sweep's summary and its five
+# worst shapes per type, in one table (each type's rows with their own file's GPU and date;
+# docs/bench/README.md says which files the README uses).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
@@ -17,7 +18,7 @@ python3 scripts/bench_table.py "$2" \
   >"$tmp/3.md"
 python3 scripts/update_readme.py "$tmp/1.md" "$tmp/2.md" "$tmp/3.md"
 if [ $# -ge 3 ]; then
-  python3 scripts/bench_table.py "$3" --sweep-summary >"$tmp/4.md"
-  python3 scripts/bench_table.py "$3" --sweep-rows --worst 5 >"$tmp/5.md"
+  python3 scripts/bench_table.py "${@:3}" --sweep-summary >"$tmp/4.md"
+  python3 scripts/bench_table.py "${@:3}" --sweep-rows --worst 5 >"$tmp/5.md"
   python3 scripts/update_readme.py --marker sweep-table "$tmp/4.md" "$tmp/5.md"
 fi
