@@ -425,20 +425,7 @@ std::string run_team_case(const GemmCase<T>& gc) {
   const size_t a_size = size_t(p.lda) * std::max<int64_t>(1, p.a_cols());
   const size_t b_size = size_t(p.ldb) * std::max<int64_t>(1, p.b_cols());
   const size_t c_size = size_t(p.ldc) * p.n;
-  auto data = [&](size_t n) {
-    std::vector<T> v(n);
-    const std::vector<int> ints = {-4, -3, -2, -1, 0, 1, 2, 3, 4};
-    for (T& x : v) {
-      if (!gc.integers) {
-        x = tbtest::random_element<T>();
-      } else if constexpr (tbtest::kComplex<T>) {
-        x = T(tbtest::pick(ints), tbtest::pick(ints));
-      } else {
-        x = T(tbtest::pick(ints));
-      }
-    }
-    return v;
-  };
+  auto data = [&](size_t n) { return tbtest::test_elements<T>(n, gc.integers); };
   // A panel reaching outside op(A) or op(B) reads NaN; one writing outside C's m x n changes a
   // guard.
   const T nan = tbtest::nan_element<T>();

@@ -86,20 +86,7 @@ std::string run_case(const Case& tc, Isa isa) {
                c_off = tbtest::pick(offsets);
   const size_t a_size = size_t(p.lda * p.a_cols()), b_size = size_t(p.ldb * p.b_cols()),
                c_size = size_t(p.ldc * p.n);
-  auto data = [&](size_t n) {
-    std::vector<T> v(n);
-    const std::vector<int> ints = {-4, -3, -2, -1, 0, 1, 2, 3, 4};
-    for (T& x : v) {
-      if (!tc.integers) {
-        x = tbtest::random_element<T>();
-      } else if constexpr (tbtest::kComplex<T>) {
-        x = T(tbtest::pick(ints), tbtest::pick(ints));
-      } else {
-        x = T(tbtest::pick(ints));
-      }
-    }
-    return v;
-  };
+  auto data = [&](size_t n) { return tbtest::test_elements<T>(n, tc.integers); };
   const T nan = tbtest::nan_element<T>();
   std::vector<T> a = data(a_off + a_size), b = data(b_off + b_size);
   std::vector<T> c_before = data(c_off + c_size);

@@ -1,12 +1,14 @@
 // Element helpers for tests typed over float, double, std::complex<float> and
 // std::complex<double>: the real part type, widening to a long double complex reference, fresh
-// random elements in [-1, 1) (each part) and NaN elements for what must not be read.
+// random elements in [-1, 1) (each part), arrays of them or of small integers (exact products),
+// and NaN elements for what must not be read.
 #pragma once
 
 #include <complex>
 #include <limits>
 #include <random>
 #include <type_traits>
+#include <vector>
 
 #include "test_support.h"
 
@@ -45,6 +47,24 @@ T random_element() {
   } else {
     return T(d(rng()));
   }
+}
+
+// n fresh elements: random (random_element()), or with `integers` each part an integer in [-4, 4],
+// so that products and short sums are exact in every type.
+template <class T>
+std::vector<T> test_elements(size_t n, bool integers) {
+  std::vector<T> v(n);
+  const std::vector<int> ints = {-4, -3, -2, -1, 0, 1, 2, 3, 4};
+  for (T& x : v) {
+    if (!integers) {
+      x = random_element<T>();
+    } else if constexpr (kComplex<T>) {
+      x = T(pick(ints), pick(ints));
+    } else {
+      x = T(pick(ints));
+    }
+  }
+  return v;
 }
 
 template <class T>
