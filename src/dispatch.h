@@ -27,7 +27,9 @@
 
 #include <cuda_runtime_api.h>
 
+#include <optional>
 #include <string>
+#include <type_traits>
 #include <utility>
 
 #include "device.h"
@@ -62,8 +64,8 @@ void dispatch(Op& op, const char* routine) {
   // Run one path: the operation's own CPU path, or the GPU.
   tileblas_route side = TILEBLAS_ROUTE_CPU;
   const char* ran = op.run_own_cpu_path(route, site);  // nullptr: the CPU BLAS is still to run
-  // What the CPU BLAS computes: all of the call, or what a failed GPU run left.
-  auto rest = op.problem;
+  // What a failed GPU run left for the CPU BLAS (none: all of the call).
+  std::optional<std::decay_t<decltype(op.problem)>> left;
   if (!ran && route.side == TILEBLAS_ROUTE_GPU) {
     cudaError_t err = cudaErrorInvalidDevice;  // CurrentDevice reports its own failure
     const CurrentDevice current(*site.device);
@@ -74,7 +76,8 @@ void dispatch(Op& op, const char* routine) {
         ran = op.gpu_label(route);
       } else {
         Device::report_failure(routine, err);
-        if (!op.left_for_cpu(err, routine, &rest)) {  // nothing can be computed again
+        left.emplace(op.problem);
+        if (!op.left_for_cpu(err, routine, &*left)) {  // nothing can be computed again
           side = TILEBLAS_ROUTE_GPU;
           ran = op.gpu_label(route);
           route.reason =
@@ -90,6 +93,7 @@ void dispatch(Op& op, const char* routine) {
   // The CPU BLAS, as routed or as the fallback of a failed GPU run (what it left); operands in GPU
   // memory through host copies.
   if (!ran) {
+    const auto& rest = left ? *left : op.problem;
     if (site.where.any_gpu_memory()) {
       on_cpu_via_host_copies(operands_of(rest), site.where, routine,
                              [&](const Operands& h) { Op::on_cpu_blas(on_operands(rest, h)); });
