@@ -130,18 +130,17 @@ bool gemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel, bool
   return team->run(job.parts, gemm_panel, &job, wake_if_asleep);
 }
 
-const char* cpu_team_kernel_name(const GemmProblem& p, bool on_host_kernel) {
-  if (on_host_kernel) return "gemm_host_small on the host team";
-  switch (p.ab_type) {
-    case DataType::kF64:
-      return "cpu_blas dgemm_ on the host team";
-    case DataType::kC32:
-      return "cpu_blas cgemm_ on the host team";
-    case DataType::kC64:
-      return "cpu_blas zgemm_ on the host team";
-    default:
-      return "cpu_blas sgemm_ on the host team";
-  }
+const char* cpu_gemm_label(const GemmProblem& p, CpuGemmPath path) {
+  if (path == CpuGemmPath::kHostKernelOnTeam) return "gemm_host_small on the host team";
+  static const char* const kLabels[][2] = {{"cpu_blas sgemm_", "cpu_blas sgemm_ on the host team"},
+                                           {"cpu_blas dgemm_", "cpu_blas dgemm_ on the host team"},
+                                           {"cpu_blas cgemm_", "cpu_blas cgemm_ on the host team"},
+                                           {"cpu_blas zgemm_", "cpu_blas zgemm_ on the host team"}};
+  const int routine = p.ab_type == DataType::kF64   ? 1
+                      : p.ab_type == DataType::kC32 ? 2
+                      : p.ab_type == DataType::kC64 ? 3
+                                                    : 0;
+  return kLabels[routine][path == CpuGemmPath::kCpuBlasOnTeam ? 1 : 0];
 }
 
 }  // namespace tileblas

@@ -27,9 +27,11 @@ bool cpu_team_serves(const GemmProblem& p);
 bool gemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel,
                       bool wake_if_asleep = false);
 
-// What a call gemm_on_cpu_team() ran is recorded as (a static string): "gemm_host_small on the
-// host team", or "cpu_blas <s|d|c|z>gemm_ on the host team".
-const char* cpu_team_kernel_name(const GemmProblem& p, bool on_host_kernel);
+// What computed p on the CPU, as its call is recorded (a static string): "cpu_blas <s|d|c|z>gemm_"
+// (gemm_on_cpu(); 16-bit data widened to fp32 is sgemm_), the same "on the host team"
+// (gemm_on_cpu_team() with CPU BLAS panels), or "gemm_host_small on the host team".
+enum class CpuGemmPath { kCpuBlas, kCpuBlasOnTeam, kHostKernelOnTeam };
+const char* cpu_gemm_label(const GemmProblem& p, CpuGemmPath path);
 
 // Whether the host team runs p's panels on our host kernel: this CPU has a variant that computes
 // p (and so every panel of it). The router and the calibration ask the same question.

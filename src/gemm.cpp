@@ -103,7 +103,8 @@ struct GemmDispatch {
     if (route.cpu_path == CpuPath::kHostTeam) {
       const bool on_kernel = team_panels_on_host_kernel(problem);
       if (gemm_on_cpu_team(problem, route.cpu_parts, on_kernel, route.wake_team)) {
-        return cpu_team_kernel_name(problem, on_kernel);
+        return cpu_gemm_label(
+            problem, on_kernel ? CpuGemmPath::kHostKernelOnTeam : CpuGemmPath::kCpuBlasOnTeam);
       }
       // The team cannot take it now (its workers asleep after a pause and the call too short to
       // wake them, or another call has it): the best route without the team.
@@ -141,19 +142,7 @@ struct GemmDispatch {
   }
 
   static void on_cpu_blas(const GemmProblem& p) { gemm_on_cpu(p); }
-  // The CPU BLAS routine that computes the call (16-bit data is widened to fp32, src/cpu_gemm.h).
-  const char* cpu_blas_label() const {
-    switch (problem.ab_type) {
-      case DataType::kF64:
-        return "cpu_blas dgemm_";
-      case DataType::kC32:
-        return "cpu_blas cgemm_";
-      case DataType::kC64:
-        return "cpu_blas zgemm_";
-      default:
-        return "cpu_blas sgemm_";
-    }
-  }
+  const char* cpu_blas_label() const { return cpu_gemm_label(problem, CpuGemmPath::kCpuBlas); }
 };
 
 }  // namespace
