@@ -2,6 +2,7 @@
 #include "cp_async.cuh"
 #include "gemm_device_common.cuh"
 #include "sgemm_regblock.h"
+#include "splitk.h"
 
 #include <algorithm>
 #include <cstdint>
@@ -66,10 +67,6 @@ using Tile64x64x16 = Tile<64, 64, 16, 32, 32, 4, 4>;
 using Tile128x64x16Paired = Tile<128, 64, 16, 64, 32, 4, 3, 8, LaneOrder::kPaired>;
 constexpr int kRasterGroup = 8;       // block-rows per rasterization group
 constexpr int kMinTilesPerSlice = 8;  // split-K: fewer k-steps per slice cannot hide the prologue
-// Split-K reduce: partial loads in flight per thread. Few output elements over many slices
-// (128x128x65536: 16,384 threads, ~200 slices) make the reduce latency-bound; 32 instead of 8
-// gained 1 % there (the same sums in the same order).
-constexpr int kReduceUnroll = 32;
 
 struct Args {
   bool trans_a, trans_b;
@@ -506,23 +503,6 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
   }
 }
 
-// C = alpha * (sum of the slices' partials, in slice order) + beta * C; zero slices: C = beta*C.
-__global__ void sgemm_splitk_reduce_kernel(int64_t m, int64_t n, int slices, const float* partial,
-                                           int64_t m_pad, float alpha, float beta, float* c,
-                                           int64_t ldc) {
-  const int64_t total = m * n;
-  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total;
-       e += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t row = e % m, col = e / m;
-    const float* src = partial + row + col * m_pad;
-    float sum = 0.0f;
-#pragma unroll kReduceUnroll
-    for (int s = 0; s < slices; ++s) sum += src[int64_t(s) * m_pad * n];
-    float* dst = c + row + col * ldc;
-    *dst = beta == 0.0f ? alpha * sum : alpha * sum + beta * *dst;
-  }
-}
-
 // Packing (sgemm_packed_*), tile-panelled: dst[(r / Panel) * Panel * k_pad + l * Panel + r % Panel]
 // = op(X)(r, l) for r < rows, l < k, and 0 for the padding up to whole panels (r < rows rounded up
 // to Panel) and whole k-steps (l < k_pad), where X is stored r-contiguous (x[r + l*ld]) or
@@ -630,63 +610,32 @@ template <class T, bool Align16, bool InteriorCopies = false>
 cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   const int tiles_m = int((p.m + T::kBlockM - 1) / T::kBlockM);
   const int tiles_n = int((p.n + T::kBlockN - 1) / T::kBlockN);
-  const int64_t k_tiles = (p.k + T::kBlockK - 1) / T::kBlockK;
   int device = 0, sms = 0;
   cudaError_t err = cudaGetDevice(&device);
   if (err == cudaSuccess)
     err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   if (err != cudaSuccess) return err;
-
-  // Slices: enough blocks for the tile's blocks per SM (kMinBlocksPerSm) on every SM, at least
-  // kMinTilesPerSlice k-steps each, then as few slices as that many k-steps per slice needs (no
-  // empty slice).
-  int64_t slices = 0;
-  int64_t per_slice = 0;
-  if (p.alpha != 0.0f && k_tiles > 0) {
-    const int64_t tiles = int64_t(tiles_m) * tiles_n;
-    slices = std::clamp<int64_t>(int64_t(T::kMinBlocksPerSm) * sms / tiles, 1,
-                                 std::max<int64_t>(1, k_tiles / kMinTilesPerSlice));
-    slices = std::min<int64_t>(slices, 65535);
-    per_slice = (k_tiles + slices - 1) / slices;
-    slices = (k_tiles + per_slice - 1) / per_slice;
-  }
+  constexpr splitk::Geometry kGeometry{T::kBlockM, T::kBlockN, T::kBlockK, T::kMinBlocksPerSm,
+                                       kMinTilesPerSlice};
+  const splitk::Slices slices =
+      p.alpha != 0.0f ? splitk::slices_for(kGeometry, p.m, p.n, p.k, sms) : splitk::Slices{};
   const int64_t m_pad = (p.m + 3) / 4 * 4;
-  float* partial = nullptr;
-  if (slices > 0) {
-    const size_t bytes = size_t(slices) * size_t(m_pad) * size_t(p.n) * sizeof(float);
-    err = gemm_device::keep_workspace_pool(bytes);
-    if (err != cudaSuccess) return err;
-    err = cudaMallocAsync(reinterpret_cast<void**>(&partial), bytes, stream);
-    if (err != cudaSuccess) return err;
-    Args a = args_of(p, tiles_m, tiles_n);
-    a.k_tiles_per_slice = int(per_slice);
-    a.partial = partial;
-    a.m_pad = m_pad;
-    auto kernel = sgemm_regblock_kernel<T, Align16, Align16, false, InteriorCopies>;
-    err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                               int(T::kSmemBytes));
-    if (err == cudaSuccess) {
-      kernel<<<dim3(unsigned(int64_t(tiles_m) * tiles_n), unsigned(slices)), T::kThreads,
-               T::kSmemBytes, stream>>>(a);
-      err = cudaGetLastError();
-    }
-    if (err != cudaSuccess) {
-      cudaFreeAsync(partial, stream);
-      return err;
-    }
-  }
-  constexpr int kReduceThreads = 256;
-  const int64_t blocks =
-      std::min<int64_t>((p.m * p.n + kReduceThreads - 1) / kReduceThreads, int64_t(sms) * 16);
-  sgemm_splitk_reduce_kernel<<<unsigned(blocks), kReduceThreads, 0, stream>>>(
-      p.m, p.n, int(slices), partial, m_pad, float(p.alpha.re), float(p.beta.re),
-      static_cast<float*>(p.c), p.ldc);
-  err = cudaGetLastError();
-  if (partial) {
-    const cudaError_t free_err = cudaFreeAsync(partial, stream);
-    if (err == cudaSuccess) err = free_err;
-  }
-  return err;
+  return splitk::run(
+      p, slices, m_pad,
+      [&](void* partial) {
+        Args a = args_of(p, tiles_m, tiles_n);
+        a.k_tiles_per_slice = int(slices.k_steps);
+        a.partial = static_cast<float*>(partial);
+        a.m_pad = m_pad;
+        auto kernel = sgemm_regblock_kernel<T, Align16, Align16, false, InteriorCopies>;
+        cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             int(T::kSmemBytes));
+        if (e != cudaSuccess) return e;
+        kernel<<<dim3(unsigned(int64_t(tiles_m) * tiles_n), unsigned(slices.count)), T::kThreads,
+                 T::kSmemBytes, stream>>>(a);
+        return cudaGetLastError();
+      },
+      stream);
 }
 
 // Packs op(A) and op(B) into tile-panelled workspaces (16-byte aligned, zero-padded to whole

@@ -34,12 +34,12 @@
 // thin last tile row or column (m or n at most 8 past a multiple of 128) with strip blocks that
 // read each packed operand value once per k (see the .cu file).
 //
-// Split-K (sgemm_splitk_*): the k-steps are divided into a number of slices fixed by the shape and
-// the device (enough blocks to fill every SM with as many blocks as the tile's register and shared
-// memory budget lets run together, at least kMinTilesPerSlice k-steps each); each
-// slice's block writes its unscaled partial tile to a workspace (cudaMallocAsync on the stream),
-// and a reduction kernel sums the slices in slice order and applies alpha and beta: deterministic,
-// no atomics. Workspaces (split-K partials, packed operands) come from the device's default memory
+// Split-K (sgemm_splitk_*), on the shared machinery of kernels/splitk.h: the k-steps are divided
+// into slices by splitk::slices_for (enough blocks to fill every SM with as many blocks as the
+// tile's register and shared memory budget lets run together, at least kMinTilesPerSlice k-steps
+// each); the blocks of slice blockIdx.y write their unscaled partial tiles to a workspace, and
+// splitk::reduce sums the slices in slice order and applies alpha and beta: deterministic, no
+// atomics. Workspaces (split-K partials, packed operands) come from the device's default memory
 // pool, whose release threshold is raised to hold the largest one asked for (256 MiB to 2 GiB) so
 // that back-to-back calls reuse them.
 #pragma once

@@ -1,0 +1,101 @@
+// splitk: the split-K machinery the GEMM families share (sgemm_regblock's and gemm_f64_mma's
+// split-K rows): how many slices k is cut into, the partials' workspace, and the reduction.
+//
+// A split-K row computes  C = alpha * op(A) * op(B) + beta * C  in two kernels on the call's
+// stream:
+//   1. the row's GEMM kernel, one grid index per slice: slice s multiplies k-steps
+//      [s * k_steps, (s + 1) * k_steps) (the last slice may hold fewer) and writes its unscaled
+//      partial product (alpha 1, beta 0, every element of its tiles, no triangle) to
+//      partial + s * m_pad * n, column-major with leading dimension m_pad >= m;
+//   2. reduce(): C = alpha * (the slices' partials summed in slice order) + beta * C.
+// Deterministic: no atomics, each element's sum is taken in the same order whatever the schedule.
+//
+// reduce() contract. Types: f32, f64, c32, c64 (complex interleaved re, im), the partials of the
+// same type as C. m, n >= 1; slices >= 0 (0: C = beta * C, the partials are not read);
+// partial 16-byte aligned (workspace memory), m_pad >= m; C aligned to its real part (4 or 8
+// bytes: complex C is read and written a part at a time), ldc >= m.
+// beta == 0: C is not read (NaN in C does not leak). Only C's m x n elements are written (rows
+// m..ldc-1 stay untouched). Complex arithmetic as the FP64 tensor-core epilogue's:
+//   re = fma(ar, xr, -ai xi) + fma(br, cr, -bi ci),  im = fma(ar, xi, ai xr) + fma(br, ci, bi cr);
+// real: fma(beta, c, alpha * x). With one slice the result equals that of the row's own epilogue.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "problem.h"
+
+namespace tileblas::splitk {
+
+// What the slice rule needs of a split-K row: its output tile, its k-step, how many of its blocks
+// an SM runs together, and the fewest k-steps a slice gets (a shorter slice spends most of its
+// time filling the row's copy pipeline).
+struct Geometry {
+  int block_m, block_n, block_k;
+  int blocks_per_sm;
+  int min_steps_per_slice;
+};
+
+// `count` slices of `k_steps` k-steps each (the last one may be shorter, none is empty); count 0
+// when k is 0.
+struct Slices {
+  int64_t count = 0;
+  int64_t k_steps = 0;
+};
+
+// Slices are a grid dimension.
+constexpr int64_t kMaxSlices = 65535;
+
+// Enough slices that the tiles times the slices fill every SM with blocks_per_sm blocks, each
+// slice at least min_steps_per_slice k-steps (at least one slice), at most kMaxSlices; then as few
+// slices as that many k-steps per slice needs, so that none is empty.
+inline Slices slices_for(const Geometry& g, int64_t m, int64_t n, int64_t k, int sms) {
+  const int64_t tiles = ((m + g.block_m - 1) / g.block_m) * ((n + g.block_n - 1) / g.block_n);
+  const int64_t k_steps = (k + g.block_k - 1) / g.block_k;
+  if (k_steps <= 0 || tiles <= 0) return {};
+  int64_t count = std::clamp<int64_t>(int64_t(g.blocks_per_sm) * sms / tiles, 1,
+                                      std::max<int64_t>(1, k_steps / g.min_steps_per_slice));
+  count = std::min(count, kMaxSlices);
+  Slices s;
+  s.k_steps = (k_steps + count - 1) / count;
+  s.count = (k_steps + s.k_steps - 1) / s.k_steps;
+  return s;
+}
+
+// C = alpha * (sum of the slices' partials, in slice order) + beta * C for C of `type` (see the
+// contract above).
+cudaError_t reduce(DataType type, int64_t m, int64_t n, int64_t slices, const void* partial,
+                   int64_t m_pad, Scalar alpha, Scalar beta, void* c, int64_t ldc,
+                   cudaStream_t stream);
+
+// Allocates `bytes` for the partials from the device's workspace pool, stream-ordered
+// (gemm_device::keep_workspace_pool).
+cudaError_t allocate_partials(size_t bytes, void** partial, cudaStream_t stream);
+
+// Runs a split-K GEMM p of `s` slices: allocates the partials (s.count x m_pad x n elements of
+// p's C type), calls launch_slices(partial) to enqueue the row's kernel over every slice, then
+// reduce(), and frees the partials (stream-ordered). Without slices only reduce() runs
+// (C = beta * C: alpha == 0 or k == 0).
+template <class LaunchSlices>
+cudaError_t run(const GemmProblem& p, const Slices& s, int64_t m_pad, LaunchSlices&& launch_slices,
+                cudaStream_t stream) {
+  void* partial = nullptr;
+  cudaError_t err = cudaSuccess;
+  if (s.count > 0) {
+    const size_t bytes = size_t(s.count) * size_t(m_pad) * size_t(p.n) * size_of(p.c_type);
+    err = allocate_partials(bytes, &partial, stream);
+    if (err != cudaSuccess) return err;
+    err = launch_slices(partial);
+  }
+  if (err == cudaSuccess)
+    err = reduce(p.c_type, p.m, p.n, s.count, partial, m_pad, p.alpha, p.beta, p.c, p.ldc, stream);
+  if (partial) {
+    const cudaError_t free_err = cudaFreeAsync(partial, stream);
+    if (err == cudaSuccess) err = free_err;
+  }
+  return err;
+}
+
+}  // namespace tileblas::splitk
