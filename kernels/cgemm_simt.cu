@@ -46,6 +46,11 @@ struct Args {
   float2* c;
   int64_t ldc;
   Triangle triangle;  // GemmProblem::c_triangle
+  // Peeled (the packed row): m and n above are the interior's; the strip below it (strip_rows
+  // rows, all strip_cols + n columns) and the strip right of it (strip_cols columns, the
+  // interior's rows) are computed by the blocks after the interior's tiles, the first
+  // strip_blocks_bottom of them on the strip below.
+  int strip_rows = 0, strip_cols = 0, strip_blocks_bottom = 0;
 };
 
 // How an operand lies in global memory: contiguous along k (A transposed, B not) or along m/n.
@@ -113,11 +118,110 @@ __device__ __forceinline__ void copy_tile(uint32_t dst, const float2* x, int64_t
   }
 }
 
+// Peeling (the packed row): where m or n is at most kMaxPeel past a multiple of the block tile, a
+// last tile row or column would cost a whole tile for a few rows (4097^3: 65 x 33 tiles, 9 waves
+// of 264 blocks on an H100, where the interior's 64 x 32 take 8). The tiles then cover the
+// interior, and blocks placed after them in the grid compute the thin strips, in the slots the
+// tiles' last wave leaves idle. A strip block computes C(u, v) for the strip's thin indices u and
+// kStripChunk indices v along its long side, over all of k, from m/n-contiguous operands with
+// 16-byte aligned, even-strided columns (the vector kernel's): per k, two complex of the long
+// operand per lane (one 16-byte load) and the strip's few values of the thin one (the same for
+// the whole warp). The warps split k; their partial sums are added in warp order through shared
+// memory (deterministic).
+constexpr int kMaxPeel = 8;
+constexpr int kStripChunk = 64;  // complex elements of the long side: two a lane
+
+template <bool kConjA, bool kConjB>
+__device__ __forceinline__ void strip_block(const Args& args, int strip, float2* smem) {
+  constexpr int kSplit = kThreads / 32;
+  static_assert(kStripChunk == 32 * 2, "a warp covers the chunk with two complex a lane");
+  static_assert(size_t(kSplit) * kMaxPeel * kStripChunk * sizeof(float2) <= size_t(kSmemBytes),
+                "the warps' partial sums fit in the tile's shared memory");
+  const int warp = int(threadIdx.x) / 32, lane = int(threadIdx.x) % 32;
+  const bool below = strip < args.strip_blocks_bottom;
+  const int chunk = below ? strip : strip - args.strip_blocks_bottom;
+  const int thin_count = below ? args.strip_rows : args.strip_cols;
+  const int thin0 = below ? args.m : args.n;  // the interior's m and n
+  const int long_count = below ? args.n + args.strip_cols : args.m;
+  const float2* const long_x = below ? args.b : args.a;
+  const float2* const thin_x = below ? args.a : args.b;
+  const int64_t long_ld = below ? args.ldb : args.lda, thin_ld = below ? args.lda : args.ldb;
+  const float long_sign = (below ? kConjB : kConjA) ? -1.0f : 1.0f;
+  const float thin_sign = (below ? kConjA : kConjB) ? -1.0f : 1.0f;
+  const int v0 = chunk * kStripChunk + 2 * lane;
+  const int pair = min(max(long_count - v0, 0), 2);  // long-side elements of this lane
+
+  float acc[kMaxPeel][2][2] = {};  // acc[u][e]: (re, im) of C(u, v0 + e)
+  if (pair > 0) {
+#pragma unroll 4
+    for (int64_t l = warp; l < args.k; l += kSplit) {
+      const float2* x = long_x + (v0 + l * long_ld);
+      float4 xv;
+      if (pair == 2) {
+        xv = *reinterpret_cast<const float4*>(x);
+      } else {
+        const float2 e = *x;
+        xv = make_float4(e.x, e.y, 0.0f, 0.0f);
+      }
+      const float xr[2] = {xv.x, xv.z}, xi[2] = {long_sign * xv.y, long_sign * xv.w};
+      const float2* t = thin_x + (thin0 + l * thin_ld);
+#pragma unroll
+      for (int u = 0; u < kMaxPeel; ++u) {
+        if (u >= thin_count) break;
+        const float2 tu = t[u];
+        const float ti = thin_sign * tu.y;
+#pragma unroll
+        for (int e = 0; e < 2; ++e) {
+          acc[u][e][0] = fmaf(tu.x, xr[e], fmaf(-ti, xi[e], acc[u][e][0]));
+          acc[u][e][1] = fmaf(tu.x, xi[e], fmaf(ti, xr[e], acc[u][e][1]));
+        }
+      }
+    }
+  }
+  // smem[w][u][v - chunk start]: warp w's partial sums.
+#pragma unroll
+  for (int u = 0; u < kMaxPeel; ++u) {
+    *reinterpret_cast<float4*>(smem + (warp * kMaxPeel + u) * kStripChunk + 2 * lane) =
+        make_float4(acc[u][0][0], acc[u][0][1], acc[u][1][0], acc[u][1][1]);
+  }
+  __syncthreads();
+  const bool beta_zero = args.beta_re == 0.0f && args.beta_im == 0.0f;
+  for (int o = int(threadIdx.x); o < thin_count * kStripChunk; o += kThreads) {
+    const int u = o / kStripChunk, v = chunk * kStripChunk + o % kStripChunk;
+    if (v >= long_count) continue;
+    const int64_t row = below ? thin0 + u : v, col = below ? v : thin0 + u;
+    if (!gemm_device::in_triangle(args.triangle, row, col)) continue;
+    float2 sum = make_float2(0.0f, 0.0f);
+#pragma unroll
+    for (int w = 0; w < kSplit; ++w) {
+      const float2 part = smem[(w * kMaxPeel + u) * kStripChunk + o % kStripChunk];
+      sum.x += part.x, sum.y += part.y;
+    }
+    float* f = reinterpret_cast<float*>(args.c + (row + col * args.ldc));
+    float re = fmaf(args.alpha_re, sum.x, -args.alpha_im * sum.y);
+    float im = fmaf(args.alpha_re, sum.y, args.alpha_im * sum.x);
+    if (!beta_zero) {
+      const float cr = f[0], ci = f[1];
+      re += fmaf(args.beta_re, cr, -args.beta_im * ci);
+      im += fmaf(args.beta_re, ci, args.beta_im * cr);
+    }
+    f[0] = re, f[1] = im;
+  }
+}
+
 // kCopyBytes: 16 (two complex of an m/n-contiguous operand a copy), 8 (one complex) or 4 (re or
 // im).
 template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes>
 __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
   extern __shared__ __align__(16) float2 smem[];
+  if constexpr (kALayout == Layout::kMNContiguous && kBLayout == Layout::kMNContiguous &&
+                kCopyBytes == 16) {
+    const int tiles = (args.m + kBlockM - 1) / kBlockM * ((args.n + kBlockN - 1) / kBlockN);
+    if (int(blockIdx.x) >= tiles) {
+      strip_block<kConjA, kConjB>(args, int(blockIdx.x) - tiles, smem);
+      return;
+    }
+  }
   const int2 origin =
       gemm_device::grouped_tile_origin(args.m, args.n, kBlockM, kBlockN, kRasterGroup);
   const int m0 = origin.x, n0 = origin.y;
@@ -269,7 +373,9 @@ cudaError_t launch_kernel(const Args& args, cudaStream_t stream) {
   if (err != cudaSuccess) return err;
   const int64_t tiles =
       ((args.m + kBlockM - 1) / kBlockM) * int64_t((args.n + kBlockN - 1) / kBlockN);
-  kernel<<<unsigned(tiles), kThreads, kSmemBytes, stream>>>(args);
+  const int64_t strip_blocks =
+      args.strip_blocks_bottom + (args.strip_cols ? (args.m + kStripChunk - 1) / kStripChunk : 0);
+  kernel<<<unsigned(tiles + strip_blocks), kThreads, kSmemBytes, stream>>>(args);
   return cudaGetLastError();
 }
 
@@ -358,23 +464,28 @@ cudaError_t pack(const float2* x, int64_t ld, bool r_contiguous, bool conj, int6
   return cudaGetLastError();
 }
 
+// Whether the vector kernel's 16-byte m/n-contiguous copies read x in place.
+bool readable(const void* x, int64_t ld) { return aligned_to(x, 16) && ld % 2 == 0; }
+
 // The packed row: each operand the 16-byte m/n-contiguous copies cannot read in place (A
 // transposed, B not, or either unaligned) is packed first, op() applied, into a workspace with
 // m/n-contiguous columns of even leading dimension; then the vector kernel runs on m/n-contiguous
-// operands only (conjugating B where B^H is read in place).
+// operands only (conjugating B where B^H is read in place), thin remainders of m and n peeled.
 cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
-  auto readable = [](const void* x, int64_t ld) { return aligned_to(x, 16) && ld % 2 == 0; };
   if (p.alpha == 0.0 || p.k == 0) return launch_copies<4>(p, stream);  // A, B not read
   const bool pack_a = !(p.trans_a == Op::kNoTrans && readable(p.a, p.lda));
   const bool pack_b = p.trans_b == Op::kNoTrans || !readable(p.b, p.ldb);
   const int64_t ld_a = (p.m + 1) / 2 * 2, ld_b = (p.n + 1) / 2 * 2;
   const int64_t elems_a = pack_a ? ld_a * p.k : 0, elems_b = pack_b ? ld_b * p.k : 0;
   const size_t bytes = size_t(elems_a + elems_b) * sizeof(float2);
-  cudaError_t err = gemm_device::keep_workspace_pool(bytes);
-  if (err != cudaSuccess) return err;
   float2* workspace = nullptr;
-  err = cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, stream);
-  if (err != cudaSuccess) return err;
+  cudaError_t err = cudaSuccess;
+  if (bytes > 0) {
+    err = gemm_device::keep_workspace_pool(bytes);
+    if (err == cudaSuccess)
+      err = cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, stream);
+    if (err != cudaSuccess) return err;
+  }
   Args args = args_of(p);
   if (pack_a) {
     err = pack(args.a, p.lda, p.trans_a == Op::kNoTrans, p.trans_a == Op::kConjTrans, p.m, p.k,
@@ -387,12 +498,21 @@ cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
                workspace + elems_a, ld_b, stream);
     args.b = workspace + elems_a, args.ldb = ld_b;
   }
+  auto thin_remainder = [](int64_t extent, int tile) {
+    const int r = int(extent % tile);
+    return extent > tile && r <= kMaxPeel ? r : 0;
+  };
+  args.strip_rows = thin_remainder(p.m, kBlockM);
+  args.strip_cols = thin_remainder(p.n, kBlockN);
+  args.m -= args.strip_rows, args.n -= args.strip_cols;
+  args.strip_blocks_bottom = args.strip_rows ? int((p.n + kStripChunk - 1) / kStripChunk) : 0;
   constexpr Layout kMN = Layout::kMNContiguous;
   if (err == cudaSuccess) {
     err = !pack_b && p.trans_b == Op::kConjTrans
               ? launch_kernel<kMN, kMN, false, true, 16>(args, stream)
               : launch_kernel<kMN, kMN, false, false, 16>(args, stream);
   }
+  if (workspace == nullptr) return err;
   const cudaError_t free_err = cudaFreeAsync(workspace, stream);
   return err != cudaSuccess ? err : free_err;
 }
@@ -423,8 +543,7 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
   if (!gemm_device::triangle_fits(p)) return false;
   if (!aligned_to(p.a, 4) || !aligned_to(p.b, 4) || !aligned_to(p.c, 4)) return false;
   if constexpr (kVector) {
-    if (!aligned_to(p.a, 16) || !aligned_to(p.b, 16) || p.lda % 2 != 0 || p.ldb % 2 != 0)
-      return false;
+    if (!readable(p.a, p.lda) || !readable(p.b, p.ldb)) return false;
   }
   return true;
 }

@@ -29,6 +29,10 @@
 // op() applied (transposed, conjugated), m/n-contiguous, even leading dimension; then it runs the
 // vector kernel on m/n-contiguous operands only. The k-contiguous copies are the slow ones (4096^3
 // on an H100: NN 0.79 of cuBLAS, NT 0.89), and packing costs one pass over the packed operands.
+// Where m is 1 to 8 past a multiple of 64, or n 1 to 8 past a multiple of 128 (4097), the packed
+// row's tiles cover only the interior, and strip blocks placed last in the same grid compute the
+// thin remainder (bandwidth-bound, in the slots the tiles' last wave leaves idle; the warps of a
+// strip block split k and add their sums in a fixed order).
 //
 // Edges: any m, n >= 1 and k >= 0; copies beyond m, n or k are zero-filled (nothing outside the
 // matrices is read), stores are predicated; rows m..ldc-1 of C are never written.

@@ -83,15 +83,12 @@ bool fills_sms_4x_128x128(const GemmProblem& p, const DeviceCaps& caps) {
 }
 // Complex fp32: the vector row's k-contiguous copies (A transposed, B not) and the scalar-load
 // row run at 0.67-0.85 of cuBLAS where the packed row reaches 0.82-0.94 (H100, 1024^3 to 8192^3,
-// NN, TN, CC, 4097^3, skinny shapes; docs/NOTES-f64-complex.md). Packing costs one pass over the
-// packed operands: at 1024^3 it still left the packed row 22 % ahead, so it is taken down to
-// about 512^3 (1.07 GFLOP); smaller problems run in place.
-bool cgemm_packing_pays(const GemmProblem& p, const DeviceCaps& caps) {
-  static const GemmKernel* const direct_row = find_gemm_kernel("cgemm_simt_64x128x16");
-  const bool mn_contiguous = p.trans_a == Op::kNoTrans && p.trans_b != Op::kNoTrans;
-  const bool in_place = mn_contiguous && direct_row && direct_row->supports(p, caps);
-  return !in_place && p.flops() >= 1e9;
-}
+// NN, TN, CC, 4097^3, skinny shapes; docs/NOTES-f64-complex.md). The packed row packs only what
+// the vector kernel cannot read in place (so with A not transposed and B transposed, aligned, it
+// is the vector row) and peels thin remainders of m and n. Packing costs one pass over the packed
+// operands: at 1024^3 it still left the packed row 22 % ahead, so it is taken down to about 512^3
+// (1.07 GFLOP); smaller problems run in place.
+bool cgemm_packing_pays(const GemmProblem& p, const DeviceCaps&) { return p.flops() >= 1e9; }
 // TF32 pays once the 128x128 tensor-core tiles fill the SMs (tile-starved at 1024^3).
 bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {
   return fills_sms_128x128(p, caps) && p.k >= 512;
@@ -155,7 +152,8 @@ const Preference kGemmPreferences[] = {
     {"gemm_mma_tf32_", large_tf32, "TF32 tensor cores (TILEBLAS_ALLOW_TF32=1)"},
     {"dgemm_mma_f64_128x128x16", fills_sms_4x_128x128, "fp64 tensor cores, 128x128 tiles"},
     {"dgemm_mma_f64_128x64x16", always, "fp64 tensor cores, 128x64 tiles (few tiles)"},
-    {"cgemm_simt_packed_", cgemm_packing_pays, "complex fp32: operands packed m/n-contiguous"},
+    {"cgemm_simt_packed_", cgemm_packing_pays,
+     "complex fp32: packed where not m/n-contiguous, edges peeled"},
     {"sgemm_splitk_128x64x16", split_k_pays, "few output tiles, long k: split-K"},
     {"sgemm_packed_128x128x16", packing_pays, "large, or unaligned with long k: packed operands"},
     {"sgemm_regblock_128x128x16", fills_sms_128x128, "128x128 tiles fill the SMs"},

@@ -457,6 +457,37 @@ TEST(GemmF64Complex, LargeShapes) {
   }
 }
 
+// The packed rows: m or n a few past a multiple of the tile (cgemm's packed row computes m
+// remainders of 1..8 past 64 and n remainders of 1..8 past 128 as strips; 9 is a tile row),
+// alone, together, next to a dimension below one tile, with k below the strip blocks' 8-way split
+// and not a multiple of it; every transpose, operands read in place and packed.
+TEST(GemmF64Complex, PackedThinRemaindersOfTiles) {
+  TB_REQUIRE_GPU();
+  const DeviceCaps caps = tbtest::device_caps();
+  const int64_t shapes[][3] = {{65, 136, 3},     {72, 129, 33}, {129, 257, 9}, {4097, 200, 64},
+                               {200, 4097, 19},  {73, 137, 17}, {1, 129, 7},   {65, 64, 100},
+                               {513, 385, 1000}, {136, 8, 5},   {64, 129, 1},  {2, 2, 2}};
+  for (const GemmKernel* row : rows()) {
+    if (!is_packed(*row)) continue;
+    const std::vector<Op> ops = ops_of(type_of(*row));
+    int i = 0;
+    for (const auto& s : shapes) {
+      for (bool misaligned : {false, true}) {
+        const bool integers = i / 2 % 2 == 0;  // exact results expected
+        Case c = random_case(*row, {1}, 1, integers);
+        c.m = s[0], c.n = s[1], c.k = s[2];
+        c.ta = ops[i % ops.size()], c.tb = ops[(i / ops.size()) % ops.size()];
+        c.misaligned = misaligned;
+        c.alpha = integers ? Scalar(2.0, -1.0) : Scalar(0.7, -0.3);
+        c.beta = i % 3 == 0 ? Scalar(0.0) : integers ? Scalar(-2.0, 1.0) : Scalar(-2.0, 0.5);
+        if (!tileblas::is_complex(type_of(*row))) c.alpha.im = c.beta.im = 0.0;
+        EXPECT_EQ(run_case(*row, caps, c), "") << row->name << " " << c.str();
+        ++i;
+      }
+    }
+  }
+}
+
 TEST(GemmF64Complex, ZeroKAndZeroAlphaScaleC) {
   TB_REQUIRE_GPU();
   const DeviceCaps caps = tbtest::device_caps();

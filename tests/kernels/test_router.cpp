@@ -800,9 +800,9 @@ TEST(RouterTest, PicksTheFp64AndComplexRows) {
   }
 }
 
-// Complex fp32: large problems whose operands the 16-byte m/n-contiguous copies cannot read in
-// place (A transposed, B not, odd leading dimensions) are packed; aligned A-by-B^T or B^H problems
-// and small ones run in place, on the 16-byte row where aligned, else the scalar-load row.
+// Complex fp32: large problems take the packed row (which packs only the operands the 16-byte
+// m/n-contiguous copies cannot read in place, and peels thin edges); small ones run in place, on
+// the 16-byte row where aligned, else the scalar-load row.
 TEST(RouterTest, PicksTheComplexFp32Rows) {
   const DeviceCaps caps = tbtest::hopper_caps();
   using tileblas::Op;
@@ -816,8 +816,9 @@ TEST(RouterTest, PicksTheComplexFp32Rows) {
       {4096, 4096, Op::kConjTrans, Op::kConjTrans, "cgemm_simt_packed_64x128x16"},
       {4097, 4097, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_packed_64x128x16"},
       {4097, 4097, Op::kNoTrans, Op::kTrans, "cgemm_simt_packed_64x128x16"},
-      {4096, 4096, Op::kNoTrans, Op::kTrans, "cgemm_simt_64x128x16"},
-      {4096, 4096, Op::kNoTrans, Op::kConjTrans, "cgemm_simt_64x128x16"},
+      {4096, 4096, Op::kNoTrans, Op::kTrans, "cgemm_simt_packed_64x128x16"},
+      {4096, 4096, Op::kNoTrans, Op::kConjTrans, "cgemm_simt_packed_64x128x16"},
+      {256, 256, Op::kNoTrans, Op::kTrans, "cgemm_simt_64x128x16"},
       {512, 512, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_packed_64x128x16"},
       {256, 256, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_64x128x16"},
       {255, 255, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_scalarload_64x128x16"},
