@@ -8,6 +8,7 @@
 #include <cstdint>
 #include "cp_async.cuh"
 #include "gemm_device_common.cuh"
+#include "splitk.h"
 
 namespace tileblas::gemm_f64_mma {
 
@@ -28,6 +29,11 @@ struct Args {
   // conjugates, else 0 (always 0 for real data).
   uint32_t conj_a, conj_b;
   Triangle triangle;  // GemmProblem::c_triangle
+  // Split-K (kernels/splitk.h): the blocks of blockIdx.y multiply k from blockIdx.y * k_slice on
+  // (k_slice a whole number of k-tiles), and write their tiles to c + blockIdx.y * c_slice doubles.
+  // Without split-K: one slice, k_slice = k, c_slice = 0.
+  int k_slice;
+  int64_t c_slice;
 };
 
 // How an operand tile lies in global (and shared) memory: k-contiguous (A transposed, B not) or
@@ -356,15 +362,25 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   const int warp_n0 = (warp / Cfg::kWarpsM) * Cfg::kWarpN;
   const int g = lane >> 2, q = lane & 3;
 
-  TileCopier<T, Cfg, kALayout, Cfg::kBlockM, kVector> a_copier(args.a, args.lda, m0, args.m,
-                                                               args.k);
-  TileCopier<T, Cfg, kBLayout, Cfg::kBlockN, kVector> b_copier(args.b, args.ldb, n0, args.n,
-                                                               args.k);
+  // This block's slice of k, and where it starts in A and B (k-contiguous: k elements in; m/n-
+  // contiguous: k rows in). The copies' zero-fill address stays args.a (args.b).
+  const int k0 = int(blockIdx.y) * args.k_slice;
+  const int k_extent = min(args.k - k0, args.k_slice);
+  const char* a_slice =
+      static_cast<const char*>(args.a) +
+      (kALayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.lda) * T::kBytes;
+  const char* b_slice =
+      static_cast<const char*>(args.b) +
+      (kBLayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.ldb) * T::kBytes;
+  TileCopier<T, Cfg, kALayout, Cfg::kBlockM, kVector> a_copier(a_slice, args.lda, m0, args.m,
+                                                               k_extent);
+  TileCopier<T, Cfg, kBLayout, Cfg::kBlockN, kVector> b_copier(b_slice, args.ldb, n0, args.n,
+                                                               k_extent);
   const FragmentReader<T, Cfg, kALayout, Cfg::kBlockM> a_reader(warp_m0, lane);
   const FragmentReader<T, Cfg, kBLayout, Cfg::kBlockN> b_reader(warp_n0, lane);
   const uint32_t smem0 = smem_address(smem);
   const bool alpha_zero = args.alpha_re == 0.0 && args.alpha_im == 0.0;
-  const int k_tiles = alpha_zero ? 0 : (args.k + Cfg::kBlockK - 1) / Cfg::kBlockK;
+  const int k_tiles = alpha_zero ? 0 : (k_extent + Cfg::kBlockK - 1) / Cfg::kBlockK;
 
   auto stage_address = [&](int stage) { return smem0 + uint32_t(stage * Cfg::kStageBytes); };
   auto load_stage = [&](int stage) {
@@ -491,11 +507,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   // Epilogue: C = alpha * acc + beta * C (C read only where beta != 0), in the triangle if one.
   using gemm_device::in_triangle;
   const bool beta_zero = args.beta_re == 0.0 && args.beta_im == 0.0;
-  double* c = static_cast<double*>(args.c);
+  double* c = static_cast<double*>(args.c) + int64_t(blockIdx.y) * args.c_slice;
   if constexpr (!T::kComplex) {
     // acc[i][j][v0 + 2 v1] is C(row 16 i + 2g + v1, col 16 (j / 2) + 4q + 2 v0 + j % 2) of the
     // warp tile: rows 2g and 2g + 1 of a column side by side (one 16-byte access where C allows).
-    const bool c_pairs = aligned16(args.c) && args.ldc % 2 == 0;
+    const bool c_pairs = aligned16(c) && args.ldc % 2 == 0;
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
       const int row = m0 + warp_m0 + 16 * i + 2 * g;
@@ -531,7 +547,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
     }
   } else {
     // re/im[i][j][v0 + 2 v1] is C(row 16 i + g + 8 v1, col 8 j + 2q + v0) of the warp tile.
-    const bool c_vectors = aligned16(args.c);
+    const bool c_vectors = aligned16(c);
     const double ar = args.alpha_re, ai = args.alpha_im, br = args.beta_re, bi = args.beta_im;
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
@@ -575,36 +591,79 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
 // ---- Host side ----------------------------------------------------------------------------------
 
 template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVector>
-cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
+cudaError_t launch_layouts(const Args& args, unsigned slices, cudaStream_t stream) {
   auto kernel = gemm_f64_mma_kernel<T, Cfg, kALayout, kBLayout, kVector>;
   cudaError_t err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
   if (err != cudaSuccess) return err;
   const int64_t tiles = ((args.m + Cfg::kBlockM - 1) / Cfg::kBlockM) *
                         int64_t((args.n + Cfg::kBlockN - 1) / Cfg::kBlockN);
-  kernel<<<unsigned(tiles), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(args);
+  kernel<<<dim3(unsigned(tiles), slices), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(args);
   return cudaGetLastError();
 }
 
-template <class T, class Cfg, bool kVector>
-cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
-  Args args{int(p.m),  int(p.n), int(p.k), p.alpha.re,  p.alpha.im, p.beta.re,
-            p.beta.im, p.a,      p.lda,    p.b,         p.ldb,      p.c,
-            p.ldc,     0u,       0u,       p.c_triangle};
+// The kernel's arguments for p, computed in one slice.
+template <class T>
+Args args_of(const GemmProblem& p) {
+  Args args{int(p.m),  int(p.n), int(p.k), p.alpha.re,   p.alpha.im, p.beta.re,
+            p.beta.im, p.a,      p.lda,    p.b,          p.ldb,      p.c,
+            p.ldc,     0u,       0u,       p.c_triangle, int(p.k),   0};
   if constexpr (T::kComplex) {
     args.conj_a = p.trans_a == Op::kConjTrans ? 0x80000000u : 0u;
     args.conj_b = p.trans_b == Op::kConjTrans ? 0x80000000u : 0u;
   } else {
     args.alpha_im = args.beta_im = 0.0;
   }
+  return args;
+}
+
+template <class T, class Cfg, bool kVector>
+cudaError_t launch_args(const GemmProblem& p, const Args& args, unsigned slices,
+                        cudaStream_t stream) {
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   // A as stored is m-contiguous unless (conjugate-)transposed; B is k-contiguous unless so.
   const bool a_k = p.trans_a != Op::kNoTrans;
   const bool b_k = p.trans_b == Op::kNoTrans;
-  if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kVector>(args, stream);
-  if (a_k) return launch_layouts<T, Cfg, kK, kMN, kVector>(args, stream);
-  if (b_k) return launch_layouts<T, Cfg, kMN, kK, kVector>(args, stream);
-  return launch_layouts<T, Cfg, kMN, kMN, kVector>(args, stream);
+  if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kVector>(args, slices, stream);
+  if (a_k) return launch_layouts<T, Cfg, kK, kMN, kVector>(args, slices, stream);
+  if (b_k) return launch_layouts<T, Cfg, kMN, kK, kVector>(args, slices, stream);
+  return launch_layouts<T, Cfg, kMN, kMN, kVector>(args, slices, stream);
+}
+
+template <class T, class Cfg, bool kVector>
+cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
+  return launch_args<T, Cfg, kVector>(p, args_of<T>(p), 1, stream);
+}
+
+// Split-K: the slices' unscaled partial tiles (alpha 1, beta 0, all of C) go to a workspace of
+// rows padded to an even count (whole 16-byte pairs of fp64 rows), then splitk::reduce applies
+// alpha and beta.
+template <class T, class Cfg, bool kVector, const splitk::Geometry& kGeometry>
+cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
+  static_assert(kGeometry.block_m == Cfg::kBlockM && kGeometry.block_n == Cfg::kBlockN &&
+                    kGeometry.block_k == Cfg::kBlockK &&
+                    kGeometry.blocks_per_sm == Cfg::kBlocksPerSm,
+                "the geometry the router and the slice rule read is the kernel's");
+  int device = 0, sms = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err != cudaSuccess) return err;
+  const splitk::Slices slices =
+      p.alpha.is_zero() ? splitk::Slices{} : splitk::slices_for(kGeometry, p.m, p.n, p.k, sms);
+  const int64_t m_pad = (p.m + 1) / 2 * 2;
+  return splitk::run(
+      p, slices, m_pad,
+      [&](void* partial) {
+        Args args = args_of<T>(p);
+        args.alpha_re = 1.0, args.alpha_im = 0.0, args.beta_re = 0.0, args.beta_im = 0.0;
+        args.c = partial, args.ldc = m_pad;
+        args.triangle = Triangle::kAll;
+        args.k_slice = int(slices.k_steps * Cfg::kBlockK);
+        args.c_slice = m_pad * p.n * (T::kComplex ? 2 : 1);
+        return launch_args<T, Cfg, kVector>(p, args, unsigned(slices.count), stream);
+      },
+      stream);
 }
 
 template <class T, class Cfg, bool kVector>
@@ -673,6 +732,27 @@ bool supports_zgemm_scalarload_128x64x8(const GemmProblem& p, const DeviceCaps& 
 }
 cudaError_t launch_zgemm_scalarload_128x64x8(const GemmProblem& p, cudaStream_t stream) {
   return launch_problem<TypeC64, ConfigC64Wide, false>(p, stream);
+}
+
+// Split-K rows: the two-blocks-per-SM tiles, all of C (no triangle: a slice's partial covers its
+// whole tiles).
+bool supports_dgemm_splitk_128x64x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeF64, ConfigF64Half, true>(p, caps) && p.c_triangle == Triangle::kAll;
+}
+cudaError_t launch_dgemm_splitk_128x64x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_splitk<TypeF64, ConfigF64Half, true, kDgemmSplitK>(p, stream);
+}
+bool supports_dgemm_splitk_scalarload_128x64x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeF64, ConfigF64Half, false>(p, caps) && p.c_triangle == Triangle::kAll;
+}
+cudaError_t launch_dgemm_splitk_scalarload_128x64x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_splitk<TypeF64, ConfigF64Half, false, kDgemmSplitK>(p, stream);
+}
+bool supports_zgemm_splitk_64x64x8(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeC64, ConfigC64, true>(p, caps) && p.c_triangle == Triangle::kAll;
+}
+cudaError_t launch_zgemm_splitk_64x64x8(const GemmProblem& p, cudaStream_t stream) {
+  return launch_splitk<TypeC64, ConfigC64, true, kZgemmSplitK>(p, stream);
 }
 
 }  // namespace tileblas::gemm_f64_mma

@@ -36,6 +36,12 @@
 // k == 0 or alpha == 0: A and B are not read (they may be null), C = beta * C.
 // beta == 0: C is not read (NaN in C does not leak).
 //
+// Split-K rows (dgemm_splitk_*, zgemm_splitk_*): the same kernels over slices of k, one per
+// blockIdx.y; each slice's blocks write their unscaled partial tiles (alpha 1, beta 0) to a
+// workspace, and splitk::reduce (kernels/splitk.h) sums the slices in slice order and applies alpha
+// and beta: deterministic, no atomics; beta == 0 never reads C there either. They take no triangle
+// of C (GemmProblem::c_triangle): a slice writes its tiles whole.
+//
 // Alignment: the vector rows (names without "scalarload") copy A and B in 16-byte chunks and need
 // A and B 16-byte aligned, and (dgemm) lda, ldb even. The "scalarload" rows copy 8 bytes at a time
 // and need only 8-byte alignment of A and B (any leading dimension); otherwise they are identical.
@@ -46,6 +52,7 @@
 #include <cuda_runtime_api.h>
 
 #include "problem.h"
+#include "splitk.h"
 
 namespace tileblas::gemm_f64_mma {
 
@@ -62,5 +69,18 @@ bool supports_zgemm_64x64x8(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_zgemm_64x64x8(const GemmProblem& p, cudaStream_t stream);
 bool supports_zgemm_scalarload_128x64x8(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_zgemm_scalarload_128x64x8(const GemmProblem& p, cudaStream_t stream);
+
+// Split-K (kernels/splitk.h): the 128x64 dgemm tile (16-byte and 8-byte loads) and the 64x64
+// zgemm tile, two blocks per SM, k cut into blockIdx.y slices of at least min_steps_per_slice
+// k-tiles (a slice's k shorter than 128 spends most of its time filling the copy pipeline).
+// Their geometry is what the slice rule and the router's split-K rule read.
+inline constexpr splitk::Geometry kDgemmSplitK{128, 64, 16, 2, 8};
+inline constexpr splitk::Geometry kZgemmSplitK{64, 64, 8, 2, 16};
+bool supports_dgemm_splitk_128x64x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_dgemm_splitk_128x64x16(const GemmProblem& p, cudaStream_t stream);
+bool supports_dgemm_splitk_scalarload_128x64x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_dgemm_splitk_scalarload_128x64x16(const GemmProblem& p, cudaStream_t stream);
+bool supports_zgemm_splitk_64x64x8(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_zgemm_splitk_64x64x8(const GemmProblem& p, cudaStream_t stream);
 
 }  // namespace tileblas::gemm_f64_mma

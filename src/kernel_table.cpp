@@ -70,6 +70,15 @@ const std::vector<GemmKernel>& gemm_kernels() {
        gemm_f64_mma::launch_zgemm_64x64x8},
       {"zgemm_mma_f64_scalarload_128x64x8", gemm_f64_mma::supports_zgemm_scalarload_128x64x8,
        gemm_f64_mma::launch_zgemm_scalarload_128x64x8},
+      // Split-K over the fp64 rows' kernels (slices of k, then kernels/splitk.h's reduce): for
+      // few output tiles and long k; never a triangle of C.
+      {"dgemm_splitk_128x64x16", gemm_f64_mma::supports_dgemm_splitk_128x64x16,
+       gemm_f64_mma::launch_dgemm_splitk_128x64x16},
+      {"dgemm_splitk_scalarload_128x64x16",
+       gemm_f64_mma::supports_dgemm_splitk_scalarload_128x64x16,
+       gemm_f64_mma::launch_dgemm_splitk_scalarload_128x64x16},
+      {"zgemm_splitk_64x64x8", gemm_f64_mma::supports_zgemm_splitk_64x64x8,
+       gemm_f64_mma::launch_zgemm_splitk_64x64x8},
       // complex fp32 SIMT (kernels/cgemm_simt.cu)
       {"cgemm_simt_64x128x16", cgemm_simt::supports_64x128x16, cgemm_simt::launch_64x128x16},
       {"cgemm_simt_scalarload_64x128x16", cgemm_simt::supports_scalarload_64x128x16,

@@ -9,6 +9,7 @@
 
 #include "cpu_gemm.h"
 #include "executor.h"
+#include "gemm_f64_mma.h"
 #include "gemm_host_small.h"
 #include "log.h"
 #include "operands.h"
@@ -35,6 +36,18 @@ bool always(const GemmProblem&, const DeviceCaps&) { return true; }
 bool split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
   const int64_t t = tiles(p, 128, 64);
   return (t < caps.num_sms && p.k >= 4096) || (2 * t <= caps.num_sms && p.k >= 512);
+}
+// fp64 and complex fp64 split-K, on the row it routes to (kRow: that row's tile, blocks per SM and
+// shortest slice, kernels/gemm_f64_mma.h): its slice rule cuts k into two slices or more, and
+// either its tiles leave a quarter of the SMs idle or k is long (the partials' extra pass then
+// costs little). H100 sweep, split against not, same run (docs/NOTES-f64-complex.md): dgemm 1024^3
+// (128 tiles, 2 slices) lost 14 %; zgemm 513^3 (81 tiles) gained 29 %, 64x8192x8192 (128 tiles,
+// k 8192) 20 %; dgemm 8192x128x8192 and 64x8192x8192 (128 tiles) 3-4 %.
+template <const splitk::Geometry& kRow>
+bool split_k_pays_on(const GemmProblem& p, const DeviceCaps& caps) {
+  const int64_t t = tiles(p, kRow.block_m, kRow.block_n);
+  return (4 * t <= 3 * int64_t(caps.num_sms) || p.k >= 4096) &&
+         splitk::slices_for(kRow, p.m, p.n, p.k, caps.num_sms).count >= 2;
 }
 // With interior tiles copied without bounds the 128x128 _align16 row is also faster than the
 // 256x128 row once was on large aligned outputs (2048^3 0.870 vs 0.864, 4096^3 0.874 vs 0.857;
@@ -150,6 +163,10 @@ const Preference kGemmPreferences[] = {
     {"gemm_mma_f16_", always, "fp16 tensor cores"},
     {"gemm_mma_bf16_", always, "bf16 tensor cores"},
     {"gemm_mma_tf32_", large_tf32, "TF32 tensor cores (TILEBLAS_ALLOW_TF32=1)"},
+    {"dgemm_splitk_", split_k_pays_on<gemm_f64_mma::kDgemmSplitK>,
+     "fp64: few tiles, long k: split-K"},
+    {"zgemm_splitk_", split_k_pays_on<gemm_f64_mma::kZgemmSplitK>,
+     "complex fp64: few tiles, long k: split-K"},
     {"dgemm_mma_f64_128x128x16", fills_sms_4x_128x128, "fp64 tensor cores, 128x128 tiles"},
     {"dgemm_mma_f64_128x64x16", always, "fp64 tensor cores, 128x64 tiles (few tiles)"},
     {"cgemm_simt_packed_", cgemm_packing_pays,

@@ -21,6 +21,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -31,6 +32,7 @@
 #include <vector>
 
 #include "device_support.h"
+#include "gemm_f64_mma.h"
 #include "kernel_table.h"
 #include "test_support.h"
 
@@ -60,6 +62,12 @@ std::vector<const GemmKernel*> rows() {
 }
 
 bool is_scalarload(const GemmKernel& k) { return std::strstr(k.name, "scalarload") != nullptr; }
+// The split-K rows' geometry (kernels/gemm_f64_mma.h), or nullptr for the other rows.
+const tileblas::splitk::Geometry* split_geometry(const GemmKernel& k) {
+  if (std::strncmp(k.name, "dgemm_splitk_", 13) == 0) return &tileblas::gemm_f64_mma::kDgemmSplitK;
+  if (std::strncmp(k.name, "zgemm_splitk_", 13) == 0) return &tileblas::gemm_f64_mma::kZgemmSplitK;
+  return nullptr;
+}
 bool is_packed(const GemmKernel& k) { return std::strstr(k.name, "packed") != nullptr; }
 // Rows that take any alignment and leading dimension (the others need 16-byte-aligned A and B).
 bool any_alignment(const GemmKernel& k) { return is_scalarload(k) || is_packed(k); }
@@ -390,6 +398,29 @@ TEST(GemmF64ComplexRows, SupportsOnlyWhatTheyCompute) {
   }
 }
 
+// The split-K rows exist for both types and never take a triangle of C (syrk .. her2k's plans ask
+// for one): a slice writes its tiles whole.
+TEST(GemmF64ComplexRows, SplitKRowsTakeNoTriangle) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  alignas(16) static double buffer[256];
+  int split_rows = 0;
+  for (const GemmKernel* row : rows()) {
+    if (!split_geometry(*row)) continue;
+    ++split_rows;
+    GemmProblem p;
+    p.m = p.n = p.k = 8;
+    p.lda = p.ldb = p.ldc = 8;
+    p.a = p.b = p.c = buffer;
+    p.ab_type = p.c_type = type_of(*row);
+    EXPECT_TRUE(row->supports(p, caps)) << row->name;
+    for (tileblas::Triangle t : {tileblas::Triangle::kLower, tileblas::Triangle::kUpper}) {
+      p.c_triangle = t;
+      EXPECT_FALSE(row->supports(p, caps)) << row->name;
+    }
+  }
+  EXPECT_EQ(split_rows, 3);  // dgemm 16-byte and 8-byte loads, zgemm 16-byte loads
+}
+
 TEST(GemmF64ComplexRows, OlderRowsRejectTheNewTypes) {
   const DeviceCaps caps = tbtest::hopper_caps();
   alignas(16) static double buffer[256];
@@ -488,6 +519,51 @@ TEST(GemmF64Complex, PackedThinRemaindersOfTiles) {
   }
 }
 
+// The split-K rows on shapes their slice rule cuts into several slices (the last one shorter, k
+// not a whole number of k-tiles), cycling through the transposes, integer and random data, real
+// and complex scalars, beta == 0 (NaN in C) and not.
+void run_split_cases(const std::vector<std::array<int64_t, 3>>& shapes) {
+  const DeviceCaps caps = tbtest::device_caps();
+  if (caps.sm_version < 80) GTEST_SKIP() << "needs sm_80; device is sm_" << caps.sm_version;
+  // Integer data takes integer scalars (the result is then exact).
+  const std::vector<Scalar> alphas[2] = {{Scalar(0.7, -0.3), Scalar(1.0), Scalar(-0.5, 2.0)},
+                                         {Scalar(2.0, -1.0), Scalar(1.0), Scalar(-2.0, 1.0)}};
+  const std::vector<Scalar> betas[2] = {{Scalar(0.0), Scalar(-2.0, 0.5), Scalar(1.0)},
+                                        {Scalar(0.0), Scalar(-2.0, 1.0), Scalar(1.0)}};
+  for (const GemmKernel* row : rows()) {
+    const tileblas::splitk::Geometry* g = split_geometry(*row);
+    if (!g) continue;
+    const DataType t = type_of(*row);
+    const std::vector<Op> ops = ops_of(t);
+    int i = 0;
+    for (const auto& s : shapes) {
+      EXPECT_GE(tileblas::splitk::slices_for(*g, s[0], s[1], s[2], caps.num_sms).count, 2)
+          << row->name << " " << s[0] << "x" << s[1] << "x" << s[2] << " is not split";
+      for (int rep = 0; rep < 2; ++rep, ++i) {
+        const bool integers = i % 2 == 0;
+        Case c = random_case(*row, {1}, 1, integers);
+        c.m = s[0], c.n = s[1], c.k = s[2];
+        c.ta = ops[i % ops.size()], c.tb = ops[(i / ops.size()) % ops.size()];
+        c.alpha = alphas[integers][(i / 2) % 3];
+        c.beta = betas[integers][(i / 6) % 3];
+        if (!tileblas::is_complex(t)) c.alpha.im = c.beta.im = 0.0;
+        EXPECT_EQ(run_case(*row, caps, c), "") << row->name << " " << c.str();
+      }
+    }
+  }
+}
+
+TEST(GemmF64Complex, SplitKSlices) {
+  TB_REQUIRE_GPU();
+  run_split_cases({{130, 129, 8192},
+                   {1000, 257, 1023},
+                   {17, 33, 1000},
+                   {1, 1, 4099},
+                   {300, 7, 513},
+                   {129, 65, 2049},
+                   {64, 64, 65536}});
+}
+
 TEST(GemmF64Complex, ZeroKAndZeroAlphaScaleC) {
   TB_REQUIRE_GPU();
   const DeviceCaps caps = tbtest::device_caps();
@@ -506,6 +582,11 @@ TEST(GemmF64Complex, ZeroKAndZeroAlphaScaleC) {
 TEST(GemmF64ComplexSmall, QuickSubset) {
   TB_REQUIRE_GPU();
   run_cases(kSmallDims, int64_t(3e5), 8);
+}
+
+TEST(GemmF64ComplexSmall, SplitKSlices) {
+  TB_REQUIRE_GPU();
+  run_split_cases({{17, 33, 1000}, {1, 7, 513}, {65, 2, 300}, {33, 17, 257}});
 }
 
 }  // namespace

@@ -905,6 +905,54 @@ TEST(RouterTest, PicksMmaWhereTheWgmmaTileIsMostlyEmpty) {
   }
 }
 
+// fp64 and complex fp64: split-K where the row's own slice rule cuts k into two or more slices and
+// its tiles leave a quarter of the SMs idle or k is at least 4096, on the scalar-load dgemm row
+// for odd leading dimensions; never for a triangle of C.
+TEST(RouterTest, SplitsKForFewFp64TilesAndLongK) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const struct {
+    DataType type;
+    int64_t m, n, k;
+    bool odd_ld;
+    const char* kernel;
+  } cases[] = {
+      {DataType::kF64, 128, 128, 65536, false, "dgemm_splitk_128x64x16"},
+      {DataType::kF64, 16, 4096, 4096, false, "dgemm_splitk_128x64x16"},
+      {DataType::kF64, 128, 128, 65535, true, "dgemm_splitk_scalarload_128x64x16"},
+      {DataType::kF64, 511, 511, 511, true, "dgemm_splitk_scalarload_128x64x16"},
+      {DataType::kF64, 4096, 4096, 4096, false, "dgemm_mma_f64_128x128x16"},
+      {DataType::kF64, 128, 128, 128, false, "dgemm_mma_f64_128x64x16"},     // k too short
+      {DataType::kF64, 1024, 1024, 1024, false, "dgemm_mma_f64_128x64x16"},  // 128 tiles
+      {DataType::kF64, 64, 8192, 8192, false, "dgemm_splitk_128x64x16"},     // 128 tiles, long k
+      {DataType::kF64, 8193, 32, 1024, true, "dgemm_splitk_scalarload_128x64x16"},
+      {DataType::kC64, 128, 128, 65536, false, "zgemm_splitk_64x64x8"},
+      {DataType::kC64, 16, 4096, 4096, false, "zgemm_splitk_64x64x8"},
+      {DataType::kC64, 511, 511, 511, true, "zgemm_splitk_64x64x8"},  // 16-byte elements
+      {DataType::kC64, 2048, 2048, 2048, false, "zgemm_mma_f64_64x64x8"},
+      {DataType::kC64, 64, 64, 128, false, "zgemm_mma_f64_64x64x8"},     // k too short
+      {DataType::kC64, 513, 513, 513, true, "zgemm_splitk_64x64x8"},     // 81 tiles
+      {DataType::kC64, 8193, 32, 1024, false, "zgemm_mma_f64_64x64x8"},  // 129 tiles
+      {DataType::kC64, 64, 8192, 8192, false, "zgemm_splitk_64x64x8"},   // 128 tiles, long k
+  };
+  for (const auto& e : cases) {
+    GemmProblem p = square_of(e.m, e.type);
+    p.n = e.n, p.k = e.k;
+    p.lda = e.m + (e.odd_ld && e.m % 2 == 0), p.ldb = e.k + (e.odd_ld && e.k % 2 == 0), p.ldc = e.m;
+    std::string why;
+    const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
+    ASSERT_NE(k, nullptr);
+    EXPECT_STREQ(k->name, e.kernel)
+        << tileblas::name_of(e.type) << " " << e.m << "x" << e.n << "x" << e.k << ": " << why;
+    GemmProblem tri = p;  // syrk-like: a triangle of a square C
+    tri.n = tri.m;
+    tri.c_triangle = tileblas::Triangle::kLower;
+    k = tileblas::pick_gemm_kernel(tri, caps, "", &why);
+    ASSERT_NE(k, nullptr);
+    EXPECT_EQ(std::string(k->name).find("splitk"), std::string::npos)
+        << k->name << " took a triangle";
+  }
+}
+
 TEST(RouterTest, OrderNOperationsOnHostDataStayOnTheCpu) {
   const DeviceCaps caps = tbtest::hopper_caps();
   tileblas::AxpyProblem axpy;
