@@ -90,8 +90,12 @@ class TriangularPlan {
 
   // The GEMM leaves' scratch: a copy of B's part, reused by every leaf of a panel (its leaves run
   // one after another), and every diagonal block made full, computed here, each in a lane of its
-  // own: trmm's the block with zeros outside its triangle, trsm's the block's inverse.
-  cudaError_t prepare() {
+  // own: trmm's the block with zeros outside its triangle, trsm's the block's inverse. overlap:
+  // the lanes are detached, and each GEMM leaf awaits only its own block's lane (the solve starts
+  // after the first inversion, the others run beside it); the caller joins them after the run.
+  // Else they are joined here.
+  cudaError_t prepare(bool overlap) {
+    overlap_ = overlap;
     if (!gemm_leaf_) return cudaSuccess;
     order_ = std::min(leaf_, p_.a_order());
     const int64_t count = p_.side == Side::kLeft ? p_.n : p_.m;
@@ -170,15 +174,17 @@ class TriangularPlan {
 
   // fn(b, off, len) for every diagonal block b of A ([off, off + len)) of order above tri_leaf_ (a
   // last block that small goes to tri_block), each in a lane of its own.
+  // Lane b is fork()'s b-th next_lane(); detached where overlap_ says.
   template <class Fn>
   cudaError_t each_diagonal_block(int64_t blocks, Fn&& fn) {
-    if (cudaError_t err = be_.fork(); err != cudaSuccess) return err;
+    if (cudaError_t err = be_.fork(overlap_); err != cudaSuccess) return err;
     cudaError_t err = cudaSuccess;
     for (int64_t b = 0; b < blocks && err == cudaSuccess; ++b) {
       be_.next_lane();
       const int64_t off = b * leaf_, len = std::min(leaf_, p_.a_order() - off);
       if (len > tri_leaf_) err = fn(b, off, len);
     }
+    if (err == cudaSuccess && overlap_) return be_.detach();
     const cudaError_t joined = be_.join();
     return err != cudaSuccess ? err : joined;
   }
@@ -236,6 +242,9 @@ class TriangularPlan {
   // B's part [off, off + len) = alpha * (F*copy or copy*F), with F = op(A)'s diagonal block made
   // full (trmm) or its inverse (trsm), prepared.
   cudaError_t gemm_leaf(int64_t off, int64_t len, const Scalar& alpha) {
+    if (overlap_) {
+      if (cudaError_t err = be_.await_lane(int(off / leaf_)); err != cudaSuccess) return err;
+    }
     void* const full = full_block(off / leaf_);
     const bool left = p_.side == Side::kLeft;
     TriUpdateProblem copy;  // copy = B's part (beta == 0: a plain copy)
@@ -274,7 +283,8 @@ class TriangularPlan {
   bool m_lower_ = true;
   bool first_is_1_ = true;
   bool gemm_leaf_ = false;
-  int64_t order_ = 0;  // the full blocks' order (and leading dimension)
+  bool overlap_ = false;  // the full blocks' lanes are detached (prepare())
+  int64_t order_ = 0;     // the full blocks' order (and leading dimension)
   void* full_ = nullptr;
   void* copy_ = nullptr;
 };
@@ -282,14 +292,20 @@ class TriangularPlan {
 cudaError_t run_triangular(const Level3Problem& p, Level3Backend& be, const Level3BlockSizes& s) {
   if (p.alpha.is_zero()) return scale_only(p, be, Fill::kFull, p.m, p.n, kZero, false);
   TriangularPlan plan(p, be, s);
-  if (cudaError_t err = plan.prepare(); err != cudaSuccess) return err;
   // B's other dimension in panels, each the whole plan in a lane of its own: one panel's small
-  // leaf steps overlap another's coupling GEMMs.
+  // leaf steps overlap another's coupling GEMMs. One panel: the full blocks are made beside the
+  // solve (or product), each leaf waiting for its own.
   const int64_t count = p.side == Side::kLeft ? p.n : p.m;
   const int64_t panels =
       std::clamp<int64_t>(count / std::max<int64_t>(s.tri_panel_min, 1), 1, s.tri_panels);
-  if (panels <= 1) return plan.run(0, p.a_order(), p.alpha);
-  if (cudaError_t err = be.fork(); err != cudaSuccess) return err;
+  if (panels <= 1) {
+    const cudaError_t err = plan.prepare(true);
+    const cudaError_t ran = err == cudaSuccess ? plan.run(0, p.a_order(), p.alpha) : err;
+    const cudaError_t joined = be.join();
+    return ran != cudaSuccess ? ran : joined;
+  }
+  if (cudaError_t err = plan.prepare(false); err != cudaSuccess) return err;
+  if (cudaError_t err = be.fork(false); err != cudaSuccess) return err;
   cudaError_t err = cudaSuccess;
   for (int64_t i = 0; i < panels && err == cudaSuccess; ++i) {
     const int64_t first = count * i / panels, last = count * (i + 1) / panels;
@@ -404,7 +420,7 @@ class RankPlan {
     const int64_t n = p_.n;
     const bool lanes = n > leaf_;
     if (lanes) {
-      if (cudaError_t err = be_.fork(); err != cudaSuccess) return err;
+      if (cudaError_t err = be_.fork(false); err != cudaSuccess) return err;
     }
     cudaError_t err = off_diagonal(0, n);
     for (int64_t off = 0; off < n && err == cudaSuccess; off += leaf_) {
