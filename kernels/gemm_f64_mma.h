@@ -72,7 +72,7 @@ cudaError_t launch_zgemm_scalarload_128x64x8(const GemmProblem& p, cudaStream_t 
 
 // Split-K (kernels/splitk.h): the 128x64 dgemm tile (16-byte and 8-byte loads) and the 64x64
 // zgemm tile, two blocks per SM, k cut into blockIdx.y slices of at least min_steps_per_slice
-// k-tiles (a slice's k shorter than 128 spends most of its time filling the copy pipeline).
+// k-tiles: 128 of k, as sgemm's split-K (twice dgemm's copy ring of 4 k-tiles; not tuned further).
 // Their geometry is what the slice rule and the router's split-K rule read.
 inline constexpr splitk::Geometry kDgemmSplitK{128, 64, 16, 2, 8};
 inline constexpr splitk::Geometry kZgemmSplitK{64, 64, 8, 2, 16};

@@ -30,8 +30,8 @@
 namespace tileblas::splitk {
 
 // What the slice rule needs of a split-K row: its output tile, its k-step, how many of its blocks
-// an SM runs together, and the fewest k-steps a slice gets (a shorter slice spends most of its
-// time filling the row's copy pipeline).
+// an SM runs together, and the fewest k-steps a slice gets (every slice pays the fill of the row's
+// copy pipeline once).
 struct Geometry {
   int block_m, block_n, block_k;
   int blocks_per_sm;
