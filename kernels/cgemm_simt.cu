@@ -8,6 +8,7 @@
 #include <cstdint>
 #include "cp_async.cuh"
 #include "gemm_device_common.cuh"
+#include "splitk.h"
 
 namespace tileblas::cgemm_simt {
 
@@ -51,6 +52,10 @@ struct Args {
   // interior's rows) are computed by the blocks after the interior's tiles, the first
   // strip_blocks_bottom of them on the strip below.
   int strip_rows = 0, strip_cols = 0, strip_blocks_bottom = 0;
+  // Split-K (the kernel's kSlices instantiations): slice blockIdx.y multiplies k
+  // [y k_per_slice, min(k, (y + 1) k_per_slice)) into c + y c_slice_stride.
+  int k_per_slice = 0;
+  int64_t c_slice_stride = 0;
 };
 
 // How an operand lies in global memory: contiguous along k (A transposed, B not) or along m/n.
@@ -210,10 +215,22 @@ __device__ __forceinline__ void strip_block(const Args& args, int strip, float2*
 }
 
 // kCopyBytes: 16 (two complex of an m/n-contiguous operand a copy), 8 (one complex) or 4 (re or
-// im).
-template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes>
+// im). kSlices: one slice of k per blockIdx.y (split-K, Args::k_per_slice).
+template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes,
+          bool kSlices = false>
 __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
   extern __shared__ __align__(16) float2 smem[];
+  const float2* a_ptr = args.a;
+  const float2* b_ptr = args.b;
+  float2* c_ptr = args.c;
+  int k = args.k;
+  if constexpr (kSlices) {
+    const int k0 = int(blockIdx.y) * args.k_per_slice;
+    a_ptr += kALayout == Layout::kMNContiguous ? int64_t(k0) * args.lda : k0;
+    b_ptr += kBLayout == Layout::kMNContiguous ? int64_t(k0) * args.ldb : k0;
+    c_ptr += int64_t(blockIdx.y) * args.c_slice_stride;
+    k = min(args.k_per_slice, args.k - k0);
+  }
   if constexpr (kALayout == Layout::kMNContiguous && kBLayout == Layout::kMNContiguous &&
                 kCopyBytes == 16) {
     const int tiles = (args.m + kBlockM - 1) / kBlockM * ((args.n + kBlockN - 1) / kBlockN);
@@ -231,15 +248,15 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
   const int n_lane = (lane & 1) | ((lane >> 3) << 1);
   const int wm0 = (warp % kWarpsM) * kWarpM, wn0 = (warp / kWarpsM) * kWarpN;
   const bool alpha_zero = args.alpha_re == 0.0f && args.alpha_im == 0.0f;
-  const int k_tiles = alpha_zero ? 0 : (args.k + kBlockK - 1) / kBlockK;
+  const int k_tiles = alpha_zero ? 0 : (k + kBlockK - 1) / kBlockK;
   const uint32_t smem0 = smem_address(smem);
 
   auto load_stage = [&](int stage, int kt) {
     const uint32_t sa = smem0 + uint32_t(stage * kStageElems * 8);
-    copy_tile<kALayout, kBlockM, kPitchA, kCopyBytes>(sa, args.a, args.lda, m0, args.m,
-                                                      kt * kBlockK, args.k);
-    copy_tile<kBLayout, kBlockN, kPitchB, kCopyBytes>(sa + uint32_t(kBlockK * kPitchA * 8), args.b,
-                                                      args.ldb, n0, args.n, kt * kBlockK, args.k);
+    copy_tile<kALayout, kBlockM, kPitchA, kCopyBytes>(sa, a_ptr, args.lda, m0, args.m, kt * kBlockK,
+                                                      k);
+    copy_tile<kBLayout, kBlockN, kPitchB, kCopyBytes>(sa + uint32_t(kBlockK * kPitchA * 8), b_ptr,
+                                                      args.ldb, n0, args.n, kt * kBlockK, k);
   };
 
   // Prologue: k-tiles 0 .. kStages - 1 in flight, one commit group each.
@@ -311,7 +328,7 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
   // Epilogue: C = alpha acc + beta C; rows 2 m_lane and 2 m_lane + 1 of a column side by side (one
   // 16-byte access where C allows it).
   const bool beta_zero = args.beta_re == 0.0f && args.beta_im == 0.0f;
-  const bool c_pairs = reinterpret_cast<uintptr_t>(args.c) % 16 == 0 && args.ldc % 2 == 0;
+  const bool c_pairs = reinterpret_cast<uintptr_t>(c_ptr) % 16 == 0 && args.ldc % 2 == 0;
   const float ar = args.alpha_re, ai = args.alpha_im, br = args.beta_re, bi = args.beta_im;
 #pragma unroll
   for (int x = 0; x < 2; ++x) {
@@ -321,7 +338,7 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
     for (int c = 0; c < 8; ++c) {
       const int col = n0 + wn0 + 16 * (c / 2) + 2 * n_lane + c % 2;
       if (col >= args.n) continue;
-      float2* at = args.c + (row + int64_t(col) * args.ldc);
+      float2* at = c_ptr + (row + int64_t(col) * args.ldc);
       using gemm_device::in_triangle;
       const bool keep[2] = {in_triangle(args.triangle, row, col),
                             in_triangle(args.triangle, row + 1, col)};
@@ -362,9 +379,10 @@ __global__ void __launch_bounds__(kThreads, 2) cgemm_simt_kernel(Args args) {
 
 // ---- Host side ----------------------------------------------------------------------------------
 
-template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes>
-cudaError_t launch_kernel(const Args& args, cudaStream_t stream) {
-  auto kernel = cgemm_simt_kernel<kALayout, kBLayout, kConjA, kConjB, kCopyBytes>;
+template <Layout kALayout, Layout kBLayout, bool kConjA, bool kConjB, int kCopyBytes,
+          bool kSlices = false>
+cudaError_t launch_kernel(const Args& args, cudaStream_t stream, int64_t slices = 1) {
+  auto kernel = cgemm_simt_kernel<kALayout, kBLayout, kConjA, kConjB, kCopyBytes, kSlices>;
   cudaError_t err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmemBytes);
   if (err == cudaSuccess)
@@ -375,7 +393,8 @@ cudaError_t launch_kernel(const Args& args, cudaStream_t stream) {
       ((args.m + kBlockM - 1) / kBlockM) * int64_t((args.n + kBlockN - 1) / kBlockN);
   const int64_t strip_blocks =
       args.strip_blocks_bottom + (args.strip_cols ? (args.m + kStripChunk - 1) / kStripChunk : 0);
-  kernel<<<unsigned(tiles + strip_blocks), kThreads, kSmemBytes, stream>>>(args);
+  kernel<<<dim3(unsigned(tiles + strip_blocks), unsigned(slices)), kThreads, kSmemBytes, stream>>>(
+      args);
   return cudaGetLastError();
 }
 
@@ -467,11 +486,54 @@ cudaError_t pack(const float2* x, int64_t ld, bool r_contiguous, bool conj, int6
 // Whether the vector kernel's 16-byte m/n-contiguous copies read x in place.
 bool readable(const void* x, int64_t ld) { return aligned_to(x, 16) && ld % 2 == 0; }
 
-// The packed row: each operand the 16-byte m/n-contiguous copies cannot read in place (A
-// transposed, B not, or either unaligned) is packed first, op() applied, into a workspace with
-// m/n-contiguous columns of even leading dimension; then the vector kernel runs on m/n-contiguous
-// operands only (conjugating B where B^H is read in place), thin remainders of m and n peeled.
-cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
+// The product of m/n-contiguous operands (the packed row's), with thin remainders of m and n
+// peeled into strip blocks (strip_block).
+cudaError_t launch_peeled(const GemmProblem& p, Args args, bool conj_b, cudaStream_t stream) {
+  auto thin_remainder = [](int64_t extent, int tile) {
+    const int r = int(extent % tile);
+    return extent > tile && r <= kMaxPeel ? r : 0;
+  };
+  args.strip_rows = thin_remainder(p.m, kBlockM);
+  args.strip_cols = thin_remainder(p.n, kBlockN);
+  args.m -= args.strip_rows, args.n -= args.strip_cols;
+  args.strip_blocks_bottom = args.strip_rows ? int((p.n + kStripChunk - 1) / kStripChunk) : 0;
+  constexpr Layout kMN = Layout::kMNContiguous;
+  return conj_b ? launch_kernel<kMN, kMN, false, true, 16>(args, stream)
+                : launch_kernel<kMN, kMN, false, false, 16>(args, stream);
+}
+
+// The same product split along k (kernels/splitk.h): each slice's tiles write their unscaled
+// partial product to a workspace, then splitk::reduce applies alpha and beta.
+cudaError_t launch_split(const GemmProblem& p, const Args& args, bool conj_b, cudaStream_t stream) {
+  static_assert(kSplitK.block_m == kBlockM && kSplitK.block_n == kBlockN &&
+                    kSplitK.block_k == kBlockK && kSplitK.blocks_per_sm == 2,
+                "the slice rule reads this kernel's geometry");
+  int device = 0, sms = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+  if (err != cudaSuccess) return err;
+  const splitk::Slices slices = splitk::slices_for(kSplitK, p.m, p.n, p.k, sms);
+  const int64_t m_pad = (p.m + 1) / 2 * 2;  // 16-byte aligned partial columns
+  auto launch_slices = [&](void* partial) {
+    constexpr Layout kMN = Layout::kMNContiguous;
+    Args a = args;
+    a.alpha_re = 1.0f, a.alpha_im = 0.0f, a.beta_re = 0.0f, a.beta_im = 0.0f;
+    a.triangle = Triangle::kAll;
+    a.c = static_cast<float2*>(partial), a.ldc = m_pad;
+    a.k_per_slice = int(slices.k_steps * kBlockK);
+    a.c_slice_stride = m_pad * p.n;
+    return conj_b ? launch_kernel<kMN, kMN, false, true, 16, true>(a, stream, slices.count)
+                  : launch_kernel<kMN, kMN, false, false, 16, true>(a, stream, slices.count);
+  };
+  return splitk::run(p, slices, m_pad, launch_slices, stream);
+}
+
+// The packed and split-K rows: each operand the 16-byte m/n-contiguous copies cannot read in
+// place (A transposed, B not, or either unaligned) is packed first, op() applied, into a workspace
+// with m/n-contiguous columns of even leading dimension; then the vector kernel runs on
+// m/n-contiguous operands only (conjugating B where B^H is read in place), peeled or split.
+cudaError_t launch_packed(const GemmProblem& p, bool split, cudaStream_t stream) {
   if (p.alpha == 0.0 || p.k == 0) return launch_copies<4>(p, stream);  // A, B not read
   const bool pack_a = !(p.trans_a == Op::kNoTrans && readable(p.a, p.lda));
   const bool pack_b = p.trans_b == Op::kNoTrans || !readable(p.b, p.ldb);
@@ -498,19 +560,9 @@ cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
                workspace + elems_a, ld_b, stream);
     args.b = workspace + elems_a, args.ldb = ld_b;
   }
-  auto thin_remainder = [](int64_t extent, int tile) {
-    const int r = int(extent % tile);
-    return extent > tile && r <= kMaxPeel ? r : 0;
-  };
-  args.strip_rows = thin_remainder(p.m, kBlockM);
-  args.strip_cols = thin_remainder(p.n, kBlockN);
-  args.m -= args.strip_rows, args.n -= args.strip_cols;
-  args.strip_blocks_bottom = args.strip_rows ? int((p.n + kStripChunk - 1) / kStripChunk) : 0;
-  constexpr Layout kMN = Layout::kMNContiguous;
+  const bool conj_b = !pack_b && p.trans_b == Op::kConjTrans;
   if (err == cudaSuccess) {
-    err = !pack_b && p.trans_b == Op::kConjTrans
-              ? launch_kernel<kMN, kMN, false, true, 16>(args, stream)
-              : launch_kernel<kMN, kMN, false, false, 16>(args, stream);
+    err = split ? launch_split(p, args, conj_b, stream) : launch_peeled(p, args, conj_b, stream);
   }
   if (workspace == nullptr) return err;
   const cudaError_t free_err = cudaFreeAsync(workspace, stream);
@@ -566,7 +618,13 @@ bool supports_packed_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
   return supports_problem<false>(p, caps);
 }
 cudaError_t launch_packed_64x128x16(const GemmProblem& p, cudaStream_t stream) {
-  return launch_packed(p, stream);
+  return launch_packed(p, false, stream);
+}
+bool supports_splitk_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+  return p.c_triangle == Triangle::kAll && supports_problem<false>(p, caps);
+}
+cudaError_t launch_splitk_64x128x16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_packed(p, true, stream);
 }
 
 }  // namespace tileblas::cgemm_simt

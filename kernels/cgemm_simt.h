@@ -51,6 +51,7 @@
 #include <cuda_runtime_api.h>
 
 #include "problem.h"
+#include "splitk.h"
 
 namespace tileblas::cgemm_simt {
 
@@ -60,5 +61,15 @@ bool supports_scalarload_64x128x16(const GemmProblem& p, const DeviceCaps& caps)
 cudaError_t launch_scalarload_64x128x16(const GemmProblem& p, cudaStream_t stream);
 bool supports_packed_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_packed_64x128x16(const GemmProblem& p, cudaStream_t stream);
+
+// Split-K (cgemm_splitk_64x128x16, kernels/splitk.h): the packed row's operands (packed where not
+// m/n-contiguous and 16-byte readable) and kernel over slices of k, one per blockIdx.y, each
+// slice's tiles writing their unscaled partial product to a workspace, then splitk::reduce (slice
+// order, alpha, beta; beta == 0 never reads C). No triangle of C. Its geometry is what the slice
+// rule and the router's split-K rule read: 64x128 tiles, k-steps of 16, two blocks per SM, slices
+// of at least 8 k-steps.
+inline constexpr splitk::Geometry kSplitK{64, 128, 16, 2, 8};
+bool supports_splitk_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_splitk_64x128x16(const GemmProblem& p, cudaStream_t stream);
 
 }  // namespace tileblas::cgemm_simt

@@ -83,6 +83,8 @@ const std::vector<GemmKernel>& gemm_kernels() {
       {"cgemm_simt_64x128x16", cgemm_simt::supports_64x128x16, cgemm_simt::launch_64x128x16},
       {"cgemm_simt_scalarload_64x128x16", cgemm_simt::supports_scalarload_64x128x16,
        cgemm_simt::launch_scalarload_64x128x16},
+      {"cgemm_splitk_64x128x16", cgemm_simt::supports_splitk_64x128x16,
+       cgemm_simt::launch_splitk_64x128x16},
       {"cgemm_simt_packed_64x128x16", cgemm_simt::supports_packed_64x128x16,
        cgemm_simt::launch_packed_64x128x16},
   };

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <vector>
 
+#include "cgemm_simt.h"
 #include "cpu_gemm.h"
 #include "executor.h"
 #include "gemm_f64_mma.h"
@@ -37,12 +38,13 @@ bool split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
   const int64_t t = tiles(p, 128, 64);
   return (t < caps.num_sms && p.k >= 4096) || (2 * t <= caps.num_sms && p.k >= 512);
 }
-// fp64 and complex fp64 split-K, on the row it routes to (kRow: that row's tile, blocks per SM and
-// shortest slice, kernels/gemm_f64_mma.h): its slice rule cuts k into two slices or more, and
-// either its tiles leave a quarter of the SMs idle or k is long (the partials' extra pass then
-// costs little). H100 sweep, split against not, same run (docs/NOTES-f64-complex.md): dgemm 1024^3
-// (128 tiles, 2 slices) lost 14 %; zgemm 513^3 (81 tiles) gained 29 %, 64x8192x8192 (128 tiles,
-// k 8192) 20 %; dgemm 8192x128x8192 and 64x8192x8192 (128 tiles) 3-4 %.
+// fp64, complex fp64 and complex fp32 split-K, on the row it routes to (kRow: that row's tile,
+// blocks per SM and shortest slice, kernels/gemm_f64_mma.h, kernels/cgemm_simt.h): its slice rule
+// cuts k into two slices or more, and either its tiles leave a quarter of the SMs idle or k is long
+// (the partials' extra pass then costs little). H100 sweep, split against not, same run
+// (docs/NOTES-f64-complex.md): dgemm 1024^3 (128 tiles, 2 slices) lost 14 %; zgemm 513^3 (81 tiles)
+// gained 29 %, 64x8192x8192 (128 tiles, k 8192) 20 %; dgemm 8192x128x8192 and 64x8192x8192 (128
+// tiles) 3-4 %.
 template <const splitk::Geometry& kRow>
 bool split_k_pays_on(const GemmProblem& p, const DeviceCaps& caps) {
   const int64_t t = tiles(p, kRow.block_m, kRow.block_n);
@@ -169,6 +171,8 @@ const Preference kGemmPreferences[] = {
      "complex fp64: few tiles, long k: split-K"},
     {"dgemm_mma_f64_128x128x16", fills_sms_4x_128x128, "fp64 tensor cores, 128x128 tiles"},
     {"dgemm_mma_f64_128x64x16", always, "fp64 tensor cores, 128x64 tiles (few tiles)"},
+    {"cgemm_splitk_", split_k_pays_on<cgemm_simt::kSplitK>,
+     "complex fp32: few tiles, long k: split-K"},
     {"cgemm_simt_packed_", cgemm_packing_pays,
      "complex fp32: packed where not m/n-contiguous, edges peeled"},
     {"sgemm_splitk_128x64x16", split_k_pays, "few output tiles, long k: split-K"},

@@ -31,6 +31,7 @@
 #include <string>
 #include <vector>
 
+#include "cgemm_simt.h"
 #include "device_support.h"
 #include "gemm_f64_mma.h"
 #include "kernel_table.h"
@@ -62,15 +63,21 @@ std::vector<const GemmKernel*> rows() {
 }
 
 bool is_scalarload(const GemmKernel& k) { return std::strstr(k.name, "scalarload") != nullptr; }
-// The split-K rows' geometry (kernels/gemm_f64_mma.h), or nullptr for the other rows.
+// The split-K rows' geometry (kernels/gemm_f64_mma.h, kernels/cgemm_simt.h), or nullptr for the
+// other rows.
 const tileblas::splitk::Geometry* split_geometry(const GemmKernel& k) {
   if (std::strncmp(k.name, "dgemm_splitk_", 13) == 0) return &tileblas::gemm_f64_mma::kDgemmSplitK;
   if (std::strncmp(k.name, "zgemm_splitk_", 13) == 0) return &tileblas::gemm_f64_mma::kZgemmSplitK;
+  if (std::strncmp(k.name, "cgemm_splitk_", 13) == 0) return &tileblas::cgemm_simt::kSplitK;
   return nullptr;
 }
 bool is_packed(const GemmKernel& k) { return std::strstr(k.name, "packed") != nullptr; }
+// Rows that pack what they cannot read in place: the packed rows and cgemm's split-K row.
+bool packs(const GemmKernel& k) {
+  return is_packed(k) || std::strncmp(k.name, "cgemm_splitk_", 13) == 0;
+}
 // Rows that take any alignment and leading dimension (the others need 16-byte-aligned A and B).
-bool any_alignment(const GemmKernel& k) { return is_scalarload(k) || is_packed(k); }
+bool any_alignment(const GemmKernel& k) { return is_scalarload(k) || packs(k); }
 
 struct Case {
   Op ta = Op::kNoTrans, tb = Op::kNoTrans;
@@ -315,8 +322,7 @@ Case random_case(const GemmKernel& row, const std::vector<int64_t>& dims, int64_
   c.beta = tbtest::pick(scalars_of(t, integers));
   c.integers = integers;
   // Packed rows: both, so that operands read in place (aligned) and packed ones are covered.
-  c.misaligned =
-      is_scalarload(row) || (is_packed(row) && tbtest::pick(std::vector<bool>{false, true}));
+  c.misaligned = is_scalarload(row) || (packs(row) && tbtest::pick(std::vector<bool>{false, true}));
   c.pad_a = tbtest::pick(std::vector<int64_t>{0, 1, 5, 16});
   c.pad_b = tbtest::pick(std::vector<int64_t>{0, 1, 5, 16});
   c.pad_c = tbtest::pick(std::vector<int64_t>{0, 1, 3});
@@ -398,7 +404,7 @@ TEST(GemmF64ComplexRows, SupportsOnlyWhatTheyCompute) {
   }
 }
 
-// The split-K rows exist for both types and never take a triangle of C (syrk .. her2k's plans ask
+// The split-K rows exist for the three types and never take a triangle of C (syrk .. her2k's plans ask
 // for one): a slice writes its tiles whole.
 TEST(GemmF64ComplexRows, SplitKRowsTakeNoTriangle) {
   const DeviceCaps caps = tbtest::hopper_caps();
@@ -418,7 +424,7 @@ TEST(GemmF64ComplexRows, SplitKRowsTakeNoTriangle) {
       EXPECT_FALSE(row->supports(p, caps)) << row->name;
     }
   }
-  EXPECT_EQ(split_rows, 3);  // dgemm 16-byte and 8-byte loads, zgemm 16-byte loads
+  EXPECT_EQ(split_rows, 4);  // dgemm 16-byte and 8-byte loads, zgemm 16-byte loads, cgemm
 }
 
 TEST(GemmF64ComplexRows, OlderRowsRejectTheNewTypes) {

@@ -801,8 +801,9 @@ TEST(RouterTest, PicksTheFp64AndComplexRows) {
 }
 
 // Complex fp32: large problems take the packed row (which packs only the operands the 16-byte
-// m/n-contiguous copies cannot read in place, and peels thin edges); small ones run in place, on
-// the 16-byte row where aligned, else the scalar-load row.
+// m/n-contiguous copies cannot read in place, and peels thin edges), those with few tiles and k
+// long enough for two slices the split-K row; small ones run in place, on the 16-byte row where
+// aligned, else the scalar-load row.
 TEST(RouterTest, PicksTheComplexFp32Rows) {
   const DeviceCaps caps = tbtest::hopper_caps();
   using tileblas::Op;
@@ -818,10 +819,12 @@ TEST(RouterTest, PicksTheComplexFp32Rows) {
       {4097, 4097, Op::kNoTrans, Op::kTrans, "cgemm_simt_packed_64x128x16"},
       {4096, 4096, Op::kNoTrans, Op::kTrans, "cgemm_simt_packed_64x128x16"},
       {4096, 4096, Op::kNoTrans, Op::kConjTrans, "cgemm_simt_packed_64x128x16"},
-      {256, 256, Op::kNoTrans, Op::kTrans, "cgemm_simt_64x128x16"},
-      {512, 512, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_packed_64x128x16"},
-      {256, 256, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_64x128x16"},
-      {255, 255, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_scalarload_64x128x16"},
+      {1024, 1024, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_packed_64x128x16"},
+      {512, 512, Op::kNoTrans, Op::kNoTrans, "cgemm_splitk_64x128x16"},
+      {256, 256, Op::kNoTrans, Op::kTrans, "cgemm_splitk_64x128x16"},
+      {255, 255, Op::kNoTrans, Op::kNoTrans, "cgemm_splitk_64x128x16"},
+      {64, 64, Op::kNoTrans, Op::kTrans, "cgemm_simt_64x128x16"},
+      {63, 63, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_scalarload_64x128x16"},
   };
   for (const auto& e : cases) {
     GemmProblem p = square(e.n, DataType::kC32);
