@@ -276,8 +276,15 @@ Target resolve(NameSet s, Routine r) {
 const Target& target(NameSet s, Routine r) {
   static std::array<std::array<std::once_flag, kRoutineCount>, kNameSetCount> once;
   static std::array<std::array<Target, kRoutineCount>, kNameSetCount> targets;
+  // Set once the target is resolved. Every CPU BLAS call comes here: std::call_once alone costs
+  // thread-local writes and a pthread_once call each time.
+  static std::array<std::array<std::atomic<bool>, kRoutineCount>, kNameSetCount> resolved;
   const NameSet e = effective(s);
-  std::call_once(once[int(e)][int(r)], [&] { targets[int(e)][int(r)] = resolve(e, r); });
+  std::atomic<bool>& done = resolved[int(e)][int(r)];
+  if (!done.load(std::memory_order_acquire)) {
+    std::call_once(once[int(e)][int(r)], [&] { targets[int(e)][int(r)] = resolve(e, r); });
+    done.store(true, std::memory_order_release);
+  }
   return targets[int(e)][int(r)];
 }
 

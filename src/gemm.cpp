@@ -92,8 +92,9 @@ struct GemmDispatch {
       GemmRoute r;
       r.cpu_path = CpuPath::kHostKernel;
       r.reason = site.device ? Reason("host data, host kernel: below the measured crossover")
-                             : Reason("host kernel, below the measured crossover; no GPU: ",
-                                      site.no_device_why);
+                             : Reason::with_kept_detail(
+                                   "host kernel, below the measured crossover; no GPU: ",
+                                   site.no_device_why);
       return r;
     }
     return route_gemm(p, site.where, config(), site.caps(), site.no_device_why, rates);

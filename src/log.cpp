@@ -34,7 +34,7 @@ std::string Reason::str() const {
                   gpu_s_ * 1e3);
     s += buf;
   }
-  return s + detail_separator_ + detail_;
+  return s + detail_separator_ + (kept_detail_ ? *kept_detail_ : detail_);
 }
 
 namespace {
@@ -66,7 +66,7 @@ CallRecord& last_call() {
   return call.record;
 }
 
-void set_last_call(tileblas_route route, const char* kernel, Reason reason) {
+void set_last_call(tileblas_route route, const char* kernel, Reason&& reason) {
   PendingCall& call = pending_call();
   call.route = route;
   call.kernel = kernel;

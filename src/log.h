@@ -30,9 +30,18 @@ class Reason {
   // "<text>: predicted cpu <cpu_s> ms, gpu <gpu_s> ms".
   static Reason predicted(const char* text, double cpu_s, double gpu_s);
 
+  // "<text><detail>" without copying `detail`, which must outlive every record of the call too (a
+  // string kept for the process, as Device::unavailable_reason()'s).
+  static Reason with_kept_detail(const char* text, const std::string& detail) {
+    Reason r(text);
+    r.kept_detail_ = &detail;
+    return r;
+  }
+
   // Appends "; <detail>" (the kernel row's why, say). Replaces an earlier detail.
   Reason& with_detail(std::string detail) {
     detail_ = std::move(detail);
+    kept_detail_ = nullptr;
     detail_separator_ = "; ";
     return *this;
   }
@@ -43,6 +52,7 @@ class Reason {
   const char* text_ = nullptr;  // static; owned_text_ is used when this is null
   std::string owned_text_;
   std::string detail_;
+  const std::string* kept_detail_ = nullptr;  // stands for detail_ where set
   const char* detail_separator_ = "";
   bool has_prediction_ = false;
   double cpu_s_ = 0, gpu_s_ = 0;
@@ -68,13 +78,13 @@ std::string describe(const Level3Problem& p);
 
 // Records the call as the thread's last one. `kernel` is a static string (a kernel table name or
 // a literal); nothing is formatted until last_call() is read.
-void set_last_call(tileblas_route route, const char* kernel, Reason reason);
+void set_last_call(tileblas_route route, const char* kernel, Reason&& reason);
 
 // Records the call and, with TILEBLAS_VERBOSE=1, prints
 // "tileblas: <routine> <problem> -> <gpu|cpu> <kernel> (<reason>)" (described only then).
 template <class Problem>
 void record_call(const char* routine, const Problem& p, tileblas_route route, const char* kernel,
-                 Reason reason) {
+                 Reason&& reason) {
   if (config().verbose) {
     std::fprintf(stderr, "tileblas: %s %s -> %s %s (%s)\n", routine, describe(p).c_str(),
                  route == TILEBLAS_ROUTE_GPU ? "gpu" : "cpu", kernel, reason.str().c_str());
