@@ -83,33 +83,49 @@ class TriangularPlan {
     const bool a_lower = p.uplo == Uplo::kLower;
     m_lower_ = p.trans == Op::kNoTrans ? a_lower : !a_lower;
     first_is_1_ = (p.side == Side::kLeft) == m_lower_;
+    // trsm solves part f first, trmm multiplies part s first: the leaves' order.
+    ascending_ = (p.op == Level3Op::kTrsm) == first_is_1_;
     const int64_t gemm_leaf = p.op == Level3Op::kTrmm ? sizes.trmm_leaf : sizes.trsm_leaf;
     gemm_leaf_ = gemm_leaf > tri_leaf_ && p.a_order() > tri_leaf_;
     leaf_ = gemm_leaf_ ? gemm_leaf : tri_leaf_;
   }
 
   // The GEMM leaves' scratch: a copy of B's part, reused by every leaf of a panel (its leaves run
-  // one after another), and every diagonal block made full, computed here, each in a lane of its
-  // own: trmm's the block with zeros outside its triangle, trsm's the block's inverse. overlap:
-  // the lanes are detached, and each GEMM leaf awaits only its own block's lane (the solve starts
-  // after the first inversion, the others run beside it); the caller joins them after the run.
-  // Else they are joined here.
+  // one after another), and every diagonal block made full, each in a lane of its own: trmm's the
+  // block with zeros outside its triangle, trsm's the block's inverse. Without overlap they are
+  // all made here and joined. With it the lanes are detached: the first kLookahead blocks are
+  // issued here, each GEMM leaf issues the blocks up to kLookahead past its own and awaits only
+  // its own block's lane (the solve starts after the first inversion, the others run beside it,
+  // and the host issues the solve's launches between theirs); the caller joins them after the run.
   cudaError_t prepare(bool overlap) {
     overlap_ = overlap;
     if (!gemm_leaf_) return cudaSuccess;
     order_ = std::min(leaf_, p_.a_order());
     const int64_t count = p_.side == Side::kLeft ? p_.n : p_.m;
     const bool trsm = p_.op == Level3Op::kTrsm;
-    const int64_t blocks = (p_.a_order() + leaf_ - 1) / leaf_;
+    blocks_ = (p_.a_order() + leaf_ - 1) / leaf_;
     const size_t block = size_t(order_) * size_t(order_);
-    const size_t elems = block * size_t(blocks + (trsm ? 1 : 0)) + size_t(order_) * size_t(count);
+    const size_t elems = block * size_t(blocks_ + (trsm ? 1 : 0)) + size_t(order_) * size_t(count);
     void* s = nullptr;
     if (cudaError_t err = be_.scratch(elems * elem_, &s); err != cudaSuccess) return err;
     full_ = s;
-    copy_ = static_cast<char*>(s) + block * size_t(blocks) * elem_;
-    if (!trsm) return fill_diagonal_blocks(blocks);
-    return invert_diagonal_blocks(
-        blocks, static_cast<char*>(copy_) + size_t(order_) * size_t(count) * elem_);
+    copy_ = static_cast<char*>(s) + block * size_t(blocks_) * elem_;
+    if (trsm) {
+      // The identity's source: a zero block (tri_fill makes each block's unit diagonal on it).
+      zeros_ = static_cast<char*>(copy_) + size_t(order_) * size_t(count) * elem_;
+      TriUpdateProblem z;
+      z.type = p_.type;
+      z.fill = Fill::kFull;
+      z.m = z.n = order_;
+      z.beta = kZero;
+      z.c = zeros_, z.ldc = order_;
+      if (cudaError_t err = be_.tri_update(z); err != cudaSuccess) return err;
+    }
+    if (cudaError_t err = be_.fork(overlap_); err != cudaSuccess) return err;
+    const cudaError_t err = make_full_blocks(overlap_ ? kLookahead : blocks_);
+    if (overlap_) return err;
+    const cudaError_t joined = be_.join();
+    return err != cudaSuccess ? err : joined;
   }
 
   // The same plan on B's columns (side L; rows for side R) [first, first + count): it shares the
@@ -172,21 +188,47 @@ class TriangularPlan {
     return static_cast<char*>(full_) + size_t(b) * size_t(order_) * size_t(order_) * elem_;
   }
 
-  // fn(b, off, len) for every diagonal block b of A ([off, off + len)) of order above tri_leaf_ (a
-  // last block that small goes to tri_block), each in a lane of its own.
-  // Lane b is fork()'s b-th next_lane(); detached where overlap_ says.
-  template <class Fn>
-  cudaError_t each_diagonal_block(int64_t blocks, Fn&& fn) {
-    if (cudaError_t err = be_.fork(overlap_); err != cudaSuccess) return err;
+  // The full blocks in the order the leaves use them (ascending_: block 0 first), and lane i of
+  // the fork is position i: the position of block b.
+  int64_t position_of(int64_t b) const { return ascending_ ? b : blocks_ - 1 - b; }
+
+  // Issues the full blocks at positions [made_, up_to), each in the next lane of the fork (a lane
+  // left empty for a last block of order tri_leaf_ or less, which goes to tri_block); with
+  // overlap, then returns to the plan's own sequence (detach()).
+  cudaError_t make_full_blocks(int64_t up_to) {
+    up_to = std::min(up_to, blocks_);
+    if (made_ >= up_to) return cudaSuccess;
     cudaError_t err = cudaSuccess;
-    for (int64_t b = 0; b < blocks && err == cudaSuccess; ++b) {
+    for (; made_ < up_to && err == cudaSuccess; ++made_) {
       be_.next_lane();
-      const int64_t off = b * leaf_, len = std::min(leaf_, p_.a_order() - off);
-      if (len > tri_leaf_) err = fn(b, off, len);
+      err = make_full_block(ascending_ ? made_ : blocks_ - 1 - made_);
     }
-    if (err == cudaSuccess && overlap_) return be_.detach();
-    const cudaError_t joined = be_.join();
-    return err != cudaSuccess ? err : joined;
+    if (!overlap_) return err;
+    const cudaError_t detached = be_.detach();
+    return err != cudaSuccess ? err : detached;
+  }
+
+  // full_block(b): trmm's A block b with zeros outside its triangle, trsm's its inverse, in A's
+  // orientation and triangle (inv(op(T)) = op(inv(T))): the identity (tri_fill's unit diagonal on
+  // zeros_), then the block's substitution on it.
+  cudaError_t make_full_block(int64_t b) {
+    const int64_t off = b * leaf_, len = std::min(leaf_, p_.a_order() - off);
+    if (len <= tri_leaf_) return cudaSuccess;
+    const void* a = at(p_.a, off, off, p_.lda, elem_);
+    if (p_.op != Level3Op::kTrsm) return fill_block(b, len, a, p_.lda, p_.diag);
+    if (cudaError_t err = fill_block(b, len, zeros_, order_, Diag::kUnit); err != cudaSuccess)
+      return err;
+    Level3Problem q;
+    q.op = Level3Op::kTrsm;
+    q.type = p_.type;
+    q.side = Side::kLeft, q.uplo = p_.uplo, q.trans = Op::kNoTrans, q.diag = p_.diag;
+    q.m = q.n = len;
+    q.alpha = kOne;
+    q.a = a, q.lda = p_.lda;
+    q.c = full_block(b), q.ldc = order_;
+    Level3BlockSizes substitution;
+    substitution.tri_leaf = tri_leaf_;
+    return TriangularPlan(q, be_, substitution).run(0, len, kOne);
   }
 
   // full_block(b) (order len) from the `uplo` triangle of x (ldx): zeros in the other, the
@@ -203,47 +245,14 @@ class TriangularPlan {
     return be_.tri_fill(f);
   }
 
-  // Every diagonal block of A's triangle (diag as the call says), zeros outside it, into
-  // full_block(b).
-  cudaError_t fill_diagonal_blocks(int64_t blocks) {
-    return each_diagonal_block(blocks, [&](int64_t b, int64_t off, int64_t len) {
-      return fill_block(b, len, at(p_.a, off, off, p_.lda, elem_), p_.lda, p_.diag);
-    });
-  }
-
-  // Every diagonal block's inverse into full_block(b), in A's orientation and triangle (zeros in
-  // the other; inv(op(T)) = op(inv(T))): the identity (made from `zeros` by tri_fill's unit
-  // diagonal), then the block's substitution on it.
-  cudaError_t invert_diagonal_blocks(int64_t blocks, void* zeros) {
-    TriUpdateProblem z;
-    z.type = p_.type;
-    z.fill = Fill::kFull;
-    z.m = z.n = order_;
-    z.beta = kZero;
-    z.c = zeros, z.ldc = order_;
-    if (cudaError_t err = be_.tri_update(z); err != cudaSuccess) return err;
-    Level3BlockSizes substitution;
-    substitution.tri_leaf = tri_leaf_;
-    return each_diagonal_block(blocks, [&](int64_t b, int64_t off, int64_t len) {
-      if (cudaError_t err = fill_block(b, len, zeros, order_, Diag::kUnit); err != cudaSuccess)
-        return err;
-      Level3Problem q;
-      q.op = Level3Op::kTrsm;
-      q.type = p_.type;
-      q.side = Side::kLeft, q.uplo = p_.uplo, q.trans = Op::kNoTrans, q.diag = p_.diag;
-      q.m = q.n = len;
-      q.alpha = kOne;
-      q.a = at(p_.a, off, off, p_.lda, elem_), q.lda = p_.lda;
-      q.c = full_block(b), q.ldc = order_;
-      return TriangularPlan(q, be_, substitution).run(0, len, kOne);
-    });
-  }
-
   // B's part [off, off + len) = alpha * (F*copy or copy*F), with F = op(A)'s diagonal block made
   // full (trmm) or its inverse (trsm), prepared.
   cudaError_t gemm_leaf(int64_t off, int64_t len, const Scalar& alpha) {
     if (overlap_) {
-      if (cudaError_t err = be_.await_lane(int(off / leaf_)); err != cudaSuccess) return err;
+      const int64_t position = position_of(off / leaf_);
+      if (cudaError_t err = make_full_blocks(position + 1 + kLookahead); err != cudaSuccess)
+        return err;
+      if (cudaError_t err = be_.await_lane(int(position)); err != cudaSuccess) return err;
     }
     void* const full = full_block(off / leaf_);
     const bool left = p_.side == Side::kLeft;
@@ -282,9 +291,16 @@ class TriangularPlan {
   size_t elem_;
   bool m_lower_ = true;
   bool first_is_1_ = true;
+  // Full blocks issued ahead of the leaf that needs them (the side streams' work while the host
+  // issues the solve's).
+  static constexpr int64_t kLookahead = 3;
   bool gemm_leaf_ = false;
-  bool overlap_ = false;  // the full blocks' lanes are detached (prepare())
-  int64_t order_ = 0;     // the full blocks' order (and leading dimension)
+  bool overlap_ = false;   // the full blocks' lanes are detached (prepare())
+  bool ascending_ = true;  // the leaves run from block 0 up
+  int64_t blocks_ = 0;     // diagonal blocks of order leaf_ (the last may be smaller)
+  int64_t made_ = 0;       // full blocks issued, in leaf order
+  void* zeros_ = nullptr;  // trsm: a zero block of order_, the identities' source
+  int64_t order_ = 0;      // the full blocks' order (and leading dimension)
   void* full_ = nullptr;
   void* copy_ = nullptr;
 };

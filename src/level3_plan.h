@@ -52,8 +52,9 @@ namespace tileblas {
 // backend in reverse). Lanes forked `awaited` can be left by detach() without waiting for them:
 // the operations after it run in order again, unordered with the lanes, except that those after
 // await_lane(i) run after lane i (the operations after fork()'s i-th next_lane(), counting from
-// 0); join() then waits for every lane (detach() of lanes not forked `awaited` is join()). The
-// defaults run everything in order, which is one valid schedule.
+// 0); next_lane() after detach() opens the next lane (its operations go there until the next
+// detach()); join() then waits for every lane (detach() of lanes not forked `awaited` is join()).
+// The defaults run everything in order, which is one valid schedule.
 class Level3Backend {
  public:
   virtual ~Level3Backend() = default;

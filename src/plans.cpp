@@ -144,7 +144,8 @@ class DeviceBackend final : public Level3Backend {
   }
   void next_lane() override {
     if (!forked_) return;
-    end_lane();
+    if (!detached_) end_lane();
+    detached_ = false;
     lane_ = (lane_ + 1) % kLanes;
     ++lanes_;
   }

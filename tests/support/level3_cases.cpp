@@ -309,11 +309,12 @@ std::vector<Level3Case> level3_plan_cases(const std::vector<DataType>& types, bo
     std::vector<Blocks> blocks;
     if (small_blocks) {
       Blocks b;
-      // trmm, trsm: GEMM leaves of order 5..9 beside tri_block's (19 = 9 + 9 + 1).
+      // trmm, trsm: GEMM leaves of order 5..9 beside tri_block's (19 = 9 + 9 + 1); 47 = 5 * 9 + 2
+      // in one panel: more full blocks than are issued ahead of the leaves.
       b.sizes.tri_leaf = 4, b.sizes.rank_leaf = 5, b.sizes.trmm_leaf = b.sizes.trsm_leaf = 9;
       b.sizes.rank_triangle_leaf = 5;
       b.sizes.tri_panels = 3, b.sizes.tri_panel_min = 2;
-      b.tri_shapes = {{1, 3}, {9, 5}, {17, 12}, {4, 1}, {19, 4}};
+      b.tri_shapes = {{1, 3}, {9, 5}, {17, 12}, {4, 1}, {19, 4}, {47, 3}};
       b.rank_shapes = {{1, 2}, {6, 1}, {13, 7}, {22, 3}};
       b.symm_shapes = {{1, 1}, {13, 7}, {6, 17}};
       blocks.push_back(b);

@@ -372,7 +372,9 @@ cudaError_t CpuLevel3Backend::fork(bool awaited) {
   return cudaSuccess;
 }
 void CpuLevel3Backend::next_lane() {
-  if (forked_ && !detached_) lanes_.emplace_back();
+  if (!forked_) return;
+  detached_ = false;
+  lanes_.emplace_back();
 }
 cudaError_t CpuLevel3Backend::detach() {
   if (!forked_ || detached_) return cudaSuccess;
