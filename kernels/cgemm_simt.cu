@@ -508,12 +508,8 @@ cudaError_t launch_split(const GemmProblem& p, const Args& args, bool conj_b, cu
   static_assert(kSplitK.block_m == kBlockM && kSplitK.block_n == kBlockN &&
                     kSplitK.block_k == kBlockK && kSplitK.blocks_per_sm == 2,
                 "the slice rule reads this kernel's geometry");
-  int device = 0, sms = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (err != cudaSuccess) return err;
-  const splitk::Slices slices = splitk::slices_for(kSplitK, p.m, p.n, p.k, sms);
+  splitk::Slices slices;
+  if (cudaError_t err = splitk::slices_of(kSplitK, p, &slices); err != cudaSuccess) return err;
   const int64_t m_pad = (p.m + 1) / 2 * 2;  // 16-byte aligned partial columns
   auto launch_slices = [&](void* partial) {
     constexpr Layout kMN = Layout::kMNContiguous;

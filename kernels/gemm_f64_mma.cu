@@ -644,13 +644,8 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
                     kGeometry.block_k == Cfg::kBlockK &&
                     kGeometry.blocks_per_sm == Cfg::kBlocksPerSm,
                 "the geometry the router and the slice rule read is the kernel's");
-  int device = 0, sms = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (err != cudaSuccess) return err;
-  const splitk::Slices slices =
-      p.alpha.is_zero() ? splitk::Slices{} : splitk::slices_for(kGeometry, p.m, p.n, p.k, sms);
+  splitk::Slices slices;
+  if (cudaError_t err = splitk::slices_of(kGeometry, p, &slices); err != cudaSuccess) return err;
   const int64_t m_pad = (p.m + 1) / 2 * 2;
   return splitk::run(
       p, slices, m_pad,

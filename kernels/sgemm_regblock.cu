@@ -610,15 +610,10 @@ template <class T, bool Align16, bool InteriorCopies = false>
 cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   const int tiles_m = int((p.m + T::kBlockM - 1) / T::kBlockM);
   const int tiles_n = int((p.n + T::kBlockN - 1) / T::kBlockN);
-  int device = 0, sms = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (err != cudaSuccess) return err;
   constexpr splitk::Geometry kGeometry{T::kBlockM, T::kBlockN, T::kBlockK, T::kMinBlocksPerSm,
                                        kMinTilesPerSlice};
-  const splitk::Slices slices =
-      p.alpha != 0.0f ? splitk::slices_for(kGeometry, p.m, p.n, p.k, sms) : splitk::Slices{};
+  splitk::Slices slices;
+  if (cudaError_t err = splitk::slices_of(kGeometry, p, &slices); err != cudaSuccess) return err;
   const int64_t m_pad = (p.m + 3) / 4 * 4;
   return splitk::run(
       p, slices, m_pad,

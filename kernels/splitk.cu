@@ -86,14 +86,19 @@ __global__ void __launch_bounds__(kReduceThreads) splitk_reduce_kernel(const Red
   }
 }
 
+// The current device's SM count.
+cudaError_t current_sms(int* sms) {
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess) err = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
+  return err;
+}
+
 template <class Real, bool kComplex>
 cudaError_t launch_reduce(int64_t m, int64_t n, int64_t slices, const void* partial, int64_t m_pad,
                           Scalar alpha, Scalar beta, void* c, int64_t ldc, cudaStream_t stream) {
-  int device = 0, sms = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess)
-    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (err != cudaSuccess) return err;
+  int sms = 0;
+  if (cudaError_t err = current_sms(&sms); err != cudaSuccess) return err;
   ReduceArgs<Real> a;
   a.m = m, a.n = n, a.slices = int(slices);
   a.partial = static_cast<const Real*>(partial);
@@ -110,6 +115,15 @@ cudaError_t launch_reduce(int64_t m, int64_t n, int64_t slices, const void* part
 }
 
 }  // namespace
+
+cudaError_t slices_of(const Geometry& g, const GemmProblem& p, Slices* out) {
+  *out = Slices{};
+  if (p.alpha.is_zero()) return cudaSuccess;
+  int sms = 0;
+  if (cudaError_t err = current_sms(&sms); err != cudaSuccess) return err;
+  *out = slices_for(g, p.m, p.n, p.k, sms);
+  return cudaSuccess;
+}
 
 cudaError_t reduce(DataType type, int64_t m, int64_t n, int64_t slices, const void* partial,
                    int64_t m_pad, Scalar alpha, Scalar beta, void* c, int64_t ldc,

@@ -64,6 +64,10 @@ inline Slices slices_for(const Geometry& g, int64_t m, int64_t n, int64_t k, int
   return s;
 }
 
+// The slices of p for a row of geometry g on the current device's SMs; none where alpha is 0
+// (run() then only scales C).
+cudaError_t slices_of(const Geometry& g, const GemmProblem& p, Slices* out);
+
 // C = alpha * (sum of the slices' partials, in slice order) + beta * C for C of `type` (see the
 // contract above).
 cudaError_t reduce(DataType type, int64_t m, int64_t n, int64_t slices, const void* partial,
