@@ -74,6 +74,14 @@ inline bool triangle_fits(const GemmProblem& p) {
   return p.c_triangle == Triangle::kAll || p.m == p.n;
 }
 
+// Peeling (the packed rows): how far `extent` is past a multiple of `tile` where that is 1 to
+// max_peel rows or columns past at least one whole tile (computed by strip blocks), else 0 (a
+// remainder that wide is a tile row or column of its own).
+inline int thin_remainder(int64_t extent, int tile, int max_peel) {
+  const int r = int(extent % tile);
+  return extent > tile && r <= max_peel ? r : 0;
+}
+
 inline bool aligned_to(const void* p, size_t bytes) {
   return reinterpret_cast<uintptr_t>(p) % bytes == 0;
 }

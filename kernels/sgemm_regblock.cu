@@ -659,12 +659,8 @@ cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
                            k_pad, packed_b, stream);
   }
   if (err == cudaSuccess) {
-    auto thin_remainder = [](int64_t extent, int tile) {
-      const int r = int(extent % tile);
-      return extent > tile && r <= kMaxPeel ? r : 0;
-    };
-    const int strip_rows = thin_remainder(p.m, T::kBlockM);
-    const int strip_cols = thin_remainder(p.n, T::kBlockN);
+    const int strip_rows = gemm_device::thin_remainder(p.m, T::kBlockM, kMaxPeel);
+    const int strip_cols = gemm_device::thin_remainder(p.n, T::kBlockN, kMaxPeel);
     const int64_t m_in = p.m - strip_rows, n_in = p.n - strip_cols;
     const int tiles_m = int((m_in + T::kBlockM - 1) / T::kBlockM);
     const int tiles_n = int((n_in + T::kBlockN - 1) / T::kBlockN);

@@ -188,8 +188,9 @@ class TriangularPlan {
     return static_cast<char*>(full_) + size_t(b) * size_t(order_) * size_t(order_) * elem_;
   }
 
-  // The full blocks in the order the leaves use them (ascending_: block 0 first), and lane i of
-  // the fork is position i: the position of block b.
+  // The full blocks in the order the leaves use them (ascending_: block 0 first); lane i of the
+  // fork is position i. The position of block b, and (the same reflection) the block at
+  // position b.
   int64_t position_of(int64_t b) const { return ascending_ ? b : blocks_ - 1 - b; }
 
   // Issues the full blocks at positions [made_, up_to), each in the next lane of the fork (a lane
@@ -201,7 +202,7 @@ class TriangularPlan {
     cudaError_t err = cudaSuccess;
     for (; made_ < up_to && err == cudaSuccess; ++made_) {
       be_.next_lane();
-      err = make_full_block(ascending_ ? made_ : blocks_ - 1 - made_);
+      err = make_full_block(position_of(made_));
     }
     if (!overlap_) return err;
     const cudaError_t detached = be_.detach();
