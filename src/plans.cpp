@@ -55,30 +55,67 @@ void keep_in_pool(uint64_t bytes) {
 constexpr int kLanes = 4;
 using SideStreams = std::array<cudaStream_t, kLanes>;
 
-// The current device's side streams, created at the first need and kept for the process (as the
-// device's own stream is). Every thread's plans share them: that can only order their work more
-// than needed, since each plan expresses its dependencies with events of its own.
-cudaError_t side_streams(SideStreams* out) {
-  static std::mutex mu;
-  static std::map<int, SideStreams> by_device;
-  int device = 0;
-  if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
-  const std::lock_guard<std::mutex> lock(mu);
-  auto it = by_device.find(device);
-  if (it == by_device.end()) {
-    SideStreams streams{};
-    for (int i = 0; i < kLanes; ++i) {
-      if (cudaError_t err = cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking);
-          err != cudaSuccess) {
-        for (int j = 0; j < i; ++j) cudaStreamDestroy(streams[j]);
-        return err;
+// The current device's side streams and the events its plans borrow, created at the first need
+// and kept for the process (as the device's own stream is): never destroyed, since BLAS calls from
+// atexit handlers may still use them and a destructor run at exit may find the CUDA runtime gone.
+// Every thread's plans share the streams: that can only order their work more than needed, since
+// each plan expresses its dependencies with events of its own. A plan borrows those events for its
+// length rather than creating them (one for each lane and the fork, and one for each awaited lane,
+// of which a large trsm has dozens).
+class DeviceLanes {
+ public:
+  // The current device's; its streams are made on the first call.
+  static cudaError_t of_current_device(DeviceLanes** out) {
+    static std::mutex mu;
+    static auto* const by_device = new std::map<int, DeviceLanes*>;
+    int device = 0;
+    if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
+    const std::lock_guard<std::mutex> lock(mu);
+    auto it = by_device->find(device);
+    if (it == by_device->end()) {
+      SideStreams streams{};
+      for (int i = 0; i < kLanes; ++i) {
+        if (cudaError_t err = cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking);
+            err != cudaSuccess) {
+          for (int j = 0; j < i; ++j) cudaStreamDestroy(streams[j]);
+          return err;
+        }
+      }
+      it = by_device->emplace(device, new DeviceLanes(streams)).first;
+    }
+    *out = it->second;
+    return cudaSuccess;
+  }
+
+  const SideStreams& streams() const { return streams_; }
+
+  // An event of this device (the current one) that no plan holds, created where none is idle.
+  cudaError_t borrow(cudaEvent_t* e) {
+    {
+      const std::lock_guard<std::mutex> lock(mu_);
+      if (!idle_.empty()) {
+        *e = idle_.back();
+        idle_.pop_back();
+        return cudaSuccess;
       }
     }
-    it = by_device.emplace(device, streams).first;
+    return cudaEventCreateWithFlags(e, cudaEventDisableTiming);
   }
-  *out = it->second;
-  return cudaSuccess;
-}
+
+  // Events borrowed from this device, for the next plans. Work still recorded in them does not
+  // matter: the next plan records each before it waits for it.
+  void give_back(const std::vector<cudaEvent_t>& events) {
+    const std::lock_guard<std::mutex> lock(mu_);
+    idle_.insert(idle_.end(), events.begin(), events.end());
+  }
+
+ private:
+  explicit DeviceLanes(const SideStreams& streams) : streams_(streams) {}
+
+  SideStreams streams_;
+  std::mutex mu_;
+  std::vector<cudaEvent_t> idle_;
+};
 
 class DeviceBackend final : public Level3Backend {
  public:
@@ -88,8 +125,10 @@ class DeviceBackend final : public Level3Backend {
 
   ~DeviceBackend() override {
     join();
-    for (cudaEvent_t e : events_) cudaEventDestroy(e);
-    for (cudaEvent_t e : lane_ends_) cudaEventDestroy(e);
+    if (device_lanes_) {
+      device_lanes_->give_back(events_);
+      device_lanes_->give_back(lane_ends_);
+    }
   }
 
   cudaError_t gemm(const GemmProblem& p) override {
@@ -120,16 +159,14 @@ class DeviceBackend final : public Level3Backend {
   // which await_lane() makes the call's stream wait for.
   cudaError_t fork(bool awaited) override {
     if (dry_run_) return cudaSuccess;
-    if (cudaError_t err = side_streams(&side_); err != cudaSuccess) return err;
-    if (events_.empty()) {
-      events_.resize(kLanes + 1);
-      for (cudaEvent_t& e : events_) {
-        if (cudaError_t err = cudaEventCreateWithFlags(&e, cudaEventDisableTiming);
-            err != cudaSuccess) {
-          e = nullptr;
-          return err;
-        }
-      }
+    if (cudaError_t err = DeviceLanes::of_current_device(&device_lanes_); err != cudaSuccess) {
+      return err;
+    }
+    side_ = device_lanes_->streams();
+    while (events_.size() < size_t(kLanes + 1)) {
+      cudaEvent_t e = nullptr;
+      if (cudaError_t err = device_lanes_->borrow(&e); err != cudaSuccess) return err;
+      events_.push_back(e);
     }
     if (cudaError_t err = cudaEventRecord(events_[kLanes], stream_); err != cudaSuccess) return err;
     forked_ = true;
@@ -226,7 +263,7 @@ class DeviceBackend final : public Level3Backend {
     const size_t i = size_t(lanes_ - 1);
     while (lane_ends_.size() <= i) {
       cudaEvent_t e = nullptr;
-      if (cudaEventCreateWithFlags(&e, cudaEventDisableTiming) != cudaSuccess) break;
+      if (device_lanes_->borrow(&e) != cudaSuccess) break;
       lane_ends_.push_back(e);
     }
     const bool recorded =
@@ -257,11 +294,13 @@ class DeviceBackend final : public Level3Backend {
   const Config& cfg_;
   std::string why_;
   std::vector<std::unique_ptr<DeviceBuffer>> buffers_;
+  DeviceLanes* device_lanes_ = nullptr;  // the device's, from the first fork() on
   SideStreams side_{};
-  std::vector<cudaEvent_t> events_;    // one per lane, and the fork's (last)
+  std::vector<cudaEvent_t> events_;    // one per lane, and the fork's (last); borrowed
   std::array<bool, kLanes> waited_{};  // lane i's stream waits for the fork's event
   enum class LaneEnd : unsigned char { kEmpty, kRecorded, kUnrecorded };
-  std::vector<cudaEvent_t> lane_ends_;  // lane i's end (lane_ends_[i]), where ended_[i] says so
+  std::vector<cudaEvent_t> lane_ends_;  // lane i's end (lane_ends_[i]), where ended_[i] says so;
+                                        // borrowed
   std::vector<LaneEnd> ended_;          // lanes ended since fork()
   bool forked_ = false;
   bool awaited_ = false;  // fork(awaited): each lane's end is kept for await_lane()
