@@ -134,10 +134,9 @@ class Stager {
   }
 
   // Copies a device matrix to the host on `out` (after what `out` waits for). Pageable data goes
-  // through the slots and is in place on return: piece q's device copy is queued before piece
-  // q-1 is copied out of its slot. Pinned data is only queued. With `triangle` set, only that
-  // triangle (the diagonal included) of the host matrix is written: pinned data then goes
-  // through the slots too.
+  // through the slots and is in place on return (download_pieces()); pinned data is only queued.
+  // With `triangle` set, only that triangle (the diagonal included) of the host matrix is written:
+  // pinned data then goes through the slots too.
   cudaError_t download(char* host, int64_t ld_host, const char* dev, int64_t ld_dev, int64_t rows,
                        int64_t cols, size_t elem, bool host_pinned,
                        std::optional<Uplo> triangle = std::nullopt) {
@@ -145,7 +144,18 @@ class Stager {
     if (host_pinned && !triangle) {
       return copy_matrix(host, ld_host, dev, ld_dev, rows, cols, elem, out);
     }
-    const std::vector<Piece> pieces = pieces_of(rows, cols, elem);
+    size_t landed = 0;
+    return download_pieces(host, ld_host, dev, ld_dev, pieces_of(rows, cols, elem), elem, triangle,
+                           &landed);
+  }
+
+  // Copies `pieces` of a device matrix to the host through the slots, in their order: piece q's
+  // device copy is queued before piece q-1 is copied out of its slot. *landed counts the pieces in
+  // place on the host, also on error.
+  cudaError_t download_pieces(char* host, int64_t ld_host, const char* dev, int64_t ld_dev,
+                              const std::vector<Piece>& pieces, size_t elem,
+                              std::optional<Uplo> triangle, size_t* landed) {
+    *landed = 0;
     for (size_t q = 0; q <= pieces.size(); ++q) {
       if (q < pieces.size()) {
         const Piece& x = pieces[q];
@@ -163,11 +173,12 @@ class Stager {
         TB_TRY(cudaEventSynchronize(slot.copied));
         if (triangle) {
           team_->copy_triangle(host, ld_host, static_cast<const char*>(slot.host->get()), x.row,
-                               x.col, x.rows, x.cols, elem, *triangle == Uplo::kLower);
+                               x.col, x.rows, x.cols, elem, triangle == Uplo::kLower);
         } else {
           team_->copy_2d(at(host, ld_host, x.row, x.col, elem), size_t(ld_host) * elem,
                          slot.host->get(), pitch, pitch, size_t(x.cols));
         }
+        *landed = q;
       }
     }
     return cudaSuccess;
@@ -250,7 +261,7 @@ struct CopiesDrained {
   }
 };
 
-std::atomic<int> g_fail_staged_after_panels{-1};
+std::atomic<int> g_fail_copy_back_after{-1};
 
 cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& where,
                             const GemmKernel& kernel, int64_t panel_cols, const DeviceCaps& caps,
@@ -276,7 +287,7 @@ cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& w
   auto computed = [&](int64_t j) { return events[2 * size_t(j) + 2]; };
   auto copied_back = [&](int64_t j) { return events[2 * size_t(j) + 3]; };
   int64_t panels_queued_back = 0;  // panels whose copy back to the host was queued
-  const int fail_after = g_fail_staged_after_panels.load();
+  const int fail_after = g_fail_copy_back_after.load();
 
   auto run = [&]() -> cudaError_t {
     const CopiesDrained drained{st};  // destroyed before the buffers above
@@ -485,9 +496,7 @@ bool bounce_fits(const GemmProblem& p, const Placement& where) {
   return bounceable(p, bounce_layout(p, where));
 }
 
-void fail_staged_gemm_after_panels_for_testing(int panels) {
-  g_fail_staged_after_panels.store(panels);
-}
+void fail_staged_copy_back_for_testing(int after) { g_fail_copy_back_after.store(after); }
 
 cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
                      HostCopies copies, int64_t panel_cols, const DeviceCaps& caps,
@@ -562,12 +571,58 @@ cudaError_t stage_level3(const Level3Problem& p, const Operands& ops, const Plac
   return cudaSuccess;
 }
 
+// The columns of a rows x cols output in place on the host after the first `landed` of `pieces`
+// (in copy order: the first columns first, or with `last_first` the last ones) were copied back.
+LeftInC columns_landed(const std::vector<Piece>& pieces, size_t landed, int64_t rows, int64_t cols,
+                       bool last_first) {
+  LeftInC left;
+  if (landed == 0) return left;
+  const Piece& x = pieces[landed - 1];  // the last piece in place: its column may be in part
+  if (last_first) {
+    left.final_cols = cols - (x.row == 0 ? x.col : x.col + 1);
+    left.maybe_partial = x.row > 0;
+  } else {
+    const bool whole = x.row + x.rows == rows;
+    left.final_cols = whole ? x.col + x.cols : x.col;
+    left.maybe_partial = !whole;
+  }
+  return left;
+}
+
+// Copies a Level-3 output back from its device buffer. Through the slots, its pieces come back in
+// the order level3_copy_back_last_first() gives, so that what a failure leaves to compute is a
+// problem of the routine's own (level3_columns_left()); *left says which columns are in place.
+// Pinned data copied whole leaves nothing known to be in place.
+cudaError_t copy_level3_back(Stager& st, const Level3Problem& p, const Operand& c,
+                             const Staged& from, bool host_pinned, LeftInC* left) {
+  const std::optional<Uplo> triangle = c.triangle ? std::optional<Uplo>(c.uplo) : std::nullopt;
+  char* const host = static_cast<char*>(const_cast<void*>(c.ptr));
+  const char* const dev = static_cast<const char*>(from.ptr);
+  if (host_pinned && !triangle) {
+    cudaError_t err = copy_matrix(host, c.ld, dev, from.ld, c.rows, c.cols, c.elem, st.out);
+    if (err == cudaSuccess) err = cudaStreamSynchronize(st.out);
+    left->maybe_partial = err != cudaSuccess;
+    return err;
+  }
+  std::vector<Piece> pieces = pieces_of(c.rows, c.cols, c.elem);
+  const bool last_first = level3_copy_back_last_first(p);
+  if (last_first) std::reverse(pieces.begin(), pieces.end());
+  const int fail_after = g_fail_copy_back_after.load();
+  const bool fail = fail_after >= 0 && size_t(fail_after) < pieces.size();
+  if (fail) pieces.resize(size_t(fail_after));
+  size_t landed = 0;
+  cudaError_t err = st.download_pieces(host, c.ld, dev, from.ld, pieces, c.elem, triangle, &landed);
+  if (err == cudaSuccess && fail) err = cudaErrorLaunchFailure;
+  if (err != cudaSuccess) *left = columns_landed(pieces, landed, c.rows, c.cols, last_first);
+  return err;
+}
+
 // A Level-3 call with host operands through the staging pipeline: what it reads copied in, the
 // plan, the output copied back (a triangle-written C only its triangle, so C is copied in only
 // where the routine reads it).
 cudaError_t run_level3_staged(Stager& st, const Level3Problem& p, const Operands& ops,
                               const Placement& where, const DeviceCaps& caps, cudaStream_t stream,
-                              bool* output_touched) {
+                              LeftInC* left) {
   Level3Staging on;
   TB_TRY(stage_level3(p, ops, where, false, stream, &on));
   EventSet events(2);  // buffers allocated; operands copied in
@@ -586,39 +641,35 @@ cudaError_t run_level3_staged(Stager& st, const Level3Problem& p, const Operands
   TB_TRY(cudaEventRecord(events[1], st.in));
   TB_TRY(cudaStreamWaitEvent(stream, events[1], 0));
   TB_TRY(run_level3_on_device(on.d, caps, stream));  // waits for the plan
-  if (on.c.buffer) {
-    *output_touched = true;
-    TB_TRY(st.download(static_cast<char*>(p.c), p.ldc, static_cast<const char*>(on.c.ptr), on.c.ld,
-                       ops.c.rows, ops.c.cols, ops.c.elem, where.c == MemKind::kHostPinned,
-                       ops.c.triangle ? std::optional<Uplo>(ops.c.uplo) : std::nullopt));
-  }
-  return cudaStreamSynchronize(st.out);
+  if (!on.c.buffer) return cudaSuccess;
+  return copy_level3_back(st, p, ops.c, on.c, where.c == MemKind::kHostPinned, left);
 }
 
 }  // namespace
 
 cudaError_t run_level3(const Level3Problem& p, const Placement& where, const DeviceCaps& caps,
-                       cudaStream_t stream, bool* output_touched) {
-  *output_touched = false;
+                       cudaStream_t stream, LeftInC* left) {
+  LeftInC unused;
+  if (!left) left = &unused;
+  *left = LeftInC{};
   const Operands ops = operands_of(p);
   // The staging pipeline serves one call at a time: a call that finds it busy takes plain copies
   // rather than waiting for another thread's call to end.
   if (where.any_host()) {
     if (Stager* stager = Stager::get()) {
       std::unique_lock<std::mutex> lock(stager->mu, std::try_to_lock);
-      if (lock.owns_lock()) {
-        return run_level3_staged(*stager, p, ops, where, caps, stream, output_touched);
-      }
+      if (lock.owns_lock()) return run_level3_staged(*stager, p, ops, where, caps, stream, left);
     }
   }
   Level3Staging on;
   TB_TRY(stage_level3(p, ops, where, true, stream, &on));
   TB_TRY(run_level3_on_device(on.d, caps, stream));
-  if (on.c.buffer) {
-    *output_touched = true;
-    TB_TRY(copy_matrix(p.c, p.ldc, on.c.ptr, on.c.ld, ops.c.rows, ops.c.cols, ops.c.elem, stream));
-  }
-  return cudaStreamSynchronize(stream);
+  if (!on.c.buffer) return cudaStreamSynchronize(stream);
+  cudaError_t err =
+      copy_matrix(p.c, p.ldc, on.c.ptr, on.c.ld, ops.c.rows, ops.c.cols, ops.c.elem, stream);
+  if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
+  left->maybe_partial = err != cudaSuccess;
+  return err;
 }
 
 cudaError_t run_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_device,

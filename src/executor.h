@@ -1,7 +1,7 @@
 // The executor: runs a routed call on the GPU. Operands already on the device (or managed) are
 // used in place; host operands are copied to stream-ordered device buffers (C only when beta != 0)
 // and the result copied back. Returns the first CUDA error; host outputs are untouched on error
-// (a staged GEMM may have written some of C's columns).
+// unless their copy back had begun (LeftInC says what it left).
 //
 // Small GEMMs on host data are bounced: packed into a pinned buffer by the calling thread, which
 // the kernel reads and writes in place. Large GEMMs on host data are staged: C and op(B) are cut
@@ -21,10 +21,12 @@
 
 namespace tileblas {
 
-// What a failed run left in the caller's C: its first `final_cols` columns hold the result (a
-// staged call copies C back panel by panel); the other columns are as they were, unless
-// `maybe_partial` says a copy back was in flight when the error struck (a fault that stops the
-// device makes it impossible to tell whether it landed).
+// What a failed run left in the caller's C: `final_cols` of its columns hold the result, its first
+// ones (a staged GEMM copies C back panel by panel; a Level-3 output its pieces, in the order
+// level3_copy_back_last_first() says: then maybe its last ones); the other columns are as they
+// were, unless `maybe_partial` says that some of them may hold part of it (a copy back was in
+// flight when the error struck, and a fault that stops the device makes it impossible to tell
+// whether it landed; or part of a column larger than a piece landed).
 struct LeftInC {
   int64_t final_cols = 0;
   bool maybe_partial = false;
@@ -38,9 +40,11 @@ cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKer
                      HostCopies copies, int64_t panel_cols, const DeviceCaps& caps,
                      cudaStream_t stream, LeftInC* left = nullptr);
 
-// For tests of the fallback: a staged call fails with cudaErrorLaunchFailure once this many of its
-// panels have been copied back to host memory (negative: never). Set before the call.
-void fail_staged_gemm_after_panels_for_testing(int panels);
+// For tests of the fallback: a staged call fails with cudaErrorLaunchFailure once `after` pieces of
+// its output have been copied back to host memory (negative: never): a GEMM's column panels, a
+// Level-3 output's pieces through the pinned slots (whole columns filling one slot, in the order
+// level3_copy_back_last_first() says). Set before the call.
+void fail_staged_copy_back_for_testing(int after);
 
 // Small GEMMs on host data go through one pinned buffer of this size (HostCopies::kBounced): the
 // calling thread packs the host operands into it, the kernel reads them and writes C there across
@@ -64,11 +68,13 @@ cudaError_t staged_copy_to_host(void* host, int64_t ld_host, const void* dev, in
 // copies where it is busy or unavailable): A and B unless alpha is zero, C where the routine reads
 // it (src/operands.h); the output comes back as its rows x cols, never the padding rows, and
 // C of syrk, herk, syr2k and her2k as its written triangle only (plain copies move C whole, so they
-// copy it in whatever beta). On error, *output_touched says whether a host output may have been
-// written in part (its copy back had begun); an output used in place is as the plan left it
-// (run_level3_on_device() is to fail before writing it wherever the device survives).
+// copy it in whatever beta). On error, *left (if given) says what a host output holds: through the
+// slots, the columns copied back before the error (in the order level3_copy_back_last_first()
+// says); copied whole, maybe part of anything once its copy back had begun. An output used in place
+// is as the plan left it (run_level3_on_device() is to fail before writing it wherever the device
+// survives).
 cudaError_t run_level3(const Level3Problem& p, const Placement& where, const DeviceCaps& caps,
-                       cudaStream_t stream, bool* output_touched);
+                       cudaStream_t stream, LeftInC* left = nullptr);
 
 cudaError_t run_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_device,
                      const AxpyKernel& kernel, cudaStream_t stream);

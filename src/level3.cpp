@@ -2,6 +2,7 @@
 // gemm() uses (src/dispatch.h): routed by route_level3() (src/router.cpp), run as the GPU plan
 // (src/plans.h) through the executor or as the CPU BLAS's routine of the same name and type.
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -104,6 +105,44 @@ Operands operands_of(const Level3Problem& p) {
   return o;
 }
 
+bool level3_copy_back_last_first(const Level3Problem& p) {
+  if (is_rank_k(p.op)) return p.uplo == Uplo::kUpper;
+  // trmm, trsm side R: with op(A) upper, column j of the result reads B's (trsm: X's) columns up
+  // to j; with op(A) lower, from j on.
+  return is_triangular(p.op) && p.side == Side::kRight &&
+         (p.uplo == Uplo::kUpper) == (p.trans == Op::kNoTrans);
+}
+
+std::optional<Level3Problem> level3_columns_left(const Level3Problem& p, int64_t final_cols) {
+  if (final_cols == 0) return p;
+  const bool rank_k = is_rank_k(p.op), right = !rank_k && p.side == Side::kRight;
+  if (right && !is_triangular(p.op)) return std::nullopt;
+  Level3Problem q = p;
+  q.n = p.n - final_cols;
+  // Last column first: the columns left lead, over the leading block of A (side R) or of C and
+  // op(A) (upper syrk .. her2k), where p's pointers already point.
+  if (level3_copy_back_last_first(p)) return q;
+  // First column first: the columns from j on, over the trailing block of A (side R) or of C and
+  // op(A)'s rows from j (lower syrk .. her2k).
+  const int64_t j = final_cols;
+  const size_t e = size_of(p.type);
+  auto at = [e](const void* x, int64_t ld, int64_t row, int64_t col) -> void* {
+    if (!x) return nullptr;
+    return static_cast<char*>(const_cast<void*>(x)) + (size_t(row) + size_t(col) * size_t(ld)) * e;
+  };
+  if (rank_k) {
+    const int64_t row = p.trans == Op::kNoTrans ? j : 0, col = p.trans == Op::kNoTrans ? 0 : j;
+    q.a = at(p.a, p.lda, row, col);
+    q.b = at(p.b, p.ldb, row, col);
+    q.c = at(p.c, p.ldc, j, j);
+    return q;
+  }
+  if (right) q.a = at(p.a, p.lda, j, j);
+  if (p.op == Level3Op::kSymm || p.op == Level3Op::kHemm) q.b = at(p.b, p.ldb, 0, j);
+  q.c = at(p.c, p.ldc, 0, j);
+  return q;
+}
+
 namespace {
 
 // The GPU plan's name for the verbose line (src/plans.h has no per-plan names).
@@ -119,7 +158,7 @@ const char* plan_label(Level3Op op) {
 // Level 3's part of the dispatch (src/dispatch.h). On the CPU it has the CPU BLAS alone.
 struct Level3Dispatch {
   const Level3Problem& problem;
-  bool output_touched = false;  // a failed GPU run may have written a host output in part
+  LeftInC left{};  // what a failed GPU run left in a host output
 
   Level3Route route(const CallSite& site) const {
     const Level3Problem& p = problem;
@@ -151,23 +190,27 @@ struct Level3Dispatch {
   static const char* run_own_cpu_path(Level3Route&, const CallSite&) { return nullptr; }
 
   cudaError_t run_on_gpu(const Level3Route&, const CallSite& site) {
-    return run_level3(problem, site.where, site.device->caps(), site.device->stream(),
-                      &output_touched);
+    return run_level3(problem, site.where, site.device->caps(), site.device->stream(), &left);
   }
   const char* gpu_label(const Level3Route&) const { return plan_label(problem.op); }
 
-  // A copy back that failed part way has overwritten some of the output: where the routine reads
-  // its output (beta != 0, or B of trmm/trsm), computing it again would be wrong.
-  bool left_for_cpu(cudaError_t err, const char* routine, Level3Problem*) const {
-    const bool output_read = operands_of(problem).c.in;
-    if (output_touched && output_read) {
-      std::fprintf(stderr,
-                   "tileblas: error: %s: the GPU failed while copying the result back (%s); the "
-                   "output may hold a partial result\n",
-                   routine, cudaGetErrorString(err));
-      return false;
+  // A copy back that failed part way has written some of the output's columns: the CPU computes
+  // the others (where they form a problem of the routine's own), or all of the call again where
+  // the routine does not read its output (beta == 0; alpha == 0 for trmm, trsm). Where it reads it
+  // (beta != 0, or B of trmm/trsm), computing a column again would be wrong.
+  bool left_for_cpu(cudaError_t err, const char* routine, Level3Problem* rest) const {
+    std::optional<Level3Problem> others;
+    if (!left.maybe_partial) others = level3_columns_left(problem, left.final_cols);
+    if (others) {
+      *rest = *others;
+      return true;
     }
-    return true;
+    if (!operands_of(problem).c.in) return true;
+    std::fprintf(stderr,
+                 "tileblas: error: %s: the GPU failed while copying the result back (%s); the "
+                 "output may hold a partial result\n",
+                 routine, cudaGetErrorString(err));
+    return false;
   }
 
   static void on_cpu_blas(const Level3Problem& p) { cpu_blas::level3(p); }

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 
 #include "level3.h"
 #include "problem.h"
@@ -49,6 +50,17 @@ Problem on_operands(Problem p, const Operands& at) {
   p.c = const_cast<void*>(at.c.ptr), p.ldc = at.c.ld;
   return p;
 }
+
+// Whether a Level-3 output copied back in pieces comes back last column first: where the columns
+// a failed copy back leaves behind then form a problem of the routine's own and those it leaves
+// first do not (syrk .. her2k upper; trmm, trsm side R with op(A) upper).
+bool level3_copy_back_last_first(const Level3Problem& p);
+
+// What of p is left to compute once `final_cols` of its output's columns hold the result, copied
+// back in the order level3_copy_back_last_first() says: p on the other columns (all of p where
+// final_cols is 0), or nullopt where they form no problem of the routine (symm, hemm side R: each
+// column of C reads all of A).
+std::optional<Level3Problem> level3_columns_left(const Level3Problem& p, int64_t final_cols);
 
 // Whether the call multiplies anything: alpha != 0 and, for syrk .. her2k, k > 0. Otherwise it only
 // scales (or zeroes) C, O(n^2) work.

@@ -1,12 +1,16 @@
-// The CPU fallbacks. A GPU run that fails part way must leave a right C: the CPU fallback computes
-// only what the GPU did not finish. A staged GEMM on host data (beta != 0, so computing a finished
-// column twice would apply beta twice) is made to fail after some of its column panels were copied
-// back (fail_staged_gemm_after_panels_for_testing), through tileblas::gemm, and C is checked
-// against OpenBLAS everywhere. And GPU memory on a route that runs on the CPU (a GPU tileblas does
-// not use, here: TILEBLAS_MODE=cpu, where every GPU is one it does not use) is computed through
-// copies, never read by the CPU directly nor by a kernel on the wrong device. A failure disables
-// the GPU for the process and the mode is read once, so each case runs in a process of its own (a
-// gtest death test, re-executed rather than forked: CUDA does not survive fork()).
+// The CPU fallbacks. A GPU run that fails part way must leave a right output: the CPU fallback
+// computes only what the GPU did not finish. A staged GEMM on host data (beta != 0, so computing a
+// finished column twice would apply beta twice) is made to fail after some of its column panels
+// were copied back (fail_staged_copy_back_for_testing), through tileblas::gemm, and C is checked
+// against OpenBLAS everywhere; so are Level-3 calls (trsm, trmm, syrk, her2k: their outputs read,
+// some written as a triangle) made to fail after some pieces of their output were copied back,
+// through tileblas::level3. Without a GPU, the part of a Level-3 call such a failure leaves
+// (level3_columns_left()) is computed by OpenBLAS after the other columns were set as a copy back
+// would, and must finish the call. And GPU memory on a route that runs on the CPU (a GPU tileblas
+// does not use, here: TILEBLAS_MODE=cpu, where every GPU is one it does not use) is computed
+// through copies, never read by the CPU directly nor by a kernel on the wrong device. A failure
+// disables the GPU for the process and the mode is read once, so each case runs in a process of its
+// own (a gtest death test, re-executed rather than forked: CUDA does not survive fork()).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -14,15 +18,35 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "executor.h"
+#include "level3_cases.h"
+#include "level3_cpu_backend.h"
 #include "log.h"
+#include "operands.h"
 #include "ops.h"
 #include "test_support.h"
 
 namespace {
+
+// Exits 0 when the calling thread's last call failed on the GPU and fell back to the CPU, and
+// `bad` (what a check found wrong with its output) is empty; else prints why and exits 1.
+[[noreturn]] void exit_checking_fallback(const std::string& bad) {
+  const tileblas::CallRecord& record = tileblas::last_call();
+  if (record.reason.find("CPU fallback") == std::string::npos) {
+    std::fprintf(stderr, "the call did not fail on the GPU and fall back as injected: %s / %s\n",
+                 record.kernel.c_str(), record.reason.c_str());
+    std::exit(1);
+  }
+  if (!bad.empty()) {
+    std::fprintf(stderr, "wrong output after the fallback: %s\n", bad.c_str());
+    std::exit(1);
+  }
+  std::exit(0);
+}
 
 // Runs the failing call and exits 0 when C is right everywhere, else prints why and exits 1.
 void failing_staged_call_then_check(bool pinned_c) {
@@ -49,23 +73,12 @@ void failing_staged_call_then_check(bool pinned_c) {
   p.a = a.data(), p.lda = m;
   p.b = b.data(), p.ldb = k;
   p.c = c, p.ldc = m;
-  tileblas::fail_staged_gemm_after_panels_for_testing(2);
+  tileblas::fail_staged_copy_back_for_testing(2);
   tileblas::gemm(p, "sgemm");
-  const tileblas::CallRecord& record = tileblas::last_call();
-  if (record.reason.find("GPU failed") == std::string::npos) {
-    std::fprintf(stderr, "the call did not fail on the GPU as injected: %s / %s\n",
-                 record.kernel.c_str(), record.reason.c_str());
-    std::exit(1);
-  }
   tileblas::GemmProblem ref_p = p;
   std::vector<double> ref, scale;
   tbtest::openblas_gemm_reference(ref_p, a, b, c0, ref, scale);
-  const std::string bad = tbtest::check_gemm(p, c, ref, scale, 5.96e-8, 2.0);
-  if (!bad.empty()) {
-    std::fprintf(stderr, "wrong C after the fallback: %s\n", bad.c_str());
-    std::exit(1);
-  }
-  std::exit(0);
+  exit_checking_fallback(tbtest::check_gemm(p, c, ref, scale, 5.96e-8, 2.0));
 }
 
 TEST(CpuFallbackDeathTest, StagedFailureMidwayFinishesOnlyWhatWasNotDone) {
@@ -78,6 +91,120 @@ TEST(CpuFallbackDeathTest, StagedFailureMidwayPinnedC) {
   TB_REQUIRE_GPU();
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(failing_staged_call_then_check(true), ::testing::ExitedWithCode(0), "");
+}
+
+using tbtest::Level3Case;
+using tbtest::Level3Operands;
+using tileblas::DataType;
+using tileblas::Level3Op;
+using tileblas::Side;
+using tileblas::Uplo;
+
+// `out` with the elements the routine writes in `final_cols` of its columns (the first ones, or the
+// last where level3_copy_back_last_first() says) taken from `want`: what a copy back that stopped
+// there leaves.
+std::vector<unsigned char> copied_back_in_part(const Level3Operands& ops,
+                                               const std::vector<unsigned char>& want,
+                                               int64_t final_cols) {
+  const tileblas::Level3Problem p = ops.problem();
+  const bool rank_k = p.op == Level3Op::kSyrk || p.op == Level3Op::kHerk ||
+                      p.op == Level3Op::kSyr2k || p.op == Level3Op::kHer2k;
+  const size_t e = tileblas::size_of(p.type);
+  const int64_t first = tileblas::level3_copy_back_last_first(p) ? ops.out_cols - final_cols : 0;
+  std::vector<unsigned char> out = ops.out;
+  for (int64_t j = first; j < first + final_cols; ++j) {
+    for (int64_t i = 0; i < ops.out_rows; ++i) {
+      if (rank_k && (p.uplo == Uplo::kLower ? i < j : i > j)) continue;
+      const size_t at = size_t(i + j * ops.ldo) * e;
+      std::copy(want.begin() + at, want.begin() + at + e, out.begin() + at);
+    }
+  }
+  return out;
+}
+
+// Every routine, type, side, uplo and trans of the plan tests' cases, the copy back stopped after
+// a random number of columns: OpenBLAS's routine on level3_columns_left() must finish the call.
+// Only symm and hemm with side R have no such part (each column of C reads all of A).
+TEST(Level3CopyBackFailure, ColumnsLeftFinishTheCall) {
+  int checked = 0, failures = 0;
+  for (const Level3Case& c : tbtest::level3_plan_cases(
+           {DataType::kF32, DataType::kF64, DataType::kC32, DataType::kC64}, true, false)) {
+    const bool triangular = c.op == Level3Op::kTrmm || c.op == Level3Op::kTrsm;
+    if (!triangular && c.alpha.is_zero() && c.beta.is_one()) continue;  // netlib's quick return
+    const Level3Operands ops = tbtest::make_operands(c);
+    if (ops.out_cols < 2) continue;
+    const std::vector<unsigned char> want = tbtest::openblas_result(ops);
+    const int64_t final_cols = 1 + int64_t(tbtest::rng()() % uint64_t(ops.out_cols - 1));
+    std::vector<unsigned char> a = ops.a, b = ops.b;
+    std::vector<unsigned char> out = copied_back_in_part(ops, want, final_cols);
+    // Unless the columns not copied back are wrong now, the case tests nothing.
+    if (tbtest::check_level3(ops, out, want, a, b).empty()) continue;
+    const tileblas::Level3Problem p =
+        ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
+    const std::optional<tileblas::Level3Problem> rest =
+        tileblas::level3_columns_left(p, final_cols);
+    const bool symm_right =
+        (c.op == Level3Op::kSymm || c.op == Level3Op::kHemm) && c.side == Side::kRight;
+    if (!rest) {
+      EXPECT_TRUE(symm_right) << c.str() << ": no part left to compute";
+      continue;
+    }
+    EXPECT_FALSE(symm_right) << c.str() << ": a part left to compute";
+    ++checked;
+    std::string why = tbtest::openblas_level3(*rest);
+    if (why.empty()) why = tbtest::check_level3(ops, out, want, a, b);
+    if (!why.empty() && ++failures <= 20) {
+      ADD_FAILURE() << c.str() << ", " << final_cols << " columns copied back: " << why;
+    }
+  }
+  EXPECT_EQ(failures, 0) << "of " << checked << " cases";
+  EXPECT_GT(checked, 100);
+}
+
+// Runs `c` on pageable host data through tileblas::level3 (TILEBLAS_MODE=gpu: staged) made to fail
+// once `after` pieces of its output were copied back, and exits 0 when the CPU fallback finished
+// it (checked as the plan tests check a result), else prints why and exits 1.
+void failing_level3_copy_back_then_check(const Level3Case& c, int after) {
+  setenv("TILEBLAS_MODE", "gpu", 1);
+  const Level3Operands ops = tbtest::make_operands(c);
+  const std::vector<unsigned char> want = tbtest::openblas_result(ops);
+  std::vector<unsigned char> a = ops.a, b = ops.b, out = ops.out;
+  tileblas::fail_staged_copy_back_for_testing(after);
+  tileblas::level3(ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data()),
+                   tileblas::name_of(c.op));
+  exit_checking_fallback(tbtest::check_level3(ops, out, want, a, b));
+}
+
+// Outputs of several pieces (8 MiB of whole columns each), copied back first column first and last
+// column first, whole and as a triangle.
+TEST(CpuFallbackDeathTest, Level3CopyBackFailureFinishesOnlyTheColumnsLeft) {
+  TB_REQUIRE_GPU();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  struct Failing {
+    Level3Case c;
+    int after;
+  };
+  std::vector<Failing> cases;
+  Level3Case c;
+  c.op = Level3Op::kTrsm, c.type = DataType::kF64, c.side = Side::kLeft, c.uplo = Uplo::kLower;
+  c.m = 2048, c.n = 2048, c.alpha = 0.75;
+  cases.push_back({c, 2});
+  c.op = Level3Op::kTrmm, c.type = DataType::kF32, c.side = Side::kRight, c.uplo = Uplo::kUpper;
+  cases.push_back({c, 1});
+  c.op = Level3Op::kTrsm, c.type = DataType::kC64, c.m = 1024, c.n = 1024, c.uplo = Uplo::kLower;
+  c.trans = tileblas::Op::kConjTrans, c.alpha = tileblas::Scalar(0.75, -0.25);
+  cases.push_back({c, 1});
+  Level3Case r;
+  r.op = Level3Op::kSyrk, r.type = DataType::kF64, r.uplo = Uplo::kUpper;
+  r.trans = tileblas::Op::kTrans, r.n = 2048, r.k = 64, r.alpha = 0.75, r.beta = 0.5;
+  cases.push_back({r, 2});
+  r.op = Level3Op::kHer2k, r.type = DataType::kC32, r.uplo = Uplo::kLower;
+  r.trans = tileblas::Op::kNoTrans, r.alpha = tileblas::Scalar(0.75, 0.5);
+  cases.push_back({r, 3});
+  for (const Failing& f : cases) {
+    EXPECT_EXIT(failing_level3_copy_back_then_check(f.c, f.after), ::testing::ExitedWithCode(0), "")
+        << f.c.str();
+  }
 }
 
 // GEMM, axpy, omatcopy and in-place imatcopy on device memory with TILEBLAS_MODE=cpu; exits 0 when
