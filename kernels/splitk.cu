@@ -1,6 +1,8 @@
 // splitk: see splitk.h for the contract of the reduction and the slice rule.
 #include "splitk.h"
 
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
 #include <algorithm>
@@ -31,7 +33,9 @@ struct Pair<double> {
   using type = double2;
 };
 
-template <class Real>
+// Real: the partials' (and the arithmetic's) type; Out: C's element (Real, or a 16-bit type
+// whose partials are fp32).
+template <class Real, class Out>
 struct ReduceArgs {
   int64_t m, n;
   int slices;
@@ -39,14 +43,15 @@ struct ReduceArgs {
   int64_t m_pad;
   Real alpha_re, alpha_im, beta_re, beta_im;
   bool beta_zero;
-  Real* c;
+  Out* c;
   int64_t ldc;
 };
 
 // One thread per element of C (grid-stride): the slices' partials of the element summed in slice
 // order, then alpha and beta.
-template <class Real, bool kComplex>
-__global__ void __launch_bounds__(kReduceThreads) splitk_reduce_kernel(const ReduceArgs<Real> a) {
+template <class Real, class Out, bool kComplex>
+__global__ void __launch_bounds__(kReduceThreads)
+    splitk_reduce_kernel(const ReduceArgs<Real, Out> a) {
   const int64_t total = a.m * a.n;
   const int64_t slice_stride = a.m_pad * a.n;
   for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total;
@@ -58,10 +63,10 @@ __global__ void __launch_bounds__(kReduceThreads) splitk_reduce_kernel(const Red
       Real sum = 0;
 #pragma unroll kReduceUnroll
       for (int s = 0; s < a.slices; ++s) sum += src[int64_t(s) * slice_stride];
-      Real* dst = a.c + row + col * a.ldc;
+      Out* dst = a.c + row + col * a.ldc;
       Real v = a.alpha_re * sum;
-      if (!a.beta_zero) v = fma(a.beta_re, *dst, v);
-      *dst = v;
+      if (!a.beta_zero) v = fma(a.beta_re, static_cast<Real>(*dst), v);
+      *dst = static_cast<Out>(v);
     } else {
       using Vec = typename Pair<Real>::type;
       const Vec* src = reinterpret_cast<const Vec*>(a.partial) + at;
@@ -94,23 +99,23 @@ cudaError_t current_sms(int* sms) {
   return err;
 }
 
-template <class Real, bool kComplex>
+template <class Real, class Out, bool kComplex>
 cudaError_t launch_reduce(int64_t m, int64_t n, int64_t slices, const void* partial, int64_t m_pad,
                           Scalar alpha, Scalar beta, void* c, int64_t ldc, cudaStream_t stream) {
   int sms = 0;
   if (cudaError_t err = current_sms(&sms); err != cudaSuccess) return err;
-  ReduceArgs<Real> a;
+  ReduceArgs<Real, Out> a;
   a.m = m, a.n = n, a.slices = int(slices);
   a.partial = static_cast<const Real*>(partial);
   a.m_pad = m_pad;
   a.alpha_re = Real(alpha.re), a.alpha_im = Real(kComplex ? alpha.im : 0.0);
   a.beta_re = Real(beta.re), a.beta_im = Real(kComplex ? beta.im : 0.0);
   a.beta_zero = a.beta_re == Real(0) && a.beta_im == Real(0);
-  a.c = static_cast<Real*>(c);
+  a.c = static_cast<Out*>(c);
   a.ldc = ldc;
   const int64_t blocks = std::min<int64_t>((m * n + kReduceThreads - 1) / kReduceThreads,
                                            int64_t(sms) * kReduceBlocksPerSm);
-  splitk_reduce_kernel<Real, kComplex><<<unsigned(blocks), kReduceThreads, 0, stream>>>(a);
+  splitk_reduce_kernel<Real, Out, kComplex><<<unsigned(blocks), kReduceThreads, 0, stream>>>(a);
   return cudaGetLastError();
 }
 
@@ -132,17 +137,25 @@ cudaError_t reduce(DataType type, int64_t m, int64_t n, int64_t slices, const vo
     return cudaErrorInvalidValue;
   switch (type) {
     case DataType::kF32:
-      return launch_reduce<float, false>(m, n, slices, partial, m_pad, alpha, beta, c, ldc, stream);
+      return launch_reduce<float, float, false>(m, n, slices, partial, m_pad, alpha, beta, c, ldc,
+                                                stream);
+    case DataType::kF16:
+      return launch_reduce<float, __half, false>(m, n, slices, partial, m_pad, alpha, beta, c, ldc,
+                                                 stream);
+    case DataType::kBF16:
+      return launch_reduce<float, __nv_bfloat16, false>(m, n, slices, partial, m_pad, alpha, beta,
+                                                        c, ldc, stream);
     case DataType::kF64:
-      return launch_reduce<double, false>(m, n, slices, partial, m_pad, alpha, beta, c, ldc,
-                                          stream);
+      return launch_reduce<double, double, false>(m, n, slices, partial, m_pad, alpha, beta, c, ldc,
+                                                  stream);
     case DataType::kC32:
-      return launch_reduce<float, true>(m, n, slices, partial, m_pad, alpha, beta, c, ldc, stream);
+      return launch_reduce<float, float, true>(m, n, slices, partial, m_pad, alpha, beta, c, ldc,
+                                               stream);
     case DataType::kC64:
-      return launch_reduce<double, true>(m, n, slices, partial, m_pad, alpha, beta, c, ldc, stream);
-    default:
-      return cudaErrorInvalidValue;
+      return launch_reduce<double, double, true>(m, n, slices, partial, m_pad, alpha, beta, c, ldc,
+                                                 stream);
   }
+  return cudaErrorInvalidValue;
 }
 
 cudaError_t allocate_partials(size_t bytes, void** partial, cudaStream_t stream) {

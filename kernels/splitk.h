@@ -1,23 +1,27 @@
-// splitk: the split-K machinery the GEMM families share (sgemm_regblock's and gemm_f64_mma's
-// split-K rows): how many slices k is cut into, the partials' workspace, and the reduction.
+// splitk: the split-K machinery the GEMM families share (the split-K rows of sgemm_regblock,
+// gemm_f64_mma, cgemm_simt and gemm_wgmma): how many slices k is cut into, the partials' workspace,
+// and the reduction.
 //
 // A split-K row computes  C = alpha * op(A) * op(B) + beta * C  in two kernels on the call's
 // stream:
 //   1. the row's GEMM kernel, one grid index per slice: slice s multiplies k-steps
 //      [s * k_steps, (s + 1) * k_steps) (the last slice may hold fewer) and writes its unscaled
-//      partial product (alpha 1, beta 0, every element of its tiles, no triangle) to
-//      partial + s * m_pad * n, column-major with leading dimension m_pad >= m;
+//      partial product (alpha 1, beta 0, every element of its tiles, no triangle), in the
+//      partial type of C (partial_type()), to partial + s * m_pad * n, column-major with leading
+//      dimension m_pad >= m;
 //   2. reduce(): C = alpha * (the slices' partials summed in slice order) + beta * C.
 // Deterministic: no atomics, each element's sum is taken in the same order whatever the schedule.
 //
-// reduce() contract. Types: f32, f64, c32, c64 (complex interleaved re, im), the partials of the
-// same type as C. m, n >= 1; slices >= 0 (0: C = beta * C, the partials are not read);
-// partial 16-byte aligned (workspace memory), m_pad >= m; C aligned to its real part (4 or 8
-// bytes: complex C is read and written a part at a time), ldc >= m.
-// beta == 0: C is not read (NaN in C does not leak). Only C's m x n elements are written (rows
-// m..ldc-1 stay untouched). Complex arithmetic as the FP64 tensor-core epilogue's:
+// reduce() contract. Types of C: f32, f64, c32, c64 (complex interleaved re, im), the partials of
+// the same type; f16 and bf16, the partials fp32 (rounded once to C's type, to nearest). m, n >= 1;
+// slices >= 0 (0: C = beta * C, the partials are not read); partial 16-byte aligned (workspace
+// memory), m_pad >= m; C aligned to its real part (4 or 8 bytes: complex C is read and written a
+// part at a time), ldc >= m. beta == 0: C is not read (NaN in C does not leak). Only C's m x n
+// elements are written (rows m..ldc-1 stay untouched). Complex arithmetic as the FP64 tensor-core
+// epilogue's:
 //   re = fma(ar, xr, -ai xi) + fma(br, cr, -bi ci),  im = fma(ar, xi, ai xr) + fma(br, ci, bi cr);
-// real: fma(beta, c, alpha * x). With one slice the result equals that of the row's own epilogue.
+// real: fma(beta, c, alpha * x), in fp32 for a 16-bit C. With one slice the result equals that of
+// the row's own epilogue.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -44,6 +48,12 @@ struct Slices {
   int64_t count = 0;
   int64_t k_steps = 0;
 };
+
+// The type a row's partials are written in for C of type c: C's own, fp32 for a 16-bit C (the
+// accumulators' type).
+constexpr DataType partial_type(DataType c) {
+  return c == DataType::kF16 || c == DataType::kBF16 ? DataType::kF32 : c;
+}
 
 // Slices are a grid dimension.
 constexpr int64_t kMaxSlices = 65535;
@@ -79,8 +89,8 @@ cudaError_t reduce(DataType type, int64_t m, int64_t n, int64_t slices, const vo
 cudaError_t allocate_partials(size_t bytes, void** partial, cudaStream_t stream);
 
 // Runs a split-K GEMM p of `s` slices: allocates the partials (s.count x m_pad x n elements of
-// p's C type), calls launch_slices(partial) to enqueue the row's kernel over every slice, then
-// reduce(), and frees the partials (stream-ordered). Without slices only reduce() runs
+// partial_type(p.c_type)), calls launch_slices(partial) to enqueue the row's kernel over every
+// slice, then reduce(), and frees the partials (stream-ordered). Without slices only reduce() runs
 // (C = beta * C: alpha == 0 or k == 0).
 template <class LaunchSlices>
 cudaError_t run(const GemmProblem& p, const Slices& s, int64_t m_pad, LaunchSlices&& launch_slices,
@@ -88,7 +98,8 @@ cudaError_t run(const GemmProblem& p, const Slices& s, int64_t m_pad, LaunchSlic
   void* partial = nullptr;
   cudaError_t err = cudaSuccess;
   if (s.count > 0) {
-    const size_t bytes = size_t(s.count) * size_t(m_pad) * size_t(p.n) * size_of(p.c_type);
+    const size_t bytes =
+        size_t(s.count) * size_t(m_pad) * size_t(p.n) * size_of(partial_type(p.c_type));
     err = allocate_partials(bytes, &partial, stream);
     if (err != cudaSuccess) return err;
     err = launch_slices(partial);
