@@ -37,9 +37,10 @@ constexpr int kRowBytes = 128;                     // a k-tile row: the 128-byte
 constexpr int kAtomRows = 8;                       // rows of one swizzle atom
 constexpr int kAtomBytes = kAtomRows * kRowBytes;  // atoms start on 1024-byte boundaries
 constexpr int kWgmmaM = 64;                        // rows of C per warpgroup (wgmma's m)
-constexpr int kWgmmaN = 256;                       // columns of C per wgmma (the wrappers' n)
 constexpr int kWarpgroupThreads = 128;
-constexpr int kAccumulators = kWgmmaM * kWgmmaN / kWarpgroupThreads;  // fp32 registers a thread
+
+// fp32 accumulator registers a thread holds for one m64nN wgmma.
+__host__ __device__ constexpr int accumulators(int n) { return kWgmmaM * n / kWarpgroupThreads; }
 
 // How an operand tile lies in global and shared memory: k-contiguous (A transposed, B not) or
 // m/n-contiguous (A not transposed, B transposed). wgmma calls these K-major and MN-major.
@@ -49,81 +50,111 @@ __host__ __device__ constexpr int transpose_immediate(Layout l) {
   return l == Layout::kMNMajor ? 1 : 0;
 }
 
-// The 128 fp32 accumulators of one m64n256 wgmma: the instruction's first operand (registers
-// %0-%127 of the asm template) and the asm statement's in-out operands bound to them.
-#define TILEBLAS_WGMMA_D_REGISTERS                                                         \
-  "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, %18, " \
-  "%19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, %32, %33, %34, %35, "  \
-  "%36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, %48, %49, %50, %51, %52, "  \
-  "%53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63, %64, %65, %66, %67, %68, %69, "  \
-  "%70, %71, %72, %73, %74, %75, %76, %77, %78, %79, %80, %81, %82, %83, %84, %85, %86, "  \
-  "%87, %88, %89, %90, %91, %92, %93, %94, %95, %96, %97, %98, %99, %100, %101, %102, "    \
-  "%103, %104, %105, %106, %107, %108, %109, %110, %111, %112, %113, %114, %115, %116, "   \
-  "%117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127}, "
-#define TILEBLAS_WGMMA_D_OPERANDS(d)                                                              \
+// The fp32 accumulators of an m64n64 wgmma (registers %0-%31 of the asm template), an m64n128 one
+// (%0-%63) or an m64n256 one (%0-%127), in pieces, and the asm statement's in-out operands bound
+// to them.
+#define TILEBLAS_WGMMA_D_0_31                                                        \
+  "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, %16, %17, " \
+  "%18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define TILEBLAS_WGMMA_D_32_63                                                         \
+  ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+  "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+#define TILEBLAS_WGMMA_D_64_127                                                          \
+  ", %64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "   \
+  "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "     \
+  "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, "     \
+  "%110, %111, %112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, " \
+  "%124, %125, %126, %127"
+#define TILEBLAS_WGMMA_D_OPERANDS_0_31(d)                                                         \
   "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3]), "+f"(d[4]), "+f"(d[5]), "+f"(d[6]), "+f"(d[7]), \
       "+f"(d[8]), "+f"(d[9]), "+f"(d[10]), "+f"(d[11]), "+f"(d[12]), "+f"(d[13]), "+f"(d[14]),    \
       "+f"(d[15]), "+f"(d[16]), "+f"(d[17]), "+f"(d[18]), "+f"(d[19]), "+f"(d[20]), "+f"(d[21]),  \
       "+f"(d[22]), "+f"(d[23]), "+f"(d[24]), "+f"(d[25]), "+f"(d[26]), "+f"(d[27]), "+f"(d[28]),  \
-      "+f"(d[29]), "+f"(d[30]), "+f"(d[31]), "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]),  \
-      "+f"(d[36]), "+f"(d[37]), "+f"(d[38]), "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]),  \
-      "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]),  \
-      "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]),  \
-      "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63]),  \
-      "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]),  \
-      "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]),  \
-      "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]),  \
-      "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]),  \
-      "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]),  \
-      "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]),          \
-      "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]),         \
-      "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]),         \
-      "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]),         \
+      "+f"(d[29]), "+f"(d[30]), "+f"(d[31])
+#define TILEBLAS_WGMMA_D_OPERANDS_32_63(d)                                                       \
+  , "+f"(d[32]), "+f"(d[33]), "+f"(d[34]), "+f"(d[35]), "+f"(d[36]), "+f"(d[37]), "+f"(d[38]),   \
+      "+f"(d[39]), "+f"(d[40]), "+f"(d[41]), "+f"(d[42]), "+f"(d[43]), "+f"(d[44]), "+f"(d[45]), \
+      "+f"(d[46]), "+f"(d[47]), "+f"(d[48]), "+f"(d[49]), "+f"(d[50]), "+f"(d[51]), "+f"(d[52]), \
+      "+f"(d[53]), "+f"(d[54]), "+f"(d[55]), "+f"(d[56]), "+f"(d[57]), "+f"(d[58]), "+f"(d[59]), \
+      "+f"(d[60]), "+f"(d[61]), "+f"(d[62]), "+f"(d[63])
+#define TILEBLAS_WGMMA_D_OPERANDS_64_127(d)                                                      \
+  , "+f"(d[64]), "+f"(d[65]), "+f"(d[66]), "+f"(d[67]), "+f"(d[68]), "+f"(d[69]), "+f"(d[70]),   \
+      "+f"(d[71]), "+f"(d[72]), "+f"(d[73]), "+f"(d[74]), "+f"(d[75]), "+f"(d[76]), "+f"(d[77]), \
+      "+f"(d[78]), "+f"(d[79]), "+f"(d[80]), "+f"(d[81]), "+f"(d[82]), "+f"(d[83]), "+f"(d[84]), \
+      "+f"(d[85]), "+f"(d[86]), "+f"(d[87]), "+f"(d[88]), "+f"(d[89]), "+f"(d[90]), "+f"(d[91]), \
+      "+f"(d[92]), "+f"(d[93]), "+f"(d[94]), "+f"(d[95]), "+f"(d[96]), "+f"(d[97]), "+f"(d[98]), \
+      "+f"(d[99]), "+f"(d[100]), "+f"(d[101]), "+f"(d[102]), "+f"(d[103]), "+f"(d[104]),         \
+      "+f"(d[105]), "+f"(d[106]), "+f"(d[107]), "+f"(d[108]), "+f"(d[109]), "+f"(d[110]),        \
+      "+f"(d[111]), "+f"(d[112]), "+f"(d[113]), "+f"(d[114]), "+f"(d[115]), "+f"(d[116]),        \
+      "+f"(d[117]), "+f"(d[118]), "+f"(d[119]), "+f"(d[120]), "+f"(d[121]), "+f"(d[122]),        \
       "+f"(d[123]), "+f"(d[124]), "+f"(d[125]), "+f"(d[126]), "+f"(d[127])
+#define TILEBLAS_WGMMA_D_0_63 TILEBLAS_WGMMA_D_0_31 TILEBLAS_WGMMA_D_32_63
+#define TILEBLAS_WGMMA_D_OPERANDS_0_63(d) \
+  TILEBLAS_WGMMA_D_OPERANDS_0_31(d) TILEBLAS_WGMMA_D_OPERANDS_32_63(d)
+
+// One wgmma with A and B from shared memory, d = A * B + (accumulate ? d : 0): `instr` names the
+// shape and types, `d_regs` / `d_operands` the accumulators; `a_b`, `acc` and `imm_operands` are
+// the asm operand numbers of the descriptors, the accumulate flag and the transpose immediates
+// (empty where there are none), and the variadic arguments the immediates' asm operands.
+#define TILEBLAS_WGMMA(instr, d_regs, d_operands, a_b, acc, imm_operands, ...)              \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, " acc ", 0;\n" instr " {" d_regs "}, " a_b \
+               ", p, 1, 1" imm_operands ";\n}\n"                                            \
+               : d_operands                                                                 \
+               : "l"(a), "l"(b), "r"(accumulate)__VA_ARGS__                                 \
+               : "memory")
 
 // ---- Element types ------------------------------------------------------------------------------
 // Each says how many bytes an element takes, the k-extent of one wgmma, the tensor-map type the
-// copy engine loads it as, whether wgmma reads it MN-major, and issues one m64n256 wgmma with A
-// and B from shared memory: d = A * B + (accumulate ? d : 0).
+// copy engine loads it as, whether wgmma reads it MN-major, which wgmma widths it has here, and
+// issues one m64nN wgmma (N = kN) with A and B from shared memory.
 
-struct TypeF16 {
+// fp16 and bf16: m64n64k16, m64n128k16 and m64n256k16, with transpose immediates for MN-major
+// operands.
+template <bool kBF16>
+struct Type16 {
   using Storage = uint16_t;
-  static constexpr DataType kDataType = DataType::kF16;
+  static constexpr DataType kDataType = kBF16 ? DataType::kBF16 : DataType::kF16;
   static constexpr int kMmaK = 16;
-  static constexpr CUtensorMapDataType kMapType = CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
+  static constexpr CUtensorMapDataType kMapType =
+      kBF16 ? CU_TENSOR_MAP_DATA_TYPE_BFLOAT16 : CU_TENSOR_MAP_DATA_TYPE_FLOAT16;
   static constexpr bool kReadsMNMajor = true;
-  template <Layout kA, Layout kB>
-  __device__ static void mma(float (&d)[kAccumulators], uint64_t a, uint64_t b, int accumulate) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16 " TILEBLAS_WGMMA_D_REGISTERS
-        "%128, %129, p, 1, 1, %131, %132;\n}\n"
-        : TILEBLAS_WGMMA_D_OPERANDS(d)
-        : "l"(a), "l"(b), "r"(accumulate), "n"(transpose_immediate(kA)),
-          "n"(transpose_immediate(kB))
-        : "memory");
+  static constexpr bool has_width(int n) { return n == 64 || n == 128 || n == 256; }
+  template <int kN, Layout kA, Layout kB>
+  __device__ static void mma(float (&d)[accumulators(kN)], uint64_t a, uint64_t b, int accumulate) {
+    constexpr int ta = transpose_immediate(kA), tb = transpose_immediate(kB);
+    if constexpr (kN == 256 && kBF16) {
+      TILEBLAS_WGMMA("wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16",
+                     TILEBLAS_WGMMA_D_0_63 TILEBLAS_WGMMA_D_64_127,
+                     TILEBLAS_WGMMA_D_OPERANDS_0_63(d) TILEBLAS_WGMMA_D_OPERANDS_64_127(d),
+                     "%128, %129", "%130", ", %131, %132", , "n"(ta), "n"(tb));
+    } else if constexpr (kN == 256) {
+      TILEBLAS_WGMMA("wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16",
+                     TILEBLAS_WGMMA_D_0_63 TILEBLAS_WGMMA_D_64_127,
+                     TILEBLAS_WGMMA_D_OPERANDS_0_63(d) TILEBLAS_WGMMA_D_OPERANDS_64_127(d),
+                     "%128, %129", "%130", ", %131, %132", , "n"(ta), "n"(tb));
+    } else if constexpr (kN == 64 && kBF16) {
+      TILEBLAS_WGMMA("wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16", TILEBLAS_WGMMA_D_0_31,
+                     TILEBLAS_WGMMA_D_OPERANDS_0_31(d), "%32, %33", "%34", ", %35, %36", , "n"(ta),
+                     "n"(tb));
+    } else if constexpr (kN == 64) {
+      TILEBLAS_WGMMA("wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16", TILEBLAS_WGMMA_D_0_31,
+                     TILEBLAS_WGMMA_D_OPERANDS_0_31(d), "%32, %33", "%34", ", %35, %36", , "n"(ta),
+                     "n"(tb));
+    } else if constexpr (kBF16) {
+      TILEBLAS_WGMMA("wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16", TILEBLAS_WGMMA_D_0_63,
+                     TILEBLAS_WGMMA_D_OPERANDS_0_63(d), "%64, %65", "%66", ", %67, %68", , "n"(ta),
+                     "n"(tb));
+    } else {
+      TILEBLAS_WGMMA("wgmma.mma_async.sync.aligned.m64n128k16.f32.f16.f16", TILEBLAS_WGMMA_D_0_63,
+                     TILEBLAS_WGMMA_D_OPERANDS_0_63(d), "%64, %65", "%66", ", %67, %68", , "n"(ta),
+                     "n"(tb));
+    }
   }
 };
+using TypeF16 = Type16<false>;
+using TypeBF16 = Type16<true>;
 
-struct TypeBF16 {
-  using Storage = uint16_t;
-  static constexpr DataType kDataType = DataType::kBF16;
-  static constexpr int kMmaK = 16;
-  static constexpr CUtensorMapDataType kMapType = CU_TENSOR_MAP_DATA_TYPE_BFLOAT16;
-  static constexpr bool kReadsMNMajor = true;
-  template <Layout kA, Layout kB>
-  __device__ static void mma(float (&d)[kAccumulators], uint64_t a, uint64_t b, int accumulate) {
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k16.f32.bf16.bf16 " TILEBLAS_WGMMA_D_REGISTERS
-        "%128, %129, p, 1, 1, %131, %132;\n}\n"
-        : TILEBLAS_WGMMA_D_OPERANDS(d)
-        : "l"(a), "l"(b), "r"(accumulate), "n"(transpose_immediate(kA)),
-          "n"(transpose_immediate(kB))
-        : "memory");
-  }
-};
-
+// TF32: m64n256k8 only, K-major operands only.
 struct TypeTF32 {
   using Storage = uint32_t;
   static constexpr DataType kDataType = DataType::kF32;
@@ -133,16 +164,15 @@ struct TypeTF32 {
   static constexpr CUtensorMapDataType kMapType = CU_TENSOR_MAP_DATA_TYPE_TFLOAT32;
   // TF32 wgmma has no transpose immediates: launch() makes both operands k-contiguous first.
   static constexpr bool kReadsMNMajor = false;
-  template <Layout kA, Layout kB>
-  __device__ static void mma(float (&d)[kAccumulators], uint64_t a, uint64_t b, int accumulate) {
-    static_assert(kA == Layout::kKMajor && kB == Layout::kKMajor, "TF32 wgmma reads K-major only");
-    asm volatile(
-        "{\n.reg .pred p;\nsetp.ne.b32 p, %130, 0;\n"
-        "wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32 " TILEBLAS_WGMMA_D_REGISTERS
-        "%128, %129, p, 1, 1;\n}\n"
-        : TILEBLAS_WGMMA_D_OPERANDS(d)
-        : "l"(a), "l"(b), "r"(accumulate)
-        : "memory");
+  static constexpr bool has_width(int n) { return n == 256; }
+  template <int kN, Layout kA, Layout kB>
+  __device__ static void mma(float (&d)[accumulators(kN)], uint64_t a, uint64_t b, int accumulate) {
+    static_assert(kN == 256 && kA == Layout::kKMajor && kB == Layout::kKMajor,
+                  "TF32 wgmma: m64n256k8, K-major only");
+    TILEBLAS_WGMMA("wgmma.mma_async.sync.aligned.m64n256k8.f32.tf32.tf32",
+                   TILEBLAS_WGMMA_D_0_63 TILEBLAS_WGMMA_D_64_127,
+                   TILEBLAS_WGMMA_D_OPERANDS_0_63(d) TILEBLAS_WGMMA_D_OPERANDS_64_127(d),
+                   "%128, %129", "%130", "", );
   }
 };
 
@@ -191,9 +221,10 @@ __device__ void wgmma_wait() {
 }
 // Pins the accumulators in their registers across the asynchronous wgmmas: without it the
 // compiler may copy them between a wgmma and its wait, and ptxas then serializes the wgmmas.
-__device__ void fence_accumulators(float (&d)[kAccumulators]) {
+template <int kCount>
+__device__ void fence_accumulators(float (&d)[kCount]) {
 #pragma unroll
-  for (int i = 0; i < kAccumulators; ++i) asm volatile("" : "+f"(d[i])::"memory");
+  for (int i = 0; i < kCount; ++i) asm volatile("" : "+f"(d[i])::"memory");
 }
 
 // A shared-memory matrix descriptor: start address, leading and stride byte offsets (all encoded
@@ -218,12 +249,16 @@ __device__ uint64_t descriptor(uint32_t address, uint32_t leading_bytes, uint32_
 
 // ---- The kernel ---------------------------------------------------------------------------------
 
-template <class T, int kStages_>
+// A row's tile: two warpgroups of m64 x kBlockN (one wgmma.m64n<kBlockN> a k-step each), kStages
+// stages, kBlocksPerSm blocks resident on an SM (their shared memory and registers must fit).
+template <class T, int kBlockN_, int kStages_, int kBlocksPerSm_>
 struct Config {
   static constexpr int kWarpgroups = 2;
   static constexpr int kThreads = kWarpgroupThreads * kWarpgroups;
   static constexpr int kBlockM = kWgmmaM * kWarpgroups;
-  static constexpr int kBlockN = kWgmmaN;
+  static constexpr int kBlockN = kBlockN_;
+  static constexpr int kBlocksPerSm = kBlocksPerSm_;
+  static constexpr int kAccumulators = accumulators(kBlockN);
   static constexpr int kBytes = int(sizeof(typename T::Storage));
   static constexpr int kBlockK = kRowBytes / kBytes;
   static constexpr int kStages = kStages_;
@@ -249,28 +284,56 @@ struct Config {
   static_assert(kATileBytes % kAtomBytes == 0 && kBTileBytes % kAtomBytes == 0,
                 "tiles are whole atoms, so every tile starts 1024-byte aligned");
   static_assert(kLoadAhead >= 1, "at least one k-tile loads while another is multiplied");
-  static_assert(kSmemBytes <= 227 * 1024, "fits Hopper's 227 KiB of shared memory per block");
+  static_assert(T::has_width(kBlockN), "a wgmma of this width exists for this type");
+  // Hopper: 228 KiB of shared memory per SM, of which each block's runtime takes 1 KiB.
+  static_assert(kBlocksPerSm * (kSmemBytes + 1024) <= 228 * 1024,
+                "kBlocksPerSm blocks fit an SM's shared memory");
 };
 
-// Epilogue: C = alpha * acc + beta * C for this warpgroup's 64 x 256 tile at (m0, n0); with no
-// k-tiles acc was never written and counts as zero. Accumulator i of this thread holds C(row, col)
-// below (wgmma's m64nN D layout: warp w of the warpgroup has rows 16w..16w+15, laid out per 8
-// columns as mma.sync's m16n8 tiles).
-__device__ void store_tile(const float (&acc)[kAccumulators], const Args& args, int m0, int n0,
+// The kernel's arguments: the problem, and the k-tiles of each blockIdx.y slice (all of them
+// without split-K). Split-K: slice s writes its unscaled partial tile to partial + s * m_pad * n
+// (splitk.h), else the epilogue writes C.
+struct SliceArgs {
+  Args g;
+  int k_tiles_per_slice;
+  float* partial;
+  int64_t m_pad;
+};
+
+// Epilogue of this warpgroup's 64 x N tile at (m0, n0): C = alpha * acc + beta * C, or (split-K)
+// acc into this slice's partial tile. With no k-tiles acc was never written and counts as zero.
+// Accumulator i of this thread holds C(row, col) below (wgmma's m64nN D layout: warp w of the
+// warpgroup has rows 16w..16w+15, laid out per 8 columns as mma.sync's m16n8 tiles).
+template <int kCount>
+__device__ void store_tile(const float (&acc)[kCount], const SliceArgs& sa, int m0, int n0,
                            bool have_acc) {
+  const Args& args = sa.g;
   const int lane = int(threadIdx.x) % 32;
   const int warp = int(threadIdx.x) / 32 % 4;
   const int row0 = m0 + warp * 16 + lane / 4;
   const int col0 = n0 + (lane % 4) * 2;
+  auto at = [&](int i, int* row, int* col) {
+    *row = row0 + ((i >> 1) & 1) * 8;
+    *col = col0 + (i >> 2) * 8 + (i & 1);
+    return *row < args.m && *col < args.n;
+  };
+  if (sa.partial != nullptr) {
+    float* const slice = sa.partial + int64_t(blockIdx.y) * sa.m_pad * args.n;
 #pragma unroll
-  for (int i = 0; i < kAccumulators; ++i) {
-    const int row = row0 + ((i >> 1) & 1) * 8;
-    const int col = col0 + (i >> 2) * 8 + (i & 1);
-    if (row < args.m && col < args.n) {
-      const int64_t at = row + int64_t(col) * args.ldc;
+    for (int i = 0; i < kCount; ++i) {
+      int row, col;
+      if (at(i, &row, &col)) slice[row + int64_t(col) * sa.m_pad] = have_acc ? acc[i] : 0.0f;
+    }
+    return;
+  }
+#pragma unroll
+  for (int i = 0; i < kCount; ++i) {
+    int row, col;
+    if (at(i, &row, &col)) {
+      const int64_t c_at = row + int64_t(col) * args.ldc;
       float v = have_acc ? args.alpha * acc[i] : 0.0f;
-      if (args.beta != 0.0f) v = fmaf(args.beta, load_c(args.c, at, args.c_type), v);
-      store_c(args.c, at, args.c_type, v);
+      if (args.beta != 0.0f) v = fmaf(args.beta, load_c(args.c, c_at, args.c_type), v);
+      store_c(args.c, c_at, args.c_type, v);
     }
   }
 }
@@ -292,17 +355,19 @@ __device__ void load_tile(uint32_t tile, const CUtensorMap* map, int mn0, int k0
 // Thread 0 issues the copies of a k-tile kLoadAhead ahead into a ring of kStages stages, each
 // with an mbarrier that completes when its bytes have landed; both warpgroups wait on it, issue
 // their wgmmas, and keep one wgmma group in flight. The barrier at the top of each k-step tells
-// thread 0 that every warpgroup is done with the stage it refills.
+// thread 0 that every warpgroup is done with the stage it refills. blockIdx.x is the output tile,
+// blockIdx.y the k slice.
 template <class T, class Cfg, Layout kALayout, Layout kBLayout>
-__global__ void __launch_bounds__(Cfg::kThreads, 1)
+__global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
     gemm_wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
-                      const __grid_constant__ CUtensorMap map_b, Args args) {
+                      const __grid_constant__ CUtensorMap map_b, const SliceArgs sa) {
   // Only the sm_90a pass has wgmma; other targets compile an empty kernel that supports() never
   // lets run.
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char smem[];
   constexpr int kBlockM = Cfg::kBlockM, kBlockN = Cfg::kBlockN, kBlockK = Cfg::kBlockK;
   constexpr int kStages = Cfg::kStages;
+  const Args& args = sa.g;
 
   const int2 origin =
       gemm_device::grouped_tile_origin(args.m, args.n, kBlockM, kBlockN, Cfg::kRasterGroup);
@@ -313,8 +378,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   auto stage = [&](int kt) { return smem0 + uint32_t((kt % kStages) * Cfg::kStageBytes); };
   const uint32_t barriers = smem0 + uint32_t(kStages * Cfg::kStageBytes);
   auto full = [&](int kt) { return barriers + uint32_t(kt % kStages) * 8; };
-  // alpha == 0 (or k == 0): no k-tiles, A and B are never read.
-  const int k_tiles = args.alpha == 0.0f ? 0 : (args.k + kBlockK - 1) / kBlockK;
+  // This slice's k-tiles [kt0, kt0 + k_tiles). alpha == 0 (or k == 0): none, A and B are never
+  // read.
+  const int all_k_tiles = args.alpha == 0.0f ? 0 : (args.k + kBlockK - 1) / kBlockK;
+  const int kt0 = int(blockIdx.y) * sa.k_tiles_per_slice;
+  const int k_tiles = max(0, min(all_k_tiles - kt0, sa.k_tiles_per_slice));
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) mbarrier_init(barriers + uint32_t(s) * 8, 1);
@@ -323,9 +391,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   __syncthreads();
   auto load_stage = [&](int kt) {
     mbarrier_arrive_expect_tx(full(kt), Cfg::kStageBytes);
-    load_tile<Cfg, kALayout, kBlockM>(stage(kt), &map_a, m0, kt * kBlockK, full(kt));
-    load_tile<Cfg, kBLayout, kBlockN>(stage(kt) + Cfg::kATileBytes, &map_b, n0, kt * kBlockK,
-                                      full(kt));
+    const int k0 = (kt0 + kt) * kBlockK;
+    load_tile<Cfg, kALayout, kBlockM>(stage(kt), &map_a, m0, k0, full(kt));
+    load_tile<Cfg, kBLayout, kBlockN>(stage(kt) + Cfg::kATileBytes, &map_b, n0, k0, full(kt));
   };
   if (threadIdx.x == 0) {
     for (int s = 0; s < Cfg::kLoadAhead && s < k_tiles; ++s) load_stage(s);
@@ -344,7 +412,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
 
   // The first wgmma overwrites the accumulators, so no instruction but wgmmas defines them (an
   // initialization would make ptxas serialize the wgmmas); with no k-tiles they are never read.
-  float acc[kAccumulators];
+  float acc[Cfg::kAccumulators];
   for (int kt = 0; kt < k_tiles; ++kt) {
     // Every warpgroup's wgmmas of k-tile kt - 2 have completed (each waited for all but its
     // latest group): that stage can be refilled.
@@ -358,9 +426,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kBlockK / T::kMmaK; ++kk) {
-      T::template mma<kALayout, kBLayout>(acc, descriptor(sa + kk * kAStep, kALeading, kAtomBytes),
-                                          descriptor(sb + kk * kBStep, kBLeading, kAtomBytes),
-                                          kt > 0 || kk > 0);
+      T::template mma<kBlockN, kALayout, kBLayout>(
+          acc, descriptor(sa + kk * kAStep, kALeading, kAtomBytes),
+          descriptor(sb + kk * kBStep, kBLeading, kAtomBytes), kt > 0 || kk > 0);
     }
     wgmma_commit();
     wgmma_wait<1>();
@@ -368,7 +436,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, 1)
   }
   wgmma_wait<0>();
   fence_accumulators(acc);
-  store_tile(acc, args, m0 + warpgroup * kWgmmaM, n0, k_tiles > 0);
+  store_tile(acc, sa, m0 + warpgroup * kWgmmaM, n0, k_tiles > 0);
 #endif
 }
 
@@ -430,7 +498,8 @@ cudaError_t encode_operand(CUtensorMap* map, const void* base, int64_t mn, int64
 }
 
 template <class T, class Cfg, Layout kALayout, Layout kBLayout>
-cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
+cudaError_t launch_layouts(const SliceArgs& sa, int64_t slices, cudaStream_t stream) {
+  const Args& args = sa.g;
   CUtensorMap map_a{}, map_b{};
   if (args.k > 0 && args.alpha != 0.0f) {  // else A and B are not read (and may be null)
     cudaError_t err =
@@ -446,8 +515,25 @@ cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
   if (err != cudaSuccess) return err;
   const int64_t tiles = ((args.m + Cfg::kBlockM - 1) / Cfg::kBlockM) *
                         int64_t((args.n + Cfg::kBlockN - 1) / Cfg::kBlockN);
-  kernel<<<unsigned(tiles), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(map_a, map_b, args);
+  kernel<<<dim3(unsigned(tiles), unsigned(slices)), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
+      map_a, map_b, sa);
   return cudaGetLastError();
+}
+
+// Launches sa over `slices` k slices, A and B read k-contiguous (K-major) or not.
+template <class T, class Cfg>
+cudaError_t launch_read_as(const SliceArgs& sa, bool a_k, bool b_k, int64_t slices,
+                           cudaStream_t stream) {
+  constexpr Layout kK = Layout::kKMajor, kMN = Layout::kMNMajor;
+  if constexpr (T::kReadsMNMajor) {
+    if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK>(sa, slices, stream);
+    if (a_k) return launch_layouts<T, Cfg, kK, kMN>(sa, slices, stream);
+    if (b_k) return launch_layouts<T, Cfg, kMN, kK>(sa, slices, stream);
+    return launch_layouts<T, Cfg, kMN, kMN>(sa, slices, stream);
+  } else {
+    // stage_operands() made both k-contiguous (or they are not read).
+    return launch_layouts<T, Cfg, kK, kK>(sa, slices, stream);
+  }
 }
 
 // Writes the rows x cols fp32 matrix `in` transposed into `out` (leading dimension ld_out).
@@ -458,49 +544,119 @@ cudaError_t transpose(const float* in, int64_t ld_in, int64_t rows, int64_t cols
   return cudaGetLastError();
 }
 
-template <class T, class Cfg>
-cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
-  Args args{int(p.m), int(p.n), int(p.k), float(p.alpha.re), float(p.beta.re), p.a, p.lda, p.b,
-            p.ldb,    p.c,      p.ldc,    p.c_type};
-  constexpr Layout kK = Layout::kKMajor, kMN = Layout::kMNMajor;
-  // A as stored is m-contiguous unless transposed; B is k-contiguous unless transposed.
-  const bool a_k = p.trans_a == Op::kTrans;
-  const bool b_k = p.trans_b == Op::kNoTrans;
-  if constexpr (T::kReadsMNMajor) {
-    if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK>(args, stream);
-    if (a_k) return launch_layouts<T, Cfg, kK, kMN>(args, stream);
-    if (b_k) return launch_layouts<T, Cfg, kMN, kK>(args, stream);
-    return launch_layouts<T, Cfg, kMN, kMN>(args, stream);
-  } else {
-    // wgmma reads TF32 K-major only: an m/n-contiguous operand is transposed first into a
-    // workspace with k-contiguous rows (leading dimension k rounded up to 4: 16-byte rows).
-    // k == 0 or alpha == 0: A and B are not read, so their layout does not matter.
-    if ((a_k && b_k) || p.k == 0 || p.alpha == 0.0f)
-      return launch_layouts<T, Cfg, kK, kK>(args, stream);
-    const int64_t ld_k = (p.k + 3) / 4 * 4;
-    const int64_t a_elems = a_k ? 0 : p.m * ld_k;
-    const int64_t b_elems = b_k ? 0 : p.n * ld_k;
-    const size_t bytes = size_t(a_elems + b_elems) * sizeof(float);
-    cudaError_t err = gemm_device::keep_workspace_pool(bytes);
-    if (err != cudaSuccess) return err;
-    float* workspace = nullptr;
-    err = cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, stream);
-    if (err != cudaSuccess) return err;
-    if (!a_k) {
-      err = transpose(static_cast<const float*>(p.a), p.lda, p.m, p.k, workspace, ld_k, stream);
-      args.a = workspace, args.lda = ld_k;
-    }
-    if (!b_k && err == cudaSuccess) {
-      err = transpose(static_cast<const float*>(p.b), p.ldb, p.n, p.k, workspace + a_elems, ld_k,
-                      stream);
-      args.b = workspace + a_elems, args.ldb = ld_k;
-    }
-    if (err == cudaSuccess) err = launch_layouts<T, Cfg, kK, kK>(args, stream);
-    const cudaError_t free_err = cudaFreeAsync(workspace, stream);
-    return err != cudaSuccess ? err : free_err;
-  }
+// An operand as stored (rows x cols, column-major, leading dimension ld; k_major: its rows run
+// along k) and, once staged, as the copy engine reads it.
+struct Operand {
+  const void* data;
+  int64_t ld, rows, cols;
+  bool k_major;
+};
+
+// What an operand needs before the copy engine can read it: nothing (16-byte aligned base and
+// leading dimension, a layout wgmma reads), a copy as it lies into a workspace with 16-byte rows,
+// or (TF32, which wgmma reads K-major only) a transpose into k-contiguous rows.
+enum class Staging { kInPlace, kCopy, kTranspose };
+
+template <class T>
+Staging staging_of(const Operand& op) {
+  constexpr int64_t kAlignElems = 16 / int64_t(sizeof(typename T::Storage));
+  if (!T::kReadsMNMajor && !op.k_major) return Staging::kTranspose;
+  if (!aligned_to(op.data, 16) || op.ld % kAlignElems != 0) return Staging::kCopy;
+  return Staging::kInPlace;
 }
 
+// Stages A and B as staging_of() says into one workspace from the device's pool (stream-ordered;
+// *workspace stays null when neither needs it, else the caller frees it after the launch).
+template <class T>
+cudaError_t stage_operands(Operand* a, Operand* b, void** workspace, cudaStream_t stream) {
+  using Storage = typename T::Storage;
+  constexpr int64_t kAlignElems = 16 / int64_t(sizeof(Storage));
+  constexpr size_t kOffsetAlign = 256;
+  Operand* const ops[2] = {a, b};
+  Staging staging[2];
+  Operand staged[2];
+  size_t offsets[2] = {0, 0};
+  size_t bytes = 0;
+  for (int i = 0; i < 2; ++i) {
+    staging[i] = staging_of<T>(*ops[i]);
+    if (staging[i] == Staging::kInPlace) continue;
+    const bool t = staging[i] == Staging::kTranspose;
+    staged[i].rows = t ? ops[i]->cols : ops[i]->rows;
+    staged[i].cols = t ? ops[i]->rows : ops[i]->cols;
+    staged[i].ld =
+        (std::max<int64_t>(1, staged[i].rows) + kAlignElems - 1) / kAlignElems * kAlignElems;
+    staged[i].k_major = t || ops[i]->k_major;
+    offsets[i] = bytes;
+    bytes += (size_t(staged[i].ld * staged[i].cols) * sizeof(Storage) + kOffsetAlign - 1) /
+             kOffsetAlign * kOffsetAlign;
+  }
+  if (bytes == 0) return cudaSuccess;
+  cudaError_t err = gemm_device::keep_workspace_pool(bytes);
+  if (err == cudaSuccess) err = cudaMallocAsync(workspace, bytes, stream);
+  for (int i = 0; i < 2 && err == cudaSuccess; ++i) {
+    if (staging[i] == Staging::kInPlace) continue;
+    Storage* const dst =
+        reinterpret_cast<Storage*>(static_cast<unsigned char*>(*workspace) + offsets[i]);
+    const Operand& src = *ops[i];
+    if (staging[i] == Staging::kCopy) {
+      err = cudaMemcpy2DAsync(dst, size_t(staged[i].ld) * sizeof(Storage), src.data,
+                              size_t(src.ld) * sizeof(Storage), size_t(src.rows) * sizeof(Storage),
+                              size_t(src.cols), cudaMemcpyDefault, stream);
+    } else if constexpr (!T::kReadsMNMajor) {
+      err = transpose(static_cast<const float*>(src.data), src.ld, src.rows, src.cols,
+                      reinterpret_cast<float*>(dst), staged[i].ld, stream);
+    }
+    staged[i].data = dst;
+    *ops[i] = staged[i];
+  }
+  return err;
+}
+
+template <class T, class Cfg>
+cudaError_t launch_problem(const GemmProblem& p, bool split_k, cudaStream_t stream) {
+  SliceArgs sa{{int(p.m), int(p.n), int(p.k), float(p.alpha.re), float(p.beta.re), p.a, p.lda, p.b,
+                p.ldb, p.c, p.ldc, p.c_type},
+               0,
+               nullptr,
+               0};
+  // A as stored is m-contiguous unless transposed; B is k-contiguous unless transposed.
+  Operand a{p.a, p.lda, p.a_rows(), p.a_cols(), p.trans_a == Op::kTrans};
+  Operand b{p.b, p.ldb, p.b_rows(), p.b_cols(), p.trans_b == Op::kNoTrans};
+  void* workspace = nullptr;
+  cudaError_t err = cudaSuccess;
+  // k == 0 or alpha == 0: A and B are not read, so neither is staged.
+  if (p.k > 0 && sa.g.alpha != 0.0f) {
+    err = stage_operands<T>(&a, &b, &workspace, stream);
+    sa.g.a = a.data, sa.g.lda = a.ld;
+    sa.g.b = b.data, sa.g.ldb = b.ld;
+  }
+  if (err == cudaSuccess && !split_k) {
+    sa.k_tiles_per_slice = int((p.k + Cfg::kBlockK - 1) / Cfg::kBlockK);
+    err = launch_read_as<T, Cfg>(sa, a.k_major, b.k_major, 1, stream);
+  } else if (err == cudaSuccess) {
+    splitk::Slices slices;
+    err = splitk::slices_of(kSplitK, p, &slices);
+    const int64_t m_pad = (p.m + 3) / 4 * 4;  // 16-byte partial columns
+    if (err == cudaSuccess)
+      err = splitk::run(
+          p, slices, m_pad,
+          [&](void* partial) {
+            sa.k_tiles_per_slice = int(slices.k_steps);
+            sa.partial = static_cast<float*>(partial);
+            sa.m_pad = m_pad;
+            return launch_read_as<T, Cfg>(sa, a.k_major, b.k_major, slices.count, stream);
+          },
+          stream);
+  }
+  if (workspace != nullptr) {
+    const cudaError_t free_err = cudaFreeAsync(workspace, stream);
+    if (err == cudaSuccess) err = free_err;
+  }
+  return err;
+}
+
+// Any alignment of A and B (launch() stages what the copy engine cannot read in place); C needs
+// its element alignment.
 template <class T, class Cfg>
 bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
   if (p.ab_type != T::kDataType) return false;
@@ -509,39 +665,46 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
   if (!kBuiltForSm90a || caps.sm_version != 90 ||
       caps.smem_per_block_optin < size_t(Cfg::kSmemBytes))
     return false;
-  // The copy engine needs 16-byte aligned base addresses and row strides.
-  constexpr int64_t kAlignElems = 16 / Cfg::kBytes;
-  if (!aligned_to(p.a, 16) || !aligned_to(p.b, 16) || !aligned_to(p.c, size_of(p.c_type)))
-    return false;
-  return p.lda % kAlignElems == 0 && p.ldb % kAlignElems == 0;
+  return aligned_to(p.c, size_of(p.c_type));
 }
 
 // 128 x 256 tiles, 4 stages of 48 KiB: one block per SM, 128 accumulators a thread.
-using ConfigF16 = Config<TypeF16, 4>;
-using ConfigBF16 = Config<TypeBF16, 4>;
-using ConfigTF32 = Config<TypeTF32, 4>;
+using ConfigF16 = Config<TypeF16, 256, 4, 1>;
+using ConfigBF16 = Config<TypeBF16, 256, 4, 1>;
+using ConfigTF32 = Config<TypeTF32, 256, 4, 1>;
+// 128 x 128 tiles, 3 stages of 32 KiB: two blocks per SM, 64 accumulators a thread.
+using ConfigF16N128 = Config<TypeF16, 128, 3, 2>;
+using ConfigBF16N128 = Config<TypeBF16, 128, 3, 2>;
+// 128 x 64 tiles, 4 stages of 24 KiB: two blocks per SM, 32 accumulators a thread.
+using ConfigF16N64 = Config<TypeF16, 64, 4, 2>;
+using ConfigBF16N64 = Config<TypeBF16, 64, 4, 2>;
+static_assert(ConfigF16N128::kBlockM == kSplitK.block_m &&
+                  ConfigF16N128::kBlockN == kSplitK.block_n &&
+                  ConfigF16N128::kBlockK == kSplitK.block_k &&
+                  ConfigF16N128::kBlocksPerSm == kSplitK.blocks_per_sm &&
+                  ConfigBF16N128::kBlockK == kSplitK.block_k,
+              "kSplitK describes the split-K rows' tile");
 
 }  // namespace
 
 bool built_for_sm90a() { return kBuiltForSm90a; }
 
-bool supports_f16_128x256x64(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeF16, ConfigF16>(p, caps);
-}
-cudaError_t launch_f16_128x256x64(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeF16, ConfigF16>(p, stream);
-}
-bool supports_bf16_128x256x64(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeBF16, ConfigBF16>(p, caps);
-}
-cudaError_t launch_bf16_128x256x64(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeBF16, ConfigBF16>(p, stream);
-}
-bool supports_tf32_128x256x32(const GemmProblem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeTF32, ConfigTF32>(p, caps);
-}
-cudaError_t launch_tf32_128x256x32(const GemmProblem& p, cudaStream_t stream) {
-  return launch_problem<TypeTF32, ConfigTF32>(p, stream);
-}
+#define TILEBLAS_WGMMA_ROW(name, T, Cfg, split_k)                        \
+  bool supports_##name(const GemmProblem& p, const DeviceCaps& caps) {   \
+    return supports_problem<T, Cfg>(p, caps);                            \
+  }                                                                      \
+  cudaError_t launch_##name(const GemmProblem& p, cudaStream_t stream) { \
+    return launch_problem<T, Cfg>(p, split_k, stream);                   \
+  }
+TILEBLAS_WGMMA_ROW(f16_128x256x64, TypeF16, ConfigF16, false)
+TILEBLAS_WGMMA_ROW(bf16_128x256x64, TypeBF16, ConfigBF16, false)
+TILEBLAS_WGMMA_ROW(tf32_128x256x32, TypeTF32, ConfigTF32, false)
+TILEBLAS_WGMMA_ROW(f16_128x128x64, TypeF16, ConfigF16N128, false)
+TILEBLAS_WGMMA_ROW(bf16_128x128x64, TypeBF16, ConfigBF16N128, false)
+TILEBLAS_WGMMA_ROW(f16_128x64x64, TypeF16, ConfigF16N64, false)
+TILEBLAS_WGMMA_ROW(bf16_128x64x64, TypeBF16, ConfigBF16N64, false)
+TILEBLAS_WGMMA_ROW(f16_splitk_128x128x64, TypeF16, ConfigF16N128, true)
+TILEBLAS_WGMMA_ROW(bf16_splitk_128x128x64, TypeBF16, ConfigBF16N128, true)
+#undef TILEBLAS_WGMMA_ROW
 
 }  // namespace tileblas::gemm_wgmma

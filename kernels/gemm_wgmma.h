@@ -9,32 +9,39 @@
 // All products are accumulated in fp32; the epilogue computes alpha * acc + beta * C in fp32 and
 // rounds once to C's type.
 //
-// Tiling: a block of two warpgroups (256 threads) computes a 128 x 256 tile of C, each warpgroup
-// 64 x 256 with one wgmma.m64n256 per k-step (k16; k8 for TF32), both operands read from shared
+// Tiling: a block of two warpgroups (256 threads) computes a 128 x N tile of C, each warpgroup
+// 64 x N with one wgmma.m64nN per k-step (k16; k8 for TF32), both operands read from shared
 // memory through matrix descriptors, accumulators in registers. Block k-tile: 128 bytes per row
-// (64 16-bit elements, 32 fp32). One thread issues the copy engine (TMA, cp.async.bulk.tensor
-// with 128-byte-swizzle tensor maps) two k-tiles ahead into a 4-stage ring, each stage completing
-// on an mbarrier; one wgmma group stays in flight while the next is issued. 16-bit operands are
-// read as they lie in memory: k-contiguous ones K-major, m/n-contiguous ones MN-major (wgmma's
-// transpose immediates). TF32 wgmma reads K-major operands only: launch() first transposes an
-// m/n-contiguous fp32 operand (A not transposed, B transposed) into a k-contiguous workspace from
-// the device's default memory pool (cudaMallocAsync, freed stream-ordered). Blocks are rasterized
-// in groups of 8 tile rows (L2 reuse).
+// (64 16-bit elements, 32 fp32). Rows: N = 256 with 4 stages and one block per SM (f16, bf16,
+// TF32); N = 128 with 3 stages and N = 64 with 4 stages, two blocks per SM (f16, bf16): more
+// blocks for small outputs, and a block's epilogue runs beside the other's main loop.
+// Split-K rows (_splitk_): the 128 x 128 kernel over blockIdx.y slices of k (splitk.h: slice rule
+// kSplitK, fp32 partials, then the shared reduce). One thread issues the copy engine (TMA,
+// cp.async.bulk.tensor with 128-byte-swizzle tensor maps) stages - 2 k-tiles ahead into the ring,
+// each stage completing on an mbarrier; one wgmma group stays in flight while the next is issued.
+// 16-bit operands are read as they lie in memory: k-contiguous ones K-major, m/n-contiguous ones
+// MN-major (wgmma's transpose immediates). Staging: TF32 wgmma reads K-major operands only, so
+// launch() first transposes an m/n-contiguous fp32 operand (A not transposed, B transposed) into a
+// k-contiguous workspace; an operand the copy engine cannot read in place (base or leading
+// dimension not a multiple of 16 bytes) is first copied as it lies into a workspace with 16-byte
+// rows. Workspaces come from the device's default memory pool (cudaMallocAsync, freed
+// stream-ordered). Blocks are rasterized in groups of 8 tile rows (L2 reuse).
 //
 // Edges: any m, n >= 1 and k >= 0. The copy engine zero-fills rows, columns and k outside the
 // matrix; stores are predicated per element.
 // k == 0 or alpha == 0: A and B are not read, C = beta * C.  beta == 0: C is not read.
 //
-// Alignment: A and B 16-byte aligned, lda and ldb multiples of 16 bytes (8 elements of 16 bits,
-// 4 of fp32), as the copy engine needs. C needs only element alignment. Needs an sm_90 device,
-// this file built for sm_90a (CMake does so when 90 is in TILEBLAS_CUDA_ARCHS; otherwise
-// supports() is always false), a driver with cuTensorMapEncodeTiled, and 194 KiB of dynamic
-// shared memory per block.
+// Alignment: any for A and B (staged as above where not 16-byte aligned, or lda, ldb not multiples
+// of 16 bytes); C needs only element alignment. Needs an sm_90 device, this file built for sm_90a
+// (CMake does so when 90 is in TILEBLAS_CUDA_ARCHS; otherwise supports() is always false), a
+// driver with cuTensorMapEncodeTiled, and 194 KiB (N = 256), 97 KiB (N = 128) or 98 KiB (N = 64)
+// of dynamic shared memory per block.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include "problem.h"
+#include "splitk.h"
 
 namespace tileblas::gemm_wgmma {
 
@@ -47,5 +54,21 @@ bool supports_bf16_128x256x64(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_bf16_128x256x64(const GemmProblem& p, cudaStream_t stream);
 bool supports_tf32_128x256x32(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_tf32_128x256x32(const GemmProblem& p, cudaStream_t stream);
+bool supports_f16_128x128x64(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_128x128x64(const GemmProblem& p, cudaStream_t stream);
+bool supports_bf16_128x128x64(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_128x128x64(const GemmProblem& p, cudaStream_t stream);
+bool supports_f16_128x64x64(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_128x64x64(const GemmProblem& p, cudaStream_t stream);
+bool supports_bf16_128x64x64(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_128x64x64(const GemmProblem& p, cudaStream_t stream);
+
+// The split-K rows' geometry (the 128 x 128 tile, two blocks per SM; a slice is at least four
+// k-tiles, 256 of k, so the ring fills before it drains).
+inline constexpr splitk::Geometry kSplitK{128, 128, 64, 2, 4};
+bool supports_f16_splitk_128x128x64(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_splitk_128x128x64(const GemmProblem& p, cudaStream_t stream);
+bool supports_bf16_splitk_128x128x64(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_splitk_128x128x64(const GemmProblem& p, cudaStream_t stream);
 
 }  // namespace tileblas::gemm_wgmma

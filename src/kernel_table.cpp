@@ -16,14 +16,26 @@ namespace tileblas {
 
 const std::vector<GemmKernel>& gemm_kernels() {
   static const std::vector<GemmKernel> table = {
-      // tensor cores, wgmma fed by TMA (kernels/gemm_wgmma.cu): sm_90 only, 16-byte aligned
-      // operands; fp16/bf16, and fp32 only with allow_tf32.
+      // tensor cores, wgmma fed by TMA (kernels/gemm_wgmma.cu): sm_90 only, operands the copy
+      // engine cannot read in place staged first; fp16/bf16, and fp32 only with allow_tf32.
       {"gemm_wgmma_f16_128x256x64", gemm_wgmma::supports_f16_128x256x64,
        gemm_wgmma::launch_f16_128x256x64},
       {"gemm_wgmma_bf16_128x256x64", gemm_wgmma::supports_bf16_128x256x64,
        gemm_wgmma::launch_bf16_128x256x64},
       {"gemm_wgmma_tf32_128x256x32", gemm_wgmma::supports_tf32_128x256x32,
        gemm_wgmma::launch_tf32_128x256x32},
+      {"gemm_wgmma_f16_128x128x64", gemm_wgmma::supports_f16_128x128x64,
+       gemm_wgmma::launch_f16_128x128x64},
+      {"gemm_wgmma_bf16_128x128x64", gemm_wgmma::supports_bf16_128x128x64,
+       gemm_wgmma::launch_bf16_128x128x64},
+      {"gemm_wgmma_f16_128x64x64", gemm_wgmma::supports_f16_128x64x64,
+       gemm_wgmma::launch_f16_128x64x64},
+      {"gemm_wgmma_bf16_128x64x64", gemm_wgmma::supports_bf16_128x64x64,
+       gemm_wgmma::launch_bf16_128x64x64},
+      {"gemm_wgmma_f16_splitk_128x128x64", gemm_wgmma::supports_f16_splitk_128x128x64,
+       gemm_wgmma::launch_f16_splitk_128x128x64},
+      {"gemm_wgmma_bf16_splitk_128x128x64", gemm_wgmma::supports_bf16_splitk_128x128x64,
+       gemm_wgmma::launch_bf16_splitk_128x128x64},
       // tensor cores, mma.sync (kernels/gemm_mma.cu): fp16/bf16, and fp32 only with allow_tf32.
       // 16-byte-load rows before the scalar-load ones.
       {"gemm_mma_f16_128x128x32", gemm_mma::supports_f16_128x128x32,

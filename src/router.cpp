@@ -12,6 +12,7 @@
 #include "executor.h"
 #include "gemm_f64_mma.h"
 #include "gemm_host_small.h"
+#include "gemm_wgmma.h"
 #include "log.h"
 #include "operands.h"
 
@@ -80,15 +81,32 @@ bool packing_pays(const GemmProblem& p, const DeviceCaps& caps) {
 bool half_fills_sms_128x64(const GemmProblem& p, const DeviceCaps& caps) {
   return 2 * tiles(p, 128, 64) >= caps.num_sms;
 }
-// fp16/bf16: wgmma's 128x256x64 tile is mostly empty (n of 64 or less fills a quarter of its
-// width; k of 64 or less is one k-step, padded for k = 32) or its pipeline never fills (n of 128
-// or less with k of 256 or less), and the mma.sync 128x128x32 row is faster. Measured in the shape
-// sweep (H200, 2026-11-23, the mma row forced against the routed wgmma row, same run, fp16 / bf16):
-// m = n = 4096 and 8192 with k = 32, 64: 7-19 % faster; 16384x64x4096: 23 / 28 %; 32768x128x256:
-// 31 / 40 %. wgmma stays faster at k = 256 (5-10 %), at 8192x128x8192 (21 %), on 256^3-1024^3
-// squares (7-11 %) and on small m with large n (16x4096x4096, 64x8192x8192); k = 128 was a tie.
-bool wgmma_tile_mostly_empty(const GemmProblem& p, const DeviceCaps&) {
-  return p.k <= 64 || p.n <= 64 || (p.n <= 128 && p.k <= 256);
+// fp16/bf16 on Hopper, among the wgmma rows (which take every operand, staging what the copy
+// engine cannot read). Measured in the shape sweep (H100, 2026-11-25, each row forced against
+// cuBLAS, same run; docs/NOTES-tensorcore.md):
+// - split-K (128x128 tiles, fp32 partials) where the output covers at most half a wave of 128x64
+//   tiles and k is long: 128x128x65536 0.73 of cuBLAS (unsplit 0.06-0.10), 16x4096x4096 0.79
+//   (0.71), 64x8192x8192 0.85 (0.78); at 8192x128x8192 (twice that area) 128x64 tiles won (0.95
+//   against 0.85), and at 1024^3 the partials' pass lost (0.60 against 0.98);
+// - 128x256 tiles once they fill the SMs twice over and k is long enough to fill their 4-stage
+//   ring: 4096^3 0.91 (128x128: 0.87), 8192^3 0.96 (0.82), 4097^3 2.1 (1.8); at 2048^3 (128 of
+//   them) 0.86 against 1.00, and on m = n = 4096-8192 with k = 32-256 0.66-0.76 against 0.77-0.99
+//   (k between 256 and 1531 was not measured);
+// - 128x64 tiles where 128x128 tiles would not fill the SMs, or n is 64 or less: 1024^3 0.98
+//   (0.81), 8192x256x2048 0.96 (0.80), 16384x64x4096 1.03 (0.90); 2048^3 0.76 (1.00) and
+//   32768x128x256 0.95 (1.02) with more tiles;
+// - 128x128 tiles elsewhere (panels: 4096^2 x 32-256 0.89-0.99, 8192^2 x 32-256 0.77-0.88).
+// The mma.sync rows lost to these everywhere on Hopper (4096^2 x 32: 0.90 against 0.99) and serve
+// other devices.
+bool wgmma_split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
+  return 2 * p.m * p.n <= int64_t(caps.num_sms) * 128 * 64 && p.k >= 4096 &&
+         splitk::slices_for(gemm_wgmma::kSplitK, p.m, p.n, p.k, caps.num_sms).count >= 2;
+}
+bool wgmma_128x256_fills_sms(const GemmProblem& p, const DeviceCaps& caps) {
+  return tiles(p, 128, 256) >= 2 * int64_t(caps.num_sms) && p.k >= 1024;
+}
+bool wgmma_128x128_starves(const GemmProblem& p, const DeviceCaps& caps) {
+  return p.n <= 64 || tiles(p, 128, 128) < caps.num_sms;
 }
 // fp64 on the tensor cores: the 128x128 tile wins once its tiles fill the SMs four times over;
 // below that the 128x64 tile with two blocks per SM (H200, docs/NOTES-f64-complex.md: 1024^3 0.94
@@ -157,10 +175,19 @@ struct Preference {
 };
 
 const Preference kGemmPreferences[] = {
-    {"gemm_mma_f16_", wgmma_tile_mostly_empty, "fp16 tensor cores, mma.sync: small n or short k"},
-    {"gemm_mma_bf16_", wgmma_tile_mostly_empty, "bf16 tensor cores, mma.sync: small n or short k"},
-    {"gemm_wgmma_f16_", always, "fp16 tensor cores, wgmma (sm_90)"},
-    {"gemm_wgmma_bf16_", always, "bf16 tensor cores, wgmma (sm_90)"},
+    {"gemm_wgmma_f16_splitk_", wgmma_split_k_pays,
+     "fp16 tensor cores, wgmma (sm_90): few tiles, long k: split-K"},
+    {"gemm_wgmma_bf16_splitk_", wgmma_split_k_pays,
+     "bf16 tensor cores, wgmma (sm_90): few tiles, long k: split-K"},
+    {"gemm_wgmma_f16_128x256x64", wgmma_128x256_fills_sms,
+     "fp16 tensor cores, wgmma (sm_90), 128x256"},
+    {"gemm_wgmma_bf16_128x256x64", wgmma_128x256_fills_sms,
+     "bf16 tensor cores, wgmma (sm_90), 128x256"},
+    {"gemm_wgmma_f16_128x64x64", wgmma_128x128_starves, "fp16 tensor cores, wgmma (sm_90), 128x64"},
+    {"gemm_wgmma_bf16_128x64x64", wgmma_128x128_starves,
+     "bf16 tensor cores, wgmma (sm_90), 128x64"},
+    {"gemm_wgmma_f16_128x128x64", always, "fp16 tensor cores, wgmma (sm_90), 128x128"},
+    {"gemm_wgmma_bf16_128x128x64", always, "bf16 tensor cores, wgmma (sm_90), 128x128"},
     {"gemm_wgmma_tf32_", large_tf32, "TF32 tensor cores, wgmma (sm_90, TILEBLAS_ALLOW_TF32=1)"},
     {"gemm_mma_f16_", always, "fp16 tensor cores"},
     {"gemm_mma_bf16_", always, "bf16 tensor cores"},

@@ -11,8 +11,10 @@
 // Every case: C poisoned with NaN where beta == 0 (NaN must not leak), padding rows of C unchanged,
 // leading dimensions above the minimum, all transposes, alpha/beta in {0, 1, 0.7, -2}; alpha == 0
 // runs with A = B = nullptr (must not be read). Scalar-load rows run on pointers offset by one
-// element and odd leading dimensions. Suites: GemmTensorCoreRows.* (no GPU needed),
-// GemmTensorCore.* (grid subset), GemmTensorCoreSmall.* (quick subset for compute-sanitizer).
+// element and odd leading dimensions; wgmma rows (which stage such operands into an aligned
+// workspace) on those in every other case. Split-K rows also run on cases their slice rule cuts
+// into several slices. Suites: GemmTensorCoreRows.* (no GPU needed), GemmTensorCore.* (grid
+// subset), GemmTensorCoreSmall.* (quick subset for compute-sanitizer).
 #include <cuda_runtime_api.h>
 
 #include <cmath>
@@ -48,6 +50,7 @@ std::vector<const GemmKernel*> tensor_core_rows() {
 
 bool is_scalarload(const GemmKernel& k) { return std::strstr(k.name, "scalarload") != nullptr; }
 bool is_wgmma(const GemmKernel& k) { return std::strncmp(k.name, "gemm_wgmma_", 11) == 0; }
+bool is_split_k(const GemmKernel& k) { return std::strstr(k.name, "_splitk_") != nullptr; }
 
 // wgmma rows run on sm_90 alone, and only from a build for sm_90a; on other devices they are
 // skipped, visibly.
@@ -251,7 +254,7 @@ const std::vector<float> kScalars = {0.0f, 1.0f, 0.7f, -2.0f};
 const std::vector<float> kExactScalars = {0.0f, 1.0f, -2.0f};  // 0.7 would round
 
 Case random_case(const GemmKernel& row, const std::vector<int64_t>& dims, int64_t max_volume,
-                 bool integers) {
+                 bool integers, bool misaligned) {
   Case c;
   do {
     c.m = tbtest::pick(dims), c.n = tbtest::pick(dims), c.k = tbtest::pick(dims);
@@ -268,7 +271,7 @@ Case random_case(const GemmKernel& row, const std::vector<int64_t>& dims, int64_
     const double limit = c.c_type == DataType::kF16 ? 2048 : 256;
     if (std::fabs(c.alpha) * 4.0 * double(c.k) + 4.0 > limit) c.integers = false;
   }
-  c.misaligned = is_scalarload(row);
+  c.misaligned = is_scalarload(row) || (is_wgmma(row) && misaligned);
   c.pad_a = tbtest::pick(std::vector<int64_t>{0, 1, 5, 16});
   c.pad_b = tbtest::pick(std::vector<int64_t>{0, 1, 5, 16});
   c.pad_c = tbtest::pick(std::vector<int64_t>{0, 1, 3});
@@ -282,7 +285,7 @@ void run_cases(const std::vector<int64_t>& dims, int64_t max_volume, int cases_p
   for (const GemmKernel* row : tensor_core_rows()) {
     if (!runs_here(*row, caps)) continue;
     for (int i = 0; i < cases_per_row; ++i) {
-      const Case c = random_case(*row, dims, max_volume, i % 2 == 0);
+      const Case c = random_case(*row, dims, max_volume, i % 2 == 0, i % 4 >= 2);
       const std::string err = run_case(*row, caps, c);
       EXPECT_EQ(err, "") << row->name << " " << c.str();
       if (!err.empty()) break;  // one failure per row is enough to read
@@ -330,7 +333,7 @@ TEST(GemmTensorCoreRows, SupportsOnlyWhatTheyCompute) {
     GemmProblem odd = p;
     odd.a = reinterpret_cast<const unsigned char*>(buffer) + size_of(p.ab_type);
     odd.lda = 9;
-    EXPECT_EQ(row->supports(odd, caps), is_scalarload(*row)) << row->name;
+    EXPECT_EQ(row->supports(odd, caps), is_scalarload(*row) || is_wgmma(*row)) << row->name;
     GemmProblem other_type = p;
     other_type.ab_type = p.ab_type == DataType::kF16 ? DataType::kBF16 : DataType::kF16;
     EXPECT_FALSE(row->supports(other_type, caps)) << row->name;
@@ -349,7 +352,7 @@ TEST(GemmTensorCore, LargeSquare) {
   const DeviceCaps caps = tbtest::device_caps();
   for (const GemmKernel* row : tensor_core_rows()) {
     if (!runs_here(*row, caps)) continue;
-    Case c = random_case(*row, {1024}, int64_t(2e9), false);
+    Case c = random_case(*row, {1024}, int64_t(2e9), false, false);
     c.m = 1000, c.n = 257, c.k = 1023;
     c.ta = Op::kNoTrans, c.tb = Op::kTrans;
     c.alpha = 0.7f, c.beta = -2.0f;
@@ -363,9 +366,36 @@ TEST(GemmTensorCore, ZeroKScalesC) {
   for (const GemmKernel* row : tensor_core_rows()) {
     if (!runs_here(*row, caps)) continue;
     for (float beta : {0.0f, -2.0f}) {
-      Case c = random_case(*row, {33}, int64_t(1e6), true);
+      Case c = random_case(*row, {33}, int64_t(1e6), true, false);
       c.k = 0, c.alpha = 1.0f, c.beta = beta;
       EXPECT_EQ(run_case(*row, caps, c), "") << row->name << " " << c.str();
+    }
+  }
+}
+
+// Few output tiles and a long k: the split-K rows' slice rule cuts k into several slices (checked),
+// whose partials the reduce adds; every transpose, both C types, beta 0 (NaN C) and not, aligned
+// and staged operands.
+TEST(GemmTensorCore, SplitKRowsOverSeveralSlices) {
+  TB_REQUIRE_GPU();
+  const DeviceCaps caps = tbtest::device_caps();
+  for (const GemmKernel* row : tensor_core_rows()) {
+    if (!is_split_k(*row) || !runs_here(*row, caps)) continue;
+    int i = 0;
+    for (Op ta : {Op::kNoTrans, Op::kTrans}) {
+      for (Op tb : {Op::kNoTrans, Op::kTrans}) {
+        Case c = random_case(*row, {1}, int64_t(1e9), false, i % 2 == 1);
+        c.ta = ta, c.tb = tb;
+        c.m = 130, c.n = 129 + 64 * (i % 2), c.k = 3001;
+        c.alpha = 0.7f, c.beta = i < 2 ? 0.0f : -2.0f;
+        c.c_type = c_types_of(ab_type_of(*row))[size_t(i) % 2];
+        ++i;
+        const int64_t slices =
+            tileblas::splitk::slices_for(tileblas::gemm_wgmma::kSplitK, c.m, c.n, c.k, caps.num_sms)
+                .count;
+        ASSERT_GE(slices, 2) << row->name << " " << c.str();
+        EXPECT_EQ(run_case(*row, caps, c), "") << row->name << " " << c.str();
+      }
     }
   }
 }
