@@ -263,6 +263,19 @@ struct CopiesDrained {
 
 std::atomic<int> g_fail_copy_back_after{-1};
 
+// Copies a host output back whole from its device copy on `stream` and waits for it, once what
+// wrote the copy has been waited for (so that an error here is the copy's). A copy that fails may
+// have landed in part, and nothing says which part: *left says so. The injected failure
+// (fail_staged_copy_back_for_testing(0)) strikes once the copy has landed.
+cudaError_t copy_back_whole(void* host, int64_t ld_host, const Staged& from, int64_t rows,
+                            int64_t cols, size_t elem, cudaStream_t stream, LeftInC* left) {
+  cudaError_t err = copy_matrix(host, ld_host, from.ptr, from.ld, rows, cols, elem, stream);
+  if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
+  if (err == cudaSuccess && g_fail_copy_back_after.load() == 0) err = cudaErrorLaunchFailure;
+  if (left) left->maybe_partial = err != cudaSuccess;
+  return err;
+}
+
 cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& where,
                             const GemmKernel& kernel, int64_t panel_cols, const DeviceCaps& caps,
                             cudaStream_t stream, LeftInC* left) {
@@ -462,7 +475,7 @@ cudaError_t run_gemm_bounced(Bouncer& bo, const GemmProblem& p, const Placement&
 }
 
 cudaError_t run_gemm_direct(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
-                            cudaStream_t stream) {
+                            cudaStream_t stream, LeftInC* left) {
   const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
   Staged a, b, c;
   TB_TRY(stage_in(p.a, p.lda, p.a_rows(), p.a_cols(), ab, device_accessible(where.a), true, stream,
@@ -479,8 +492,9 @@ cudaError_t run_gemm_direct(const GemmProblem& p, const Placement& where, const 
   d.c = const_cast<void*>(c.ptr);
   d.ldc = c.ld;
   TB_TRY(kernel.launch(d, stream));
-  if (c.buffer) TB_TRY(copy_matrix(p.c, p.ldc, c.ptr, c.ld, p.m, p.n, ce, stream));
-  return cudaStreamSynchronize(stream);
+  TB_TRY(cudaStreamSynchronize(stream));  // a failure so far leaves the caller's C untouched
+  if (!c.buffer) return cudaSuccess;
+  return copy_back_whole(p.c, p.ldc, c, p.m, p.n, ce, stream, left);
 }
 
 }  // namespace
@@ -502,7 +516,7 @@ cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKer
                      HostCopies copies, int64_t panel_cols, const DeviceCaps& caps,
                      cudaStream_t stream, LeftInC* left) {
   if (left) *left = LeftInC{};
-  if (!where.any_host()) return run_gemm_direct(p, where, kernel, stream);
+  if (!where.any_host()) return run_gemm_direct(p, where, kernel, stream, left);
   // The staging pipeline and the bounce buffer serve one call at a time: a call that finds them
   // busy takes plain copies rather than waiting for another thread's call to end.
   if (copies == HostCopies::kStaged && panel_cols > 0) {
@@ -520,7 +534,7 @@ cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKer
       if (lock.owns_lock()) return run_gemm_bounced(*bouncer, p, where, layout, kernel, stream);
     }
   }
-  return run_gemm_direct(p, where, kernel, stream);
+  return run_gemm_direct(p, where, kernel, stream, left);
 }
 
 cudaError_t staged_copy_to_device(void* dev, int64_t ld_dev, const void* host, int64_t ld_host,
@@ -599,10 +613,7 @@ cudaError_t copy_level3_back(Stager& st, const Level3Problem& p, const Operand& 
   char* const host = static_cast<char*>(const_cast<void*>(c.ptr));
   const char* const dev = static_cast<const char*>(from.ptr);
   if (host_pinned && !triangle) {
-    cudaError_t err = copy_matrix(host, c.ld, dev, from.ld, c.rows, c.cols, c.elem, st.out);
-    if (err == cudaSuccess) err = cudaStreamSynchronize(st.out);
-    left->maybe_partial = err != cudaSuccess;
-    return err;
+    return copy_back_whole(host, c.ld, from, c.rows, c.cols, c.elem, st.out, left);
   }
   std::vector<Piece> pieces = pieces_of(c.rows, c.cols, c.elem);
   const bool last_first = level3_copy_back_last_first(p);
@@ -665,11 +676,7 @@ cudaError_t run_level3(const Level3Problem& p, const Placement& where, const Dev
   TB_TRY(stage_level3(p, ops, where, true, stream, &on));
   TB_TRY(run_level3_on_device(on.d, caps, stream));
   if (!on.c.buffer) return cudaStreamSynchronize(stream);
-  cudaError_t err =
-      copy_matrix(p.c, p.ldc, on.c.ptr, on.c.ld, ops.c.rows, ops.c.cols, ops.c.elem, stream);
-  if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
-  left->maybe_partial = err != cudaSuccess;
-  return err;
+  return copy_back_whole(p.c, p.ldc, on.c, ops.c.rows, ops.c.cols, ops.c.elem, stream, left);
 }
 
 cudaError_t run_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_device,

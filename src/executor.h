@@ -26,7 +26,8 @@ namespace tileblas {
 // level3_copy_back_last_first() says: then maybe its last ones); the other columns are as they
 // were, unless `maybe_partial` says that some of them may hold part of it (a copy back was in
 // flight when the error struck, and a fault that stops the device makes it impossible to tell
-// whether it landed; or part of a column larger than a piece landed).
+// whether it landed; or part of a column larger than a piece landed; or C went back in one copy,
+// which failed).
 struct LeftInC {
   int64_t final_cols = 0;
   bool maybe_partial = false;
@@ -40,10 +41,12 @@ cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKer
                      HostCopies copies, int64_t panel_cols, const DeviceCaps& caps,
                      cudaStream_t stream, LeftInC* left = nullptr);
 
-// For tests of the fallback: a staged call fails with cudaErrorLaunchFailure once `after` pieces of
-// its output have been copied back to host memory (negative: never): a GEMM's column panels, a
+// For tests of the fallback: a call fails with cudaErrorLaunchFailure once `after` pieces of its
+// output have been copied back to host memory (negative: never): a staged GEMM's column panels, a
 // Level-3 output's pieces through the pinned slots (whole columns filling one slot, in the order
-// level3_copy_back_last_first() says). Set before the call.
+// level3_copy_back_last_first() says). An output copied back whole (plain copies, pinned outputs of
+// Level-3 calls not written as a triangle) is one piece: with `after` 0 its copy lands and the call
+// then fails, as a copy whose error leaves unknown how much of it landed. Set before the call.
 void fail_staged_copy_back_for_testing(int after);
 
 // Small GEMMs on host data go through one pinned buffer of this size (HostCopies::kBounced): the

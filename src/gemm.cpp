@@ -129,16 +129,19 @@ struct GemmDispatch {
   }
   static const char* gpu_label(const GemmRoute& route) { return route.kernel->name; }
 
-  // Columns already copied back hold the result: computing them again would apply beta twice.
-  bool left_for_cpu(cudaError_t, const char* routine, GemmProblem* rest) const {
-    *rest = columns_from(problem, left.final_cols);
+  // Columns already copied back hold the result: computing them again would apply beta twice. So
+  // would computing again columns that may hold part of it, where C is read (beta != 0): then none
+  // is.
+  bool left_for_cpu(cudaError_t err, const char* routine, GemmProblem* rest) const {
     if (left.maybe_partial && problem.beta != 0.0) {
       std::fprintf(stderr,
-                   "tileblas: error: %s: the GPU failed while copying C back; columns %lld to "
+                   "tileblas: error: %s: the GPU failed while copying C back (%s); columns %lld to "
                    "%lld of C may hold a partial result\n",
-                   routine, static_cast<long long>(left.final_cols + 1),
+                   routine, cudaGetErrorString(err), static_cast<long long>(left.final_cols + 1),
                    static_cast<long long>(problem.n));
+      return false;
     }
+    *rest = columns_from(problem, left.final_cols);
     return true;
   }
 

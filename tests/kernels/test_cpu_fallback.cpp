@@ -4,13 +4,15 @@
 // were copied back (fail_staged_copy_back_for_testing), through tileblas::gemm, and C is checked
 // against OpenBLAS everywhere; so are Level-3 calls (trsm, trmm, syrk, her2k: their outputs read,
 // some written as a triangle) made to fail after some pieces of their output were copied back,
-// through tileblas::level3. Without a GPU, the part of a Level-3 call such a failure leaves
-// (level3_columns_left()) is computed by OpenBLAS after the other columns were set as a copy back
-// would, and must finish the call. And GPU memory on a route that runs on the CPU (a GPU tileblas
-// does not use, here: TILEBLAS_MODE=cpu, where every GPU is one it does not use) is computed
-// through copies, never read by the CPU directly nor by a kernel on the wrong device. A failure
-// disables the GPU for the process and the mode is read once, so each case runs in a process of its
-// own (a gtest death test, re-executed rather than forked: CUDA does not survive fork()).
+// through tileblas::level3. A GEMM whose C goes back in one copy, made to fail in it, must not
+// compute a C it reads again (nothing says what landed), and computes one it does not read. Without
+// a GPU, the part of a Level-3 call such a failure leaves (level3_columns_left()) is computed by
+// OpenBLAS after the other columns were set as a copy back would, and must finish the call. And GPU
+// memory on a route that runs on the CPU (a GPU tileblas does not use, here: TILEBLAS_MODE=cpu,
+// where every GPU is one it does not use) is computed through copies, never read by the CPU
+// directly nor by a kernel on the wrong device. A failure disables the GPU for the process and the
+// mode is read once, so each case runs in a process of its own (a gtest death test, re-executed
+// rather than forked: CUDA does not survive fork()).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -32,11 +34,13 @@
 
 namespace {
 
-// Exits 0 when the calling thread's last call failed on the GPU and fell back to the CPU, and
-// `bad` (what a check found wrong with its output) is empty; else prints why and exits 1.
-[[noreturn]] void exit_checking_fallback(const std::string& bad) {
+// Exits 0 when the calling thread's last call failed on the GPU and its record says `outcome` (it
+// fell back to the CPU, by default), and `bad` (what a check found wrong with its output) is empty;
+// else prints why and exits 1.
+[[noreturn]] void exit_checking_fallback(const std::string& bad,
+                                         const char* outcome = "CPU fallback") {
   const tileblas::CallRecord& record = tileblas::last_call();
-  if (record.reason.find("CPU fallback") == std::string::npos) {
+  if (record.reason.find(outcome) == std::string::npos) {
     std::fprintf(stderr, "the call did not fail on the GPU and fall back as injected: %s / %s\n",
                  record.kernel.c_str(), record.reason.c_str());
     std::exit(1);
@@ -91,6 +95,43 @@ TEST(CpuFallbackDeathTest, StagedFailureMidwayPinnedC) {
   TB_REQUIRE_GPU();
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(failing_staged_call_then_check(true), ::testing::ExitedWithCode(0), "");
+}
+
+// An sgemm on pageable host data that takes plain copies (TILEBLAS_MODE=gpu: too large to be
+// bounced, too small to be staged; C padded), made to fail in its one copy of C back, once that
+// has landed: nothing then says how much of C landed. Where C is read (beta != 0), computing it
+// again would apply beta twice to what landed: the call must compute nothing again and say so
+// (here C holds the GPU's result, all of it landed); with beta == 0 (C poisoned) the CPU computes
+// all of it. Exits 0 when C is right, its padding untouched and the record says which happened.
+void failing_plain_copy_back_then_check(bool c_read) {
+  setenv("TILEBLAS_MODE", "gpu", 1);
+  const int64_t m = 512, n = 384, k = 256, ldc = m + 3;
+  std::vector<float> a = tbtest::random_floats(size_t(m) * k);
+  std::vector<float> b = tbtest::random_floats(size_t(k) * n);
+  std::vector<float> c0 = tbtest::random_floats(size_t(ldc) * n);
+  if (!c_read) tbtest::poison(c0);
+  std::vector<float> c = c0;
+  tileblas::GemmProblem p;
+  p.m = m, p.n = n, p.k = k;
+  p.alpha = 0.75, p.beta = c_read ? 0.5 : 0.0;
+  p.a = a.data(), p.lda = m;
+  p.b = b.data(), p.ldb = k;
+  p.c = c.data(), p.ldc = ldc;
+  tileblas::fail_staged_copy_back_for_testing(0);
+  tileblas::gemm(p, "sgemm");
+  std::vector<double> ref, scale;
+  tbtest::openblas_gemm_reference(p, a, b, c0, ref, scale);
+  std::string bad = tbtest::check_gemm(p, c.data(), ref, scale, 5.96e-8, 2.0);
+  if (bad.empty()) bad = tbtest::check_padding(p, c.data(), c0.data());
+  exit_checking_fallback(bad, c_read ? "GPU failed while copying back" : "CPU fallback");
+}
+
+TEST(CpuFallbackDeathTest, PlainCopyBackFailureComputesNoColumnOfAReadCAgain) {
+  TB_REQUIRE_GPU();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(failing_plain_copy_back_then_check(true), ::testing::ExitedWithCode(0),
+              "columns 1 to 384 of C may hold a partial result");
+  EXPECT_EXIT(failing_plain_copy_back_then_check(false), ::testing::ExitedWithCode(0), "");
 }
 
 using tbtest::Level3Case;
