@@ -38,6 +38,9 @@ constexpr int kAtomRows = 8;                       // rows of one swizzle atom
 constexpr int kAtomBytes = kAtomRows * kRowBytes;  // atoms start on 1024-byte boundaries
 constexpr int kWgmmaM = 64;                        // rows of C per warpgroup (wgmma's m)
 constexpr int kWarpgroupThreads = 128;
+// The epilogue's fp32 tile in shared memory: columns of a block's 128 rows and 4 floats of padding
+// (store_tile()).
+constexpr int kTileLd = 2 * kWgmmaM + 4;
 
 // fp32 accumulator registers a thread holds for one m64nN wgmma.
 __host__ __device__ constexpr int accumulators(int n) { return kWgmmaM * n / kWarpgroupThreads; }
@@ -285,6 +288,9 @@ struct Config {
                 "tiles are whole atoms, so every tile starts 1024-byte aligned");
   static_assert(kLoadAhead >= 1, "at least one k-tile loads while another is multiplied");
   static_assert(T::has_width(kBlockN), "a wgmma of this width exists for this type");
+  static_assert(kBlockM + 4 == kTileLd, "the epilogue's tile columns hold the block's rows");
+  static_assert(kBlockN * kTileLd * 4 <= kStages * kStageBytes,
+                "the ring holds the fp32 tile for the epilogue");
   // Hopper: 228 KiB of shared memory per SM, of which each block's runtime takes 1 KiB.
   static_assert(kBlocksPerSm * (kSmemBytes + 1024) <= 228 * 1024,
                 "kBlocksPerSm blocks fit an SM's shared memory");
@@ -300,40 +306,48 @@ struct SliceArgs {
   int64_t m_pad;
 };
 
-// Epilogue of this warpgroup's 64 x N tile at (m0, n0): C = alpha * acc + beta * C, or (split-K)
-// acc into this slice's partial tile. With no k-tiles acc was never written and counts as zero.
-// Accumulator i of this thread holds C(row, col) below (wgmma's m64nN D layout: warp w of the
-// warpgroup has rows 16w..16w+15, laid out per 8 columns as mma.sync's m16n8 tiles).
-template <int kCount>
-__device__ void store_tile(const float (&acc)[kCount], const SliceArgs& sa, int m0, int n0,
-                           bool have_acc) {
+// Epilogue of the block's 128 x N tile at (m0, n0), run by all its threads once both warpgroups
+// are done with the ring, whose memory (`tile`) then holds the tile: C = alpha * acc + beta * C,
+// or (split-K) acc into this slice's partial tile. With no k-tiles acc was never written and
+// counts as zero. The accumulators go to shared memory first, column-major with columns of
+// kTileLd floats: accumulator i of a thread holds C(row, col) below (wgmma's m64nN D layout: warp
+// w of a warpgroup has rows 16w..16w+15, laid out per 8 columns as mma.sync's m16n8 tiles), and
+// the padding puts one store's 8 rows x 4 columns in 32 different banks. Then each
+// warp writes whole columns, a lane every 32nd row: 128 contiguous bytes a store, whatever C's
+// alignment (per-accumulator stores wrote 32 bytes a column, each sector of an unaligned C in two
+// pieces at different times).
+template <class Cfg>
+__device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceArgs& sa, float* tile,
+                           int m0, int n0, bool have_acc) {
   const Args& args = sa.g;
   const int lane = int(threadIdx.x) % 32;
-  const int warp = int(threadIdx.x) / 32 % 4;
-  const int row0 = m0 + warp * 16 + lane / 4;
-  const int col0 = n0 + (lane % 4) * 2;
-  auto at = [&](int i, int* row, int* col) {
-    *row = row0 + ((i >> 1) & 1) * 8;
-    *col = col0 + (i >> 2) * 8 + (i & 1);
-    return *row < args.m && *col < args.n;
-  };
-  if (sa.partial != nullptr) {
-    float* const slice = sa.partial + int64_t(blockIdx.y) * sa.m_pad * args.n;
+  const int warp = int(threadIdx.x) / 32;
+  const int row0 = (warp / 4) * kWgmmaM + (warp % 4) * 16 + lane / 4;
+  const int col0 = (lane % 4) * 2;
 #pragma unroll
-    for (int i = 0; i < kCount; ++i) {
-      int row, col;
-      if (at(i, &row, &col)) slice[row + int64_t(col) * sa.m_pad] = have_acc ? acc[i] : 0.0f;
-    }
-    return;
+  for (int i = 0; i < Cfg::kAccumulators; ++i) {
+    const int row = row0 + ((i >> 1) & 1) * 8;
+    const int col = col0 + (i >> 2) * 8 + (i & 1);
+    tile[col * kTileLd + row] = have_acc ? acc[i] : 0.0f;
   }
+  __syncthreads();
+  constexpr int kWarps = Cfg::kThreads / 32;
+  float* const slice =
+      sa.partial != nullptr ? sa.partial + int64_t(blockIdx.y) * sa.m_pad * args.n : nullptr;
+  for (int col = warp; col < Cfg::kBlockN && n0 + col < args.n; col += kWarps) {
+    const int64_t c_col = int64_t(n0 + col) * (slice != nullptr ? sa.m_pad : args.ldc);
 #pragma unroll
-  for (int i = 0; i < kCount; ++i) {
-    int row, col;
-    if (at(i, &row, &col)) {
-      const int64_t c_at = row + int64_t(col) * args.ldc;
-      float v = have_acc ? args.alpha * acc[i] : 0.0f;
-      if (args.beta != 0.0f) v = fmaf(args.beta, load_c(args.c, c_at, args.c_type), v);
-      store_c(args.c, c_at, args.c_type, v);
+    for (int r = lane; r < Cfg::kBlockM; r += 32) {
+      if (m0 + r >= args.m) break;
+      const float x = tile[col * kTileLd + r];
+      const int64_t at = m0 + r + c_col;
+      if (slice != nullptr) {
+        slice[at] = x;
+      } else {
+        float v = args.alpha * x;
+        if (args.beta != 0.0f) v = fmaf(args.beta, load_c(args.c, at, args.c_type), v);
+        store_c(args.c, at, args.c_type, v);
+      }
     }
   }
 }
@@ -420,15 +434,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
     if (threadIdx.x == 0 && kt + Cfg::kLoadAhead < k_tiles) load_stage(kt + Cfg::kLoadAhead);
     mbarrier_wait(full(kt), uint32_t(kt / kStages) & 1);
 
-    const uint32_t sa = stage(kt) + a_offset;
-    const uint32_t sb = stage(kt) + Cfg::kATileBytes;
+    const uint32_t a_tile = stage(kt) + a_offset;
+    const uint32_t b_tile = stage(kt) + Cfg::kATileBytes;
     fence_accumulators(acc);
     wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < kBlockK / T::kMmaK; ++kk) {
       T::template mma<kBlockN, kALayout, kBLayout>(
-          acc, descriptor(sa + kk * kAStep, kALeading, kAtomBytes),
-          descriptor(sb + kk * kBStep, kBLeading, kAtomBytes), kt > 0 || kk > 0);
+          acc, descriptor(a_tile + kk * kAStep, kALeading, kAtomBytes),
+          descriptor(b_tile + kk * kBStep, kBLeading, kAtomBytes), kt > 0 || kk > 0);
     }
     wgmma_commit();
     wgmma_wait<1>();
@@ -436,7 +450,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
   }
   wgmma_wait<0>();
   fence_accumulators(acc);
-  store_tile(acc, sa, m0 + warpgroup * kWgmmaM, n0, k_tiles > 0);
+  __syncthreads();  // both warpgroups are done with the ring: it holds the tile from here on
+  store_tile<Cfg>(acc, sa, reinterpret_cast<float*>(smem + (smem0 - smem_address(smem))), m0, n0,
+                  k_tiles > 0);
 #endif
 }
 

@@ -28,7 +28,8 @@
 // stream-ordered). Blocks are rasterized in groups of 8 tile rows (L2 reuse).
 //
 // Edges: any m, n >= 1 and k >= 0. The copy engine zero-fills rows, columns and k outside the
-// matrix; stores are predicated per element.
+// matrix. The epilogue passes the tile through shared memory (the ring, free by then) and writes
+// C a column at a time, 32 consecutive rows a store, predicated per element.
 // k == 0 or alpha == 0: A and B are not read, C = beta * C.  beta == 0: C is not read.
 //
 // Alignment: any for A and B (staged as above where not 16-byte aligned, or lda, ldb not multiples
