@@ -263,6 +263,24 @@ struct CopiesDrained {
 
 std::atomic<int> g_fail_copy_back_after{-1};
 
+// The columns of a rows x cols output in place on the host after the first `landed` of `pieces`
+// (in copy order: the first columns first, or with `last_first` the last ones) were copied back.
+LeftInC columns_landed(const std::vector<Piece>& pieces, size_t landed, int64_t rows, int64_t cols,
+                       bool last_first) {
+  LeftInC left;
+  if (landed == 0) return left;
+  const Piece& x = pieces[landed - 1];  // the last piece in place: its column may be in part
+  if (last_first) {
+    left.final_cols = cols - (x.row == 0 ? x.col : x.col + 1);
+    left.maybe_partial = x.row > 0;
+  } else {
+    const bool whole = x.row + x.rows == rows;
+    left.final_cols = whole ? x.col + x.cols : x.col;
+    left.maybe_partial = !whole;
+  }
+  return left;
+}
+
 // Copies a host output back whole from its device copy on `stream` and waits for it, once what
 // wrote the copy has been waited for (so that an error here is the copy's). A copy that fails may
 // have landed in part, and nothing says which part: *left says so. The injected failure
@@ -293,14 +311,21 @@ cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& w
   char* const host_c = static_cast<char*>(p.c);
 
   const int64_t panels = (p.n + panel_cols - 1) / panel_cols;
-  // Buffers allocated, panel copied in, then per panel: computed, copied back.
+  // Buffers allocated, panel copied in, then per panel: computed, copied back (pinned C).
   EventSet events(2 * size_t(panels) + 2);
   TB_TRY(events.status());
   const cudaEvent_t allocated = events[0], copied_in = events[1];
   auto computed = [&](int64_t j) { return events[2 * size_t(j) + 2]; };
   auto copied_back = [&](int64_t j) { return events[2 * size_t(j) + 3]; };
-  int64_t panels_queued_back = 0;  // panels whose copy back to the host was queued
+  const bool c_pinned = where.c == MemKind::kHostPinned;
+  // Pinned C: panels whose copy back was queued, and of those the leading ones whose copy-back
+  // event was recorded (an event never recorded queries as complete).
+  int64_t panels_queued_back = 0, panels_recorded = 0;
+  // Pageable C goes back through the slots and is in place as the host copies it out of them:
+  // what it holds is known exactly, also where a panel's copy back failed after some pieces.
+  LeftInC pageable_left;
   const int fail_after = g_fail_copy_back_after.load();
+  int64_t pieces_back = 0;  // pieces copied back so far, for the injected failure
 
   auto run = [&]() -> cudaError_t {
     const CopiesDrained drained{st};  // destroyed before the buffers above
@@ -312,14 +337,32 @@ cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& w
       TB_TRY(st.upload(dev_a, a.ld, static_cast<const char*>(p.a), p.lda, p.a_rows(), p.a_cols(),
                        ab, where.a == MemKind::kHostPinned));
     }
-    auto download = [&](int64_t j) {
-      if (fail_after >= 0 && j >= fail_after) return cudaErrorLaunchFailure;
+    auto download = [&](int64_t j) -> cudaError_t {
       const int64_t j0 = j * panel_cols, w = std::min(panel_cols, p.n - j0);
       TB_TRY(cudaStreamWaitEvent(st.out, computed(j), 0));
-      ++panels_queued_back;
-      TB_TRY(st.download(at(host_c, p.ldc, 0, j0, ce), p.ldc, at(dev_c, c.ld, 0, j0, ce), c.ld, p.m,
-                         w, ce, where.c == MemKind::kHostPinned));
-      return cudaEventRecord(copied_back(j), st.out);
+      if (c_pinned) {  // one piece, queued
+        if (fail_after >= 0 && pieces_back >= fail_after) return cudaErrorLaunchFailure;
+        ++panels_queued_back;
+        TB_TRY(copy_matrix(at(host_c, p.ldc, 0, j0, ce), p.ldc, at(dev_c, c.ld, 0, j0, ce), c.ld,
+                           p.m, w, ce, st.out));
+        ++pieces_back;
+        TB_TRY(cudaEventRecord(copied_back(j), st.out));
+        ++panels_recorded;
+        return cudaSuccess;
+      }
+      std::vector<Piece> pieces = pieces_of(p.m, w, ce);
+      const bool fail = fail_after >= 0 && pieces_back + int64_t(pieces.size()) > fail_after;
+      if (fail) pieces.resize(size_t(fail_after - pieces_back));
+      size_t landed = 0;
+      cudaError_t err =
+          st.download_pieces(at(host_c, p.ldc, 0, j0, ce), p.ldc, at(dev_c, c.ld, 0, j0, ce), c.ld,
+                             pieces, ce, std::nullopt, &landed);
+      pieces_back += int64_t(landed);
+      if (err == cudaSuccess && fail) err = cudaErrorLaunchFailure;
+      const LeftInC in_panel =
+          err == cudaSuccess ? LeftInC{w, false} : columns_landed(pieces, landed, p.m, w, false);
+      pageable_left = {j0 + in_panel.final_cols, in_panel.maybe_partial};
+      return err;
     };
     // Kernels for the full-width panels and the narrower last one, picked on first need.
     const GemmKernel* panel_kernel[2] = {nullptr, nullptr};
@@ -369,10 +412,15 @@ cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& w
   };
   const cudaError_t err = run();
   if (err != cudaSuccess && left && c_host) {
-    // The copies back have drained (CopiesDrained): the leading panels whose copy-back event
-    // completed hold their result; one queued but not confirmed may have landed in part.
+    if (!c_pinned) {
+      *left = pageable_left;
+      return err;
+    }
+    // The copies back have drained (CopiesDrained): the leading panels whose copy-back event was
+    // recorded and completed hold their result; one queued but not confirmed may have landed in
+    // part.
     int64_t j = 0;
-    while (j < panels_queued_back && cudaEventQuery(copied_back(j)) == cudaSuccess) ++j;
+    while (j < panels_recorded && cudaEventQuery(copied_back(j)) == cudaSuccess) ++j;
     left->final_cols = std::min(p.n, j * panel_cols);
     left->maybe_partial = j < panels_queued_back;
   }
@@ -583,24 +631,6 @@ cudaError_t stage_level3(const Level3Problem& p, const Operands& ops, const Plac
   TB_TRY(stage(at.c, where.c, &on->c));
   on->d = on_operands(p, at);
   return cudaSuccess;
-}
-
-// The columns of a rows x cols output in place on the host after the first `landed` of `pieces`
-// (in copy order: the first columns first, or with `last_first` the last ones) were copied back.
-LeftInC columns_landed(const std::vector<Piece>& pieces, size_t landed, int64_t rows, int64_t cols,
-                       bool last_first) {
-  LeftInC left;
-  if (landed == 0) return left;
-  const Piece& x = pieces[landed - 1];  // the last piece in place: its column may be in part
-  if (last_first) {
-    left.final_cols = cols - (x.row == 0 ? x.col : x.col + 1);
-    left.maybe_partial = x.row > 0;
-  } else {
-    const bool whole = x.row + x.rows == rows;
-    left.final_cols = whole ? x.col + x.cols : x.col;
-    left.maybe_partial = !whole;
-  }
-  return left;
 }
 
 // Copies a Level-3 output back from its device buffer. Through the slots, its pieces come back in

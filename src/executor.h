@@ -42,11 +42,13 @@ cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKer
                      cudaStream_t stream, LeftInC* left = nullptr);
 
 // For tests of the fallback: a call fails with cudaErrorLaunchFailure once `after` pieces of its
-// output have been copied back to host memory (negative: never): a staged GEMM's column panels, a
-// Level-3 output's pieces through the pinned slots (whole columns filling one slot, in the order
-// level3_copy_back_last_first() says). An output copied back whole (plain copies, pinned outputs of
-// Level-3 calls not written as a triangle) is one piece: with `after` 0 its copy lands and the call
-// then fails, as a copy whose error leaves unknown how much of it landed. Set before the call.
+// output have been copied back to host memory (negative: never): through the pinned slots, a
+// staged GEMM's column panels in pieces (whole columns filling one slot; so the failure may strike
+// inside a panel) and a Level-3 output's pieces (in the order level3_copy_back_last_first() says);
+// a staged GEMM's panel of pinned C is one piece. An output copied back whole (plain copies, pinned
+// outputs of Level-3 calls not written as a triangle) is one piece: with `after` 0 its copy lands
+// and the call then fails, as a copy whose error leaves unknown how much of it landed. Set before
+// the call.
 void fail_staged_copy_back_for_testing(int after);
 
 // Small GEMMs on host data go through one pinned buffer of this size (HostCopies::kBounced): the

@@ -1,18 +1,18 @@
 // The CPU fallbacks. A GPU run that fails part way must leave a right output: the CPU fallback
 // computes only what the GPU did not finish. A staged GEMM on host data (beta != 0, so computing a
 // finished column twice would apply beta twice) is made to fail after some of its column panels
-// were copied back (fail_staged_copy_back_for_testing), through tileblas::gemm, and C is checked
-// against OpenBLAS everywhere; so are Level-3 calls (trsm, trmm, syrk, her2k: their outputs read,
-// some written as a triangle) made to fail after some pieces of their output were copied back,
-// through tileblas::level3. A GEMM whose C goes back in one copy, made to fail in it, must not
-// compute a C it reads again (nothing says what landed), and computes one it does not read. Without
-// a GPU, the part of a Level-3 call such a failure leaves (level3_columns_left()) is computed by
-// OpenBLAS after the other columns were set as a copy back would, and must finish the call. And GPU
-// memory on a route that runs on the CPU (a GPU tileblas does not use, here: TILEBLAS_MODE=cpu,
-// where every GPU is one it does not use) is computed through copies, never read by the CPU
-// directly nor by a kernel on the wrong device. A failure disables the GPU for the process and the
-// mode is read once, so each case runs in a process of its own (a gtest death test, re-executed
-// rather than forked: CUDA does not survive fork()).
+// were copied back, or inside one (fail_staged_copy_back_for_testing), through tileblas::gemm, and
+// C is checked against OpenBLAS everywhere; so are Level-3 calls (trsm, trmm, syrk, her2k: their
+// outputs read, some written as a triangle) made to fail after some pieces of their output were
+// copied back, through tileblas::level3. A GEMM whose C goes back in one copy, made to fail in it,
+// must not compute a C it reads again (nothing says what landed), and computes one it does not
+// read. Without a GPU, the part of a Level-3 call such a failure leaves (level3_columns_left()) is
+// computed by OpenBLAS after the other columns were set as a copy back would, and must finish the
+// call. And GPU memory on a route that runs on the CPU (a GPU tileblas does not use, here:
+// TILEBLAS_MODE=cpu, where every GPU is one it does not use) is computed through copies, never read
+// by the CPU directly nor by a kernel on the wrong device. A failure disables the GPU for the
+// process and the mode is read once, so each case runs in a process of its own (a gtest death test,
+// re-executed rather than forked: CUDA does not survive fork()).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -24,6 +24,7 @@
 #include <string>
 #include <vector>
 
+#include "device_support.h"
 #include "executor.h"
 #include "level3_cases.h"
 #include "level3_cpu_backend.h"
@@ -52,10 +53,24 @@ namespace {
   std::exit(0);
 }
 
-// Runs the failing call and exits 0 when C is right everywhere, else prints why and exits 1.
-void failing_staged_call_then_check(bool pinned_c) {
+constexpr int64_t kStagedM = 8192, kStagedN = 4096, kStagedK = 512;
+
+// The pieces each column panel of the staged sgemm below goes back in with pageable C: the panel
+// width the router gives this device, in whole columns filling one pinned slot (8 MiB).
+int staged_pieces_per_panel() {
+  tileblas::GemmProblem p;
+  p.m = kStagedM, p.n = kStagedN, p.k = kStagedK;
+  const int64_t panel_cols =
+      tileblas::gemm_panel_cols(p, tileblas::Placement{}, tbtest::device_caps());
+  const int64_t piece_cols = (int64_t(8) << 20) / (kStagedM * int64_t(sizeof(float)));
+  return int((panel_cols + piece_cols - 1) / piece_cols);
+}
+
+// Runs the staged sgemm (C pinned or pageable, beta != 0) made to fail once `after` pieces of C
+// were copied back, and exits 0 when C is right everywhere, else prints why and exits 1.
+void failing_staged_call_then_check(bool pinned_c, int after) {
   setenv("TILEBLAS_MODE", "gpu", 1);  // host data on the GPU, staged: read at this first call
-  const int64_t m = 8192, n = 4096, k = 512;
+  const int64_t m = kStagedM, n = kStagedN, k = kStagedK;
   std::vector<float> a = tbtest::random_floats(size_t(m) * k);
   std::vector<float> b = tbtest::random_floats(size_t(k) * n);
   std::vector<float> c0 = tbtest::random_floats(size_t(m) * n);
@@ -77,7 +92,7 @@ void failing_staged_call_then_check(bool pinned_c) {
   p.a = a.data(), p.lda = m;
   p.b = b.data(), p.ldb = k;
   p.c = c, p.ldc = m;
-  tileblas::fail_staged_copy_back_for_testing(2);
+  tileblas::fail_staged_copy_back_for_testing(after);
   tileblas::gemm(p, "sgemm");
   tileblas::GemmProblem ref_p = p;
   std::vector<double> ref, scale;
@@ -85,16 +100,31 @@ void failing_staged_call_then_check(bool pinned_c) {
   exit_checking_fallback(tbtest::check_gemm(p, c, ref, scale, 5.96e-8, 2.0));
 }
 
+// Fails after two whole panels.
 TEST(CpuFallbackDeathTest, StagedFailureMidwayFinishesOnlyWhatWasNotDone) {
   TB_REQUIRE_GPU();
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(failing_staged_call_then_check(false), ::testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(failing_staged_call_then_check(false, 2 * staged_pieces_per_panel()),
+              ::testing::ExitedWithCode(0), "");
 }
 
+// Fails after two panels (a panel of pinned C goes back in one copy).
 TEST(CpuFallbackDeathTest, StagedFailureMidwayPinnedC) {
   TB_REQUIRE_GPU();
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(failing_staged_call_then_check(true), ::testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(failing_staged_call_then_check(true, 2), ::testing::ExitedWithCode(0), "");
+}
+
+// Fails inside the first panel and inside the second, after their first piece: the panel's
+// copy-back event is never recorded, and its columns that did not come back must still be
+// computed.
+TEST(CpuFallbackDeathTest, StagedFailureInsideAPanelFinishesItsColumnsNotCopiedBack) {
+  TB_REQUIRE_GPU();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  const int pieces = staged_pieces_per_panel();
+  ASSERT_GE(pieces, 2) << "a panel in one piece: no failure can strike inside it";
+  EXPECT_EXIT(failing_staged_call_then_check(false, 1), ::testing::ExitedWithCode(0), "");
+  EXPECT_EXIT(failing_staged_call_then_check(false, pieces + 1), ::testing::ExitedWithCode(0), "");
 }
 
 // An sgemm on pageable host data that takes plain copies (TILEBLAS_MODE=gpu: too large to be
