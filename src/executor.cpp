@@ -710,7 +710,8 @@ cudaError_t run_level3(const Level3Problem& p, const Placement& where, const Dev
 }
 
 cudaError_t run_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_device,
-                     const AxpyKernel& kernel, cudaStream_t stream) {
+                     const AxpyKernel& kernel, cudaStream_t stream, LeftInC* left) {
+  if (left) *left = LeftInC{};
   // A strided vector spans (n - 1) * |inc| + 1 elements from its first stored element.
   auto span = [&](int64_t inc) { return (p.n - 1) * std::llabs(inc) + 1; };
   Staged x, y;
@@ -722,15 +723,15 @@ cudaError_t run_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_device,
   d.x = static_cast<const float*>(x.ptr);
   d.y = static_cast<float*>(const_cast<void*>(y.ptr));
   TB_TRY(kernel.launch(d, stream));
-  if (y.buffer) {
-    TB_TRY(cudaMemcpyAsync(p.y, y.ptr, size_t(span(p.incy)) * sizeof(float), cudaMemcpyDefault,
-                           stream));
-  }
-  return cudaStreamSynchronize(stream);
+  TB_TRY(cudaStreamSynchronize(stream));  // a failure so far leaves the caller's y untouched
+  if (!y.buffer) return cudaSuccess;
+  return copy_back_whole(p.y, span(p.incy), y, span(p.incy), 1, sizeof(float), stream, left);
 }
 
 cudaError_t run_transpose(const TransposeProblem& p, bool a_on_device, bool b_on_device,
-                          const TransposeKernel& kernel, bool copy_a_first, cudaStream_t stream) {
+                          const TransposeKernel& kernel, bool copy_a_first, cudaStream_t stream,
+                          LeftInC* left) {
+  if (left) *left = LeftInC{};
   const int64_t b_rows = p.b_rows(), b_cols = p.b_cols();
   Staged a, b;
   TB_TRY(stage_in(p.a, p.lda, p.rows, p.cols, sizeof(float), a_on_device && !copy_a_first, true,
@@ -742,8 +743,9 @@ cudaError_t run_transpose(const TransposeProblem& p, bool a_on_device, bool b_on
   d.b = static_cast<float*>(const_cast<void*>(b.ptr));
   d.ldb = b.ld;
   TB_TRY(kernel.launch(d, stream));
-  if (b.buffer) TB_TRY(copy_matrix(p.b, p.ldb, b.ptr, b.ld, b_rows, b_cols, sizeof(float), stream));
-  return cudaStreamSynchronize(stream);
+  TB_TRY(cudaStreamSynchronize(stream));  // a failure so far leaves the caller's B untouched
+  if (!b.buffer) return cudaSuccess;
+  return copy_back_whole(p.b, p.ldb, b, b_rows, b_cols, sizeof(float), stream, left);
 }
 
 }  // namespace tileblas

@@ -21,13 +21,13 @@
 
 namespace tileblas {
 
-// What a failed run left in the caller's C: `final_cols` of its columns hold the result, its first
-// ones (a staged GEMM copies C back panel by panel; a Level-3 output its pieces, in the order
-// level3_copy_back_last_first() says: then maybe its last ones); the other columns are as they
-// were, unless `maybe_partial` says that some of them may hold part of it (a copy back was in
-// flight when the error struck, and a fault that stops the device makes it impossible to tell
-// whether it landed; or part of a column larger than a piece landed; or C went back in one copy,
-// which failed).
+// What a failed run left in the caller's C (axpy: y; omatcopy, imatcopy: B): `final_cols` of its
+// columns hold the result, its first ones (a staged GEMM copies C back panel by panel; a Level-3
+// output its pieces, in the order level3_copy_back_last_first() says: then maybe its last ones);
+// the other columns are as they were, unless `maybe_partial` says that some of them may hold part
+// of it (a copy back was in flight when the error struck, and a fault that stops the device makes
+// it impossible to tell whether it landed; or part of a column larger than a piece landed; or C
+// went back in one copy, which failed).
 struct LeftInC {
   int64_t final_cols = 0;
   bool maybe_partial = false;
@@ -46,7 +46,8 @@ cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKer
 // staged GEMM's column panels in pieces (whole columns filling one slot; so the failure may strike
 // inside a panel) and a Level-3 output's pieces (in the order level3_copy_back_last_first() says);
 // a staged GEMM's panel of pinned C is one piece. An output copied back whole (plain copies, pinned
-// outputs of Level-3 calls not written as a triangle) is one piece: with `after` 0 its copy lands
+// outputs of Level-3 calls not written as a triangle, a host y of axpy, a host B of omatcopy and
+// imatcopy) is one piece: with `after` 0 its copy lands
 // and the call then fails, as a copy whose error leaves unknown how much of it landed. Set before
 // the call.
 void fail_staged_copy_back_for_testing(int after);
@@ -81,14 +82,19 @@ cudaError_t staged_copy_to_host(void* host, int64_t ld_host, const void* dev, in
 cudaError_t run_level3(const Level3Problem& p, const Placement& where, const DeviceCaps& caps,
                        cudaStream_t stream, LeftInC* left = nullptr);
 
+// y = alpha * x + y. A host y is copied back whole once the kernel has finished: on error,
+// left->maybe_partial (if left is given) says whether that copy had begun.
 cudaError_t run_axpy(const AxpyProblem& p, bool x_on_device, bool y_on_device,
-                     const AxpyKernel& kernel, cudaStream_t stream);
+                     const AxpyKernel& kernel, cudaStream_t stream, LeftInC* left = nullptr);
 
 // B = alpha * op(A). Host operands are staged (so host data in place, a == b, works with any
 // kernel: A is copied in before B is copied out). `copy_a_first` reads A from a device scratch
-// copy: for device data in place with a kernel that works out of place.
+// copy: for device data in place with a kernel that works out of place. A host B is copied back
+// whole once the kernel has finished: on error, left->maybe_partial says whether that copy had
+// begun.
 cudaError_t run_transpose(const TransposeProblem& p, bool a_on_device, bool b_on_device,
-                          const TransposeKernel& kernel, bool copy_a_first, cudaStream_t stream);
+                          const TransposeKernel& kernel, bool copy_a_first, cudaStream_t stream,
+                          LeftInC* left = nullptr);
 
 // Copies a rows x cols column-major matrix (element size `elem`) between any two kinds of memory
 // (cudaMemcpy2DAsync with the default direction).

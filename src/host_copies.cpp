@@ -70,4 +70,11 @@ void say_not_computed(const char* routine, cudaError_t err) {
       routine, cudaGetErrorString(err));
 }
 
+void say_partial_result(const char* routine, cudaError_t err) {
+  std::fprintf(stderr,
+               "tileblas: error: %s: the GPU failed while copying the result back (%s); the output "
+               "may hold a partial result\n",
+               routine, cudaGetErrorString(err));
+}
+
 }  // namespace tileblas

@@ -51,4 +51,8 @@ void on_cpu_via_host_copies(const Operands& ops, const Placement& where, const c
 // CPU.
 void say_not_computed(const char* routine, cudaError_t err);
 
+// The error line of a call whose output the GPU failed to copy back where the routine reads that
+// output (beta != 0, an output in place): what landed is unknown, so it is not computed again.
+void say_partial_result(const char* routine, cudaError_t err);
+
 }  // namespace tileblas

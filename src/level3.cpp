@@ -206,10 +206,7 @@ struct Level3Dispatch {
       return true;
     }
     if (!operands_of(problem).c.in) return true;
-    std::fprintf(stderr,
-                 "tileblas: error: %s: the GPU failed while copying the result back (%s); the "
-                 "output may hold a partial result\n",
-                 routine, cudaGetErrorString(err));
+    say_partial_result(routine, err);
     return false;
   }
 

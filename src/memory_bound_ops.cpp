@@ -60,6 +60,16 @@ void imatcopy_on_cpu(const TransposeProblem& p) {
   omatcopy_loop(from_copy);
 }
 
+// After a copy back of a read output that failed part way: says so, computes nothing again, and
+// records the call as the dispatch of GEMM and Level 3 does (src/dispatch.h).
+template <class Problem>
+void gave_up_copying_back(const char* routine, const Problem& p, const char* kernel,
+                          cudaError_t err) {
+  say_partial_result(routine, err);
+  record_call(routine, p, TILEBLAS_ROUTE_GPU, kernel,
+              std::string("GPU failed while copying back (") + cudaGetErrorString(err) + ")");
+}
+
 // The operands' kinds for the device tileblas uses (-1: none; then any GPU memory is another's).
 MemKind kind_of(const void* p, const Device* device) {
   return classify(p, device ? device->index() : -1);
@@ -156,14 +166,20 @@ void transpose_op(const TransposeProblem& p, bool in_place, const char* routine)
   std::string reason = route.reason;
   if (route.side == TILEBLAS_ROUTE_GPU) {
     const CurrentDevice current(*device);
-    const cudaError_t err =
-        current.ok() ? run_transpose(p, a_dev, b_dev, *route.kernel, copy_a_first, device->stream())
-                     : cudaErrorInvalidDevice;
+    LeftInC left;
+    const cudaError_t err = current.ok() ? run_transpose(p, a_dev, b_dev, *route.kernel,
+                                                         copy_a_first, device->stream(), &left)
+                                         : cudaErrorInvalidDevice;
     if (err == cudaSuccess) {
       record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, reason);
       return;
     }
     Device::report_failure(routine, err);
+    // In place, B is A: once its copy back has begun, A is no longer there to compute B from.
+    if (left.maybe_partial && in_place) {
+      gave_up_copying_back(routine, p, route.kernel->name, err);
+      return;
+    }
     reason = std::string("GPU failed (") + cudaGetErrorString(err) + "), CPU fallback";
   }
   transpose_on_cpu(p, in_place, ka, kb, routine);
@@ -186,14 +202,20 @@ void axpy(const AxpyProblem& p, const char* routine) {
   std::string reason = route.reason;
   if (route.side == TILEBLAS_ROUTE_GPU) {
     const CurrentDevice current(*device);
+    LeftInC left;
     const cudaError_t err = current.ok() ? run_axpy(p, device_accessible(kx), device_accessible(ky),
-                                                    *route.kernel, device->stream())
+                                                    *route.kernel, device->stream(), &left)
                                          : cudaErrorInvalidDevice;
     if (err == cudaSuccess) {
       record_call(routine, p, TILEBLAS_ROUTE_GPU, route.kernel->name, reason);
       return;
     }
     Device::report_failure(routine, err);
+    // y is read: once its copy back has begun, computing it again may add alpha * x twice.
+    if (left.maybe_partial) {
+      gave_up_copying_back(routine, p, route.kernel->name, err);
+      return;
+    }
     reason = std::string("GPU failed (") + cudaGetErrorString(err) + "), CPU fallback";
   }
   axpy_on_cpu(p, kx, ky, routine);

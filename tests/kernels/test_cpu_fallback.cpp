@@ -6,7 +6,8 @@
 // outputs read, some written as a triangle) made to fail after some pieces of their output were
 // copied back, through tileblas::level3. A GEMM whose C goes back in one copy, made to fail in it,
 // must not compute a C it reads again (nothing says what landed), and computes one it does not
-// read. Without a GPU, the part of a Level-3 call such a failure leaves (level3_columns_left()) is
+// read; nor must axpy (y is read) or imatcopy (in place), whose outputs go back in one copy.
+// Without a GPU, the part of a Level-3 call such a failure leaves (level3_columns_left()) is
 // computed by OpenBLAS after the other columns were set as a copy back would, and must finish the
 // call. And GPU memory on a route that runs on the CPU (a GPU tileblas does not use, here:
 // TILEBLAS_MODE=cpu, where every GPU is one it does not use) is computed through copies, never read
@@ -162,6 +163,80 @@ TEST(CpuFallbackDeathTest, PlainCopyBackFailureComputesNoColumnOfAReadCAgain) {
   EXPECT_EXIT(failing_plain_copy_back_then_check(true), ::testing::ExitedWithCode(0),
               "columns 1 to 384 of C may hold a partial result");
   EXPECT_EXIT(failing_plain_copy_back_then_check(false), ::testing::ExitedWithCode(0), "");
+}
+
+// saxpy on pageable host data (TILEBLAS_MODE=gpu: x and y copied in, y copied back whole; y
+// strided), made to fail in its copy of y back once that has landed: y is read, so computing it
+// again would add alpha * x twice. The call must compute nothing again and say so; y holds the
+// GPU's result. Exits 0 when y is right and the record says so.
+void failing_axpy_copy_back_then_check() {
+  setenv("TILEBLAS_MODE", "gpu", 1);
+  const int64_t n = 1000;
+  const std::vector<float> x = tbtest::random_floats(size_t(n));
+  const std::vector<float> y0 = tbtest::random_floats(2 * size_t(n));
+  std::vector<float> y = y0;
+  tileblas::AxpyProblem p;
+  p.n = n, p.alpha = -1.5f, p.x = x.data(), p.incx = 1, p.y = y.data(), p.incy = 2;
+  tileblas::fail_staged_copy_back_for_testing(0);
+  tileblas::axpy(p, "saxpy");
+  std::string bad;
+  for (size_t i = 0; i < y.size() && bad.empty(); ++i) {
+    const float want = i % 2 == 0 ? y0[i] + -1.5f * x[i / 2] : y0[i];
+    if (!(std::fabs(y[i] - want) <= 1e-5f * (1 + std::fabs(want)))) {
+      bad = "y[" + std::to_string(i) + "] is " + std::to_string(y[i]) + ", want " +
+            std::to_string(want);
+    }
+  }
+  exit_checking_fallback(bad, "GPU failed while copying back");
+}
+
+TEST(CpuFallbackDeathTest, AxpyCopyBackFailureComputesNothingAgain) {
+  TB_REQUIRE_GPU();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(failing_axpy_copy_back_then_check(), ::testing::ExitedWithCode(0),
+              "saxpy: the GPU failed while copying the result back .*the output may hold a "
+              "partial result");
+}
+
+// B = 2 A^T on pageable host data (TILEBLAS_MODE=gpu: A copied in, B copied back whole), made to
+// fail in its copy of B back once that has landed. In place (imatcopy), B is A: A is gone, and
+// transposing B again would be wrong, so the call must compute nothing again and say so; B holds
+// the GPU's result. omatcopy (B poisoned, not read) computes all of B again on the CPU. Exits 0
+// when B is right and the record says which happened.
+void failing_transpose_copy_back_then_check(bool in_place) {
+  setenv("TILEBLAS_MODE", "gpu", 1);
+  const int64_t rows = 300, cols = 200;
+  const std::vector<float> src = tbtest::random_floats(size_t(rows) * cols);
+  std::vector<float> a = src, out(src.size());
+  tbtest::poison(out);
+  tileblas::TransposeProblem t;
+  t.trans = tileblas::Op::kTrans, t.rows = rows, t.cols = cols, t.alpha = 2.0f;
+  t.a = a.data(), t.lda = rows;
+  t.b = in_place ? a.data() : out.data(), t.ldb = cols;
+  tileblas::fail_staged_copy_back_for_testing(0);
+  if (in_place) {
+    tileblas::imatcopy(t, "simatcopy");
+  } else {
+    tileblas::omatcopy(t, "somatcopy");
+  }
+  std::string bad;
+  for (int64_t i = 0; i < rows && bad.empty(); ++i) {
+    for (int64_t j = 0; j < cols && bad.empty(); ++j) {
+      if (t.b[j + i * cols] != 2.0f * src[i + j * rows]) {
+        bad = "B(" + std::to_string(j) + ", " + std::to_string(i) + ") wrong";
+      }
+    }
+  }
+  exit_checking_fallback(bad, in_place ? "GPU failed while copying back" : "CPU fallback");
+}
+
+TEST(CpuFallbackDeathTest, TransposeCopyBackFailureComputesNothingAgainInPlace) {
+  TB_REQUIRE_GPU();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(failing_transpose_copy_back_then_check(true), ::testing::ExitedWithCode(0),
+              "simatcopy: the GPU failed while copying the result back .*the output may hold a "
+              "partial result");
+  EXPECT_EXIT(failing_transpose_copy_back_then_check(false), ::testing::ExitedWithCode(0), "");
 }
 
 using tbtest::Level3Case;
