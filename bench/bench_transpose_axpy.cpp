@@ -125,7 +125,8 @@ void bench_axpy(benchmark::State& state, const AxpyKernel* row, int64_t n,
 }
 
 void register_all() {
-  const int64_t sizes[] = {4096, 8192, 16384};
+  // 4097 and 8191: leading dimensions not a multiple of 4 (the vec4 row skips them, unsupported).
+  const int64_t sizes[] = {4096, 4097, 8191, 8192, 16384};
   for (const TransposeKernel& row : tileblas::transpose_kernels()) {
     const std::string kernel = row.name;
     const bool in_place = kernel.find("inplace") != std::string::npos;
