@@ -535,9 +535,7 @@ cudaError_t launch_packed(const GemmProblem& p, bool split, cudaStream_t stream)
   float2* workspace = nullptr;
   cudaError_t err = cudaSuccess;
   if (bytes > 0) {
-    err = gemm_device::keep_workspace_pool(bytes);
-    if (err == cudaSuccess)
-      err = cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, stream);
+    err = gemm_device::allocate_workspace(bytes, &workspace, stream);
     if (err != cudaSuccess) return err;
   }
   Args args = args_of(p);

@@ -108,7 +108,7 @@ inline bool problem_fits(const GemmProblem& p, int64_t block_m, int64_t block_n)
 // stream). After a synchronisation the pool keeps at least kPoolKeepBytes, and as much as the
 // largest workspace asked for up to kPoolKeepMaxBytes, instead of returning it to the driver, so
 // back-to-back calls do not each pay for a new allocation (8192^3 sgemm packed: 512 MiB, ~1.3 ms
-// a call when re-mapped). Call before allocating a workspace of `bytes`.
+// a call when re-mapped). allocate_workspace() raises that threshold before each allocation.
 constexpr uint64_t kPoolKeepBytes = uint64_t(256) << 20;
 constexpr uint64_t kPoolKeepMaxBytes = uint64_t(2) << 30;
 inline cudaError_t keep_workspace_pool(uint64_t bytes) {
@@ -125,6 +125,15 @@ inline cudaError_t keep_workspace_pool(uint64_t bytes) {
     err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
   }
   return err;
+}
+
+// A workspace of `bytes` from the current device's pool, stream-ordered on `stream` (the caller
+// frees it with cudaFreeAsync on the same stream).
+template <class T>
+cudaError_t allocate_workspace(size_t bytes, T** workspace, cudaStream_t stream) {
+  const cudaError_t err = keep_workspace_pool(bytes);
+  if (err != cudaSuccess) return err;
+  return cudaMallocAsync(reinterpret_cast<void**>(workspace), bytes, stream);
 }
 
 }  // namespace tileblas::gemm_device

@@ -607,8 +607,7 @@ cudaError_t stage_operands(Operand* a, Operand* b, void** workspace, cudaStream_
              kOffsetAlign * kOffsetAlign;
   }
   if (bytes == 0) return cudaSuccess;
-  cudaError_t err = gemm_device::keep_workspace_pool(bytes);
-  if (err == cudaSuccess) err = cudaMallocAsync(workspace, bytes, stream);
+  cudaError_t err = gemm_device::allocate_workspace(bytes, workspace, stream);
   for (int i = 0; i < 2 && err == cudaSuccess; ++i) {
     if (staging[i] == Staging::kInPlace) continue;
     Storage* const dst =

@@ -645,10 +645,8 @@ cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
   const int64_t panel_a = T::kBlockM * k_pad, panel_b = T::kBlockN * k_pad;
   const int64_t rows_a = panel_rows<T::kBlockM>(p.m), rows_b = panel_rows<T::kBlockN>(p.n);
   const size_t bytes = size_t(rows_a + rows_b) * size_t(k_pad) * sizeof(float);
-  cudaError_t err = gemm_device::keep_workspace_pool(bytes);
-  if (err != cudaSuccess) return err;
   float* workspace = nullptr;
-  err = cudaMallocAsync(reinterpret_cast<void**>(&workspace), bytes, stream);
+  cudaError_t err = gemm_device::allocate_workspace(bytes, &workspace, stream);
   if (err != cudaSuccess) return err;
   float* const packed_a = workspace;
   float* const packed_b = workspace + rows_a * k_pad;

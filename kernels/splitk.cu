@@ -159,9 +159,7 @@ cudaError_t reduce(DataType type, int64_t m, int64_t n, int64_t slices, const vo
 }
 
 cudaError_t allocate_partials(size_t bytes, void** partial, cudaStream_t stream) {
-  const cudaError_t err = gemm_device::keep_workspace_pool(bytes);
-  if (err != cudaSuccess) return err;
-  return cudaMallocAsync(partial, bytes, stream);
+  return gemm_device::allocate_workspace(bytes, partial, stream);
 }
 
 }  // namespace tileblas::splitk

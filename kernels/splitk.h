@@ -85,7 +85,8 @@ cudaError_t reduce(DataType type, int64_t m, int64_t n, int64_t slices, const vo
                    cudaStream_t stream);
 
 // Allocates `bytes` for the partials from the device's workspace pool, stream-ordered
-// (gemm_device::keep_workspace_pool).
+// (gemm_device::allocate_workspace; this header is also read by host code, which cannot include
+// gemm_device_common.cuh).
 cudaError_t allocate_partials(size_t bytes, void** partial, cudaStream_t stream);
 
 // Runs a split-K GEMM p of `s` slices: allocates the partials (s.count x m_pad x n elements of
