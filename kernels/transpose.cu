@@ -11,6 +11,11 @@
 // in the load phase the lanes of a warp cover c + r = base + (column in group) + (row in
 // segment), in the store phase base + (row of B in segment) + (column of B in group); both are 32
 // distinct values, so neither phase has a bank conflict.
+//
+// With 4-byte accesses a column's first element may lie anywhere in a 32-byte sector. The lanes
+// then start at the sector boundary instead (see LanePlace::row): a 64-element column segment
+// pair touches 9 sectors instead of 10. The lanes still cover 32 consecutive rows mod 32 in every
+// segment, so the banks stay distinct.
 #include "transpose.h"
 
 #include <cstdint>
@@ -102,12 +107,16 @@ struct TileShape {
   static constexpr int kLanesPerSegment = 32 / kVec;
   static constexpr int kLoadGroups = kTileCols / kVec;   // groups of kVec columns of A
   static constexpr int kStoreGroups = kTileRows / kVec;  // groups of kVec columns of B
-  static constexpr int kLoadUnits = kLoadGroups * (kTileRows / 32);
-  static constexpr int kStoreUnits = kStoreGroups * (kTileCols / 32);
-  static_assert(kLoadUnits % kWarps == 0 && kStoreUnits % kWarps == 0,
+  static_assert(kLoadGroups % kWarps == 0 && kStoreGroups % kWarps == 0,
                 "every warp moves the same number of segments (no idle warps, no bounds check)");
-  static constexpr int kLoadsPerWarp = kLoadUnits / kWarps;
-  static constexpr int kStoresPerWarp = kStoreUnits / kWarps;
+  // Warp w moves groups w, w + kWarps, ... (kLoadSteps of them) in every 32-row segment of the
+  // tile, then likewise in the store phase: a thread's columns lie kStride columns apart.
+  static constexpr int kLoadSteps = kLoadGroups / kWarps;
+  static constexpr int kStoreSteps = kStoreGroups / kWarps;
+  static constexpr int kStride = kWarps * kVec;
+  static_assert(kVec == 4 || kStride % 8 == 0,
+                "4-byte rows: a thread's columns (of A, then of B) lie a multiple of 8 apart, so "
+                "they share their offset within a 32-byte sector (LanePlace::row)");
   using Tile = float[kTileCols][kTileRows + 1];
 };
 
@@ -119,50 +128,82 @@ struct LanePlace {
   __device__ __forceinline__ LanePlace()
       : run((threadIdx.x % 32 % Shape::kLanesPerSegment) * Shape::kVec),
         group_col(threadIdx.x % 32 / Shape::kLanesPerSegment) {}
+
+  // The first of the lane's rows in segment `segment` of a Len-element tile column whose first
+  // element lies `shift` floats past a 32-byte sector boundary: rotated by `shift`, so that
+  // every segment but the first covers whole sectors, and the first the partial sectors at both
+  // ends of the column (its first rows, and its last `shift` rows on the lanes that wrap).
+  template <int Len>
+  __device__ __forceinline__ int row(int segment, int shift) const {
+    static_assert((Len & (Len - 1)) == 0, "the rotation wraps with a mask");
+    return (run - shift + 32 * segment) & (Len - 1);
+  }
 };
 
+// How many floats element `index` of m lies past a 32-byte sector boundary (m 4-byte aligned).
+__device__ __forceinline__ int sector_shift(const float* m, int64_t index) {
+  return int((reinterpret_cast<uintptr_t>(m) / sizeof(float) + uint64_t(index)) % 8);
+}
+
 // tile[c][r] = A(row0 + r, col0 + c) for the tile at (row0, col0) of the rows x cols matrix a
-// (0 outside it). A tile entirely inside A issues all its global loads before the first
-// shared-memory store; an edge tile checks every access and moves one segment at a time, which
-// keeps its register needs below the interior's.
+// (0 outside it). All of a thread's global loads are issued before its first shared-memory store;
+// in edge tiles 4-byte loads are predicated, while 16-byte ones check every access and move one
+// segment at a time, which keeps their register needs below the interior's.
 template <class Shape>
 __device__ __forceinline__ void load_tile(const float* a, int64_t lda, int64_t rows, int64_t cols,
                                           int64_t row0, int64_t col0, typename Shape::Tile& tile) {
   constexpr int kVec = Shape::kVec;
-  const int warp = threadIdx.x / 32;
+  constexpr int kSegments = Shape::kTileRows / 32;
+  constexpr int kSteps = Shape::kLoadSteps;
   const LanePlace<Shape> lane;
-  auto column = [&](int s) {
-    return (warp + s * Shape::kWarps) % Shape::kLoadGroups * kVec + lane.group_col;
-  };
-  auto row = [&](int s) { return (warp + s * Shape::kWarps) / Shape::kLoadGroups * 32 + lane.run; };
-  if (row0 + Shape::kTileRows <= rows && col0 + Shape::kTileCols <= cols) {
-    const float* base = a + col0 * lda + row0;
-    float v[Shape::kLoadsPerWarp][kVec];
+  const int first_col = threadIdx.x / 32 * kVec + lane.group_col;
+  auto column = [&](int m) { return first_col + m * Shape::kStride; };
+  const int shift = kVec == 1 ? sector_shift(a, (col0 + first_col) * lda + row0) : 0;
+  auto row = [&](int k) { return lane.template row<Shape::kTileRows>(k, shift); };
+  // exists(k, m) says whether the elements of segment k, step m lie inside A.
+  auto move_all = [&](auto exists) {
+    const float* first = a + (col0 + first_col) * lda + row0;
+    const int64_t stride = Shape::kStride * lda;
+    float v[kSegments][kSteps][kVec];
 #pragma unroll
-    for (int s = 0; s < Shape::kLoadsPerWarp; ++s) {
-      const float* p = base + column(s) * lda + row(s);
-      if constexpr (kVec == 4) {
-        const float4 q = *reinterpret_cast<const float4*>(p);
-        v[s][0] = q.x;
-        v[s][1] = q.y;
-        v[s][2] = q.z;
-        v[s][3] = q.w;
-      } else {
-        v[s][0] = *p;
+    for (int k = 0; k < kSegments; ++k) {
+      const float* p = first + row(k);
+#pragma unroll
+      for (int m = 0; m < kSteps; ++m, p += stride) {
+        if constexpr (kVec == 4) {
+          const float4 q = *reinterpret_cast<const float4*>(p);
+          v[k][m][0] = q.x;
+          v[k][m][1] = q.y;
+          v[k][m][2] = q.z;
+          v[k][m][3] = q.w;
+        } else {
+          v[k][m][0] = exists(k, m) ? *p : 0.0f;
+        }
       }
     }
 #pragma unroll
-    for (int s = 0; s < Shape::kLoadsPerWarp; ++s) {
+    for (int k = 0; k < kSegments; ++k) {
 #pragma unroll
-      for (int k = 0; k < kVec; ++k) tile[column(s)][row(s) + k] = v[s][k];
+      for (int m = 0; m < kSteps; ++m) {
+#pragma unroll
+        for (int e = 0; e < kVec; ++e) tile[column(m)][row(k) + e] = v[k][m][e];
+      }
     }
+  };
+  if (row0 + Shape::kTileRows <= rows && col0 + Shape::kTileCols <= cols) {
+    move_all([](int, int) { return true; });
+  } else if constexpr (kVec == 1) {
+    const int rows_left = int(min(rows - row0, int64_t(Shape::kTileRows)));
+    const int cols_left = int(min(cols - col0, int64_t(Shape::kTileCols)));
+    move_all([&](int k, int m) { return row(k) < rows_left && column(m) < cols_left; });
   } else {
 #pragma unroll 1
-    for (int s = 0; s < Shape::kLoadsPerWarp; ++s) {
+    for (int s = 0; s < kSegments * kSteps; ++s) {
+      const int r = row(s / kSteps), c = column(s % kSteps);
       float v[kVec];
-      load_run<kVec>(a, lda, rows, cols, row0 + row(s), col0 + column(s), v);
+      load_run<kVec>(a, lda, rows, cols, row0 + r, col0 + c, v);
 #pragma unroll
-      for (int k = 0; k < kVec; ++k) tile[column(s)][row(s) + k] = v[k];
+      for (int e = 0; e < kVec; ++e) tile[c][r + e] = v[e];
     }
   }
 }
@@ -175,27 +216,30 @@ __device__ __forceinline__ void store_tile_transposed(float* b, int64_t ldb, int
                                                       const typename Shape::Tile& tile,
                                                       float alpha) {
   constexpr int kVec = Shape::kVec;
-  const int warp = threadIdx.x / 32;
   const LanePlace<Shape> lane;
   const bool inside = row0 + Shape::kTileRows <= rows && col0 + Shape::kTileCols <= cols;
+  const int first_col = threadIdx.x / 32 * kVec + lane.group_col;  // of B (row of A)
+  const int shift = kVec == 1 ? sector_shift(b, (row0 + first_col) * ldb + col0) : 0;
   float* base = b + row0 * ldb + col0;
 #pragma unroll
-  for (int s = 0; s < Shape::kStoresPerWarp; ++s) {
-    const int u = warp + s * Shape::kWarps;
-    const int i = u % Shape::kStoreGroups * kVec + lane.group_col;  // column of B (row of A)
-    const int j = u / Shape::kStoreGroups * 32 + lane.run;          // row of B (column of A)
-    float w[kVec];
+  for (int k = 0; k < Shape::kTileCols / 32; ++k) {
+    const int j = lane.template row<Shape::kTileCols>(k, shift);  // row of B (column of A)
 #pragma unroll
-    for (int k = 0; k < kVec; ++k) w[k] = scaled(alpha, tile[j + k][i]);
-    if (inside) {
-      float* p = base + i * ldb + j;
-      if constexpr (kVec == 4) {
-        store16(p, w);
+    for (int m = 0; m < Shape::kStoreSteps; ++m) {
+      const int i = first_col + m * Shape::kStride;  // column of B (row of A)
+      float w[kVec];
+#pragma unroll
+      for (int e = 0; e < kVec; ++e) w[e] = scaled(alpha, tile[j + e][i]);
+      if (inside) {
+        float* p = base + i * ldb + j;
+        if constexpr (kVec == 4) {
+          store16(p, w);
+        } else {
+          *p = w[0];
+        }
       } else {
-        *p = w[0];
+        store_run<kVec>(b, ldb, cols, rows, col0 + j, row0 + i, w);
       }
-    } else {
-      store_run<kVec>(b, ldb, cols, rows, col0 + j, row0 + i, w);
     }
   }
 }
@@ -308,12 +352,16 @@ bool copy_in_place_or_disjoint(const TransposeProblem& p) {
 // Tile shapes (rows x columns of A, access width, threads) and group heights (rows of A; see
 // transpose_tiled_kernel), measured on an H200 (docs/NOTES-memory-bound.md): for the 64x64 16-byte
 // tiles, 256-row groups beat 512-row groups (by 0-1.5 %), 2048, 8192 and plain row-major order
-// (3-5 %), and 64x128 tiles (0-1 %) at 4096^2..16384^2.
+// (3-5 %), and 64x128 tiles (0-1 %) at 4096^2..16384^2. The 64x64 4-byte tiles take the 16-byte
+// tiles' group height: their blocks cover the same patches of A. They hold 16 loads in flight a
+// thread (the 32x32 tiles 4), 64 bytes as the 16-byte tiles do.
 using TiledVec4 = TileShape<64, 64, 4, 256>;
 using TiledScalar = TileShape<32, 32, 1, 256>;
+using TiledScalar64 = TileShape<64, 64, 1, 256>;
 using InplaceSquare = TileShape<32, 32, 1, 256>;
 constexpr int kGroupRowsVec4 = 256;
 constexpr int kGroupRowsScalar = 512;
+constexpr int kGroupRowsScalar64 = 256;
 
 template <class Shape, int GroupRows>
 cudaError_t launch_tiled_with(const TransposeProblem& p, cudaStream_t stream) {
@@ -371,6 +419,15 @@ bool supports_tiled(const TransposeProblem& p, const DeviceCaps& caps) {
 
 cudaError_t launch_tiled(const TransposeProblem& p, cudaStream_t stream) {
   return launch_tiled_with<TiledScalar, kGroupRowsScalar>(p, stream);
+}
+
+bool supports_tiled_64x64(const TransposeProblem& p, const DeviceCaps& caps) {
+  return well_formed(p, caps) && p.trans == Op::kTrans && out_of_place(p) &&
+         tiles_fit_grid<TiledScalar64>(p);
+}
+
+cudaError_t launch_tiled_64x64(const TransposeProblem& p, cudaStream_t stream) {
+  return launch_tiled_with<TiledScalar64, kGroupRowsScalar64>(p, stream);
 }
 
 bool supports_inplace_square(const TransposeProblem& p, const DeviceCaps& caps) {

@@ -11,7 +11,11 @@
 //                                visited in groups of 256 rows of A. Needs A and B 16-byte
 //                                aligned and lda, ldb multiples of 4.
 //   transpose_tiled_32x32        op T, out of place, any alignment and leading dimension: the
-//                                same scheme with 4-byte accesses.
+//                                same scheme with 4-byte accesses, 32x32 tiles (4 loads a
+//                                thread), groups of 512 rows.
+//   transpose_tiled_64x64        op T, out of place, any alignment and leading dimension: 64x64
+//                                tiles with 4-byte accesses, 256 threads (16 loads each, all
+//                                issued before the shared-memory stores), groups of 256 rows.
 //   transpose_inplace_square_32x32
 //                                op T in place (a == b, rows == cols, lda == ldb): each block
 //                                swaps one pair of 32x32 tiles (or transposes one diagonal tile).
@@ -20,6 +24,9 @@
 //                                In place when a == b and lda == ldb.
 // Edges (partial tiles, rows not a multiple of 4) are handled by predicated scalar accesses in
 // every variant: nothing outside the rows x cols of A is read, nothing outside B's is written.
+// The 4-byte tiled variants (in place too) start each warp's run down a column of A or B at a
+// 32-byte sector boundary (the lanes rotated, wrapping within the tile), whatever the column's
+// alignment.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -33,6 +40,9 @@ cudaError_t launch_tiled_vec4(const TransposeProblem& p, cudaStream_t stream);
 
 bool supports_tiled(const TransposeProblem& p, const DeviceCaps& caps);
 cudaError_t launch_tiled(const TransposeProblem& p, cudaStream_t stream);
+
+bool supports_tiled_64x64(const TransposeProblem& p, const DeviceCaps& caps);
+cudaError_t launch_tiled_64x64(const TransposeProblem& p, cudaStream_t stream);
 
 bool supports_inplace_square(const TransposeProblem& p, const DeviceCaps& caps);
 cudaError_t launch_inplace_square(const TransposeProblem& p, cudaStream_t stream);

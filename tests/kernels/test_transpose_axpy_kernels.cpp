@@ -1,12 +1,12 @@
 // Kernel tier, transpose / scaled copy and axpy: every row of transpose_kernels() and
 // axpy_kernels(), called through its launch() on device buffers, against OpenBLAS on fresh random
 // data. Transpose and scaled copy are one multiply per element: compared bit for bit with
-// OpenBLAS's somatcopy_/simatcopy_, over the whole buffer, so padding and the floats before a
-// misaligned pointer (NaN poison) must be untouched too. Axpy is one fma against OpenBLAS's
-// (possibly) mul+add: a relative tolerance of 2 eps, and the elements between strides and around
-// the vector must stay as they were.
-// Suites: TransposeKernel.* / AxpyKernel.* (supports() rules without a GPU, the full grid on one),
-// TransposeKernelSmall.* / AxpyKernelSmall.* (a quick subset, for compute-sanitizer).
+// OpenBLAS's somatcopy_/simatcopy_, over the whole buffer, so padding, the floats before a
+// misaligned pointer and those after the matrix (NaN poison) must be untouched too. Axpy is one fma
+// against OpenBLAS's (possibly) mul+add: a relative tolerance of 2 eps, and the elements between
+// strides and around the vector must stay as they were. Suites: TransposeKernel.* / AxpyKernel.*
+// (supports() rules without a GPU, the full grid on one), TransposeKernelSmall.* /
+// AxpyKernelSmall.* (a quick subset, for compute-sanitizer).
 #include <cuda_runtime_api.h>
 
 #include <cfloat>
@@ -19,8 +19,8 @@
 #include <vector>
 
 #include "device.h"
-#include "kernel_table.h"
 #include "device_support.h"
+#include "kernel_table.h"
 #include "test_support.h"
 
 namespace {
@@ -69,15 +69,18 @@ TransposeProblem problem_of(const TransposeCase& c) {
   return p;
 }
 
+constexpr int kTail = 8;  // floats after each matrix, checked untouched (NaN after A)
+
 // Runs `c` on `row` and compares with OpenBLAS bit for bit. Returns "" or what went wrong.
 std::string run_transpose(const TransposeKernel& row, const TransposeCase& c) {
   TransposeProblem p = problem_of(c);
   const char trans = c.trans == Op::kNoTrans ? 'N' : 'T';
   const int rows = int(p.rows), cols = int(p.cols), lda = int(p.lda), ldb = int(p.ldb);
-  const size_t a_size = c.off_a + size_t(p.lda) * p.cols;
-  const size_t b_size = c.off_b + size_t(p.ldb) * p.b_cols();
+  const size_t a_size = c.off_a + size_t(p.lda) * p.cols + kTail;
+  const size_t b_size = c.off_b + size_t(p.ldb) * p.b_cols() + kTail;
   std::vector<float> a = tbtest::random_floats(a_size, -4.0f, 4.0f);
   for (int i = 0; i < c.off_a; ++i) a[i] = tbtest::nan_value();
+  for (size_t i = a_size - kTail; i < a_size; ++i) a[i] = tbtest::nan_value();
   std::vector<float> b_before(c.in_place ? 0 : b_size);
   tbtest::poison(b_before);
   if (!(norm_ignoring_nan(a) > 0)) return "zero input";
@@ -204,35 +207,46 @@ TEST(TransposeKernel, SupportsRules) {
   p.a = at(0x10000), p.b = at(0x80000);
   const TransposeKernel* vec4 = tileblas::find_transpose_kernel("transpose_tiled_64x64_vec4");
   const TransposeKernel* tiled = tileblas::find_transpose_kernel("transpose_tiled_32x32");
+  const TransposeKernel* tiled64 = tileblas::find_transpose_kernel("transpose_tiled_64x64");
   const TransposeKernel* inplace =
       tileblas::find_transpose_kernel("transpose_inplace_square_32x32");
   const TransposeKernel* copy = tileblas::find_transpose_kernel("scale_copy");
-  ASSERT_TRUE(vec4 && tiled && inplace && copy);
+  ASSERT_TRUE(vec4 && tiled && tiled64 && inplace && copy);
+  const TransposeKernel* any_alignment[] = {tiled, tiled64};
   EXPECT_TRUE(vec4->supports(p, caps));
-  EXPECT_TRUE(tiled->supports(p, caps));
   EXPECT_FALSE(inplace->supports(p, caps));
   EXPECT_FALSE(copy->supports(p, caps)) << "scaled copy is op N only";
   TransposeProblem q = p;
   q.a = at(0x10004);
   EXPECT_FALSE(vec4->supports(q, caps)) << "A not 16-byte aligned";
-  EXPECT_TRUE(tiled->supports(q, caps));
   q = p, q.lda = 66;
   EXPECT_FALSE(vec4->supports(q, caps)) << "lda not a multiple of 4";
   q = p, q.b = at(0x10000 + 4 * 100);
-  EXPECT_FALSE(tiled->supports(q, caps)) << "B overlaps A";
   EXPECT_FALSE(vec4->supports(q, caps)) << "B overlaps A";
-  q = p, q.ldb = 47;
-  EXPECT_FALSE(tiled->supports(q, caps)) << "ldb below the rows of B";
-  q = p, q.rows = 0;
-  EXPECT_FALSE(tiled->supports(q, caps)) << "empty";
   DeviceCaps turing = caps;
   turing.sm_version = 75;
-  EXPECT_FALSE(tiled->supports(p, turing)) << "built for sm_80+";
-
   TransposeProblem sq = p;
   sq.cols = 64, sq.ldb = 64, sq.b = const_cast<float*>(sq.a);
+  for (const TransposeKernel* row : any_alignment) {
+    SCOPED_TRACE(row->name);
+    EXPECT_TRUE(row->supports(p, caps));
+    q = p, q.a = at(0x10004), q.b = at(0x80008);
+    EXPECT_TRUE(row->supports(q, caps)) << "A and B 4-byte aligned only";
+    q = p, q.rows = 63, q.lda = 65, q.ldb = 49;
+    EXPECT_TRUE(row->supports(q, caps)) << "odd sizes and leading dimensions";
+    q = p, q.b = at(0x10000 + 4 * 100);
+    EXPECT_FALSE(row->supports(q, caps)) << "B overlaps A";
+    q = p, q.ldb = 47;
+    EXPECT_FALSE(row->supports(q, caps)) << "ldb below the rows of B";
+    q = p, q.rows = 0;
+    EXPECT_FALSE(row->supports(q, caps)) << "empty";
+    q = p, q.trans = Op::kNoTrans, q.ldb = 64;
+    EXPECT_FALSE(row->supports(q, caps)) << "transpose is op T only";
+    EXPECT_FALSE(row->supports(p, turing)) << "built for sm_80+";
+    EXPECT_FALSE(row->supports(sq, caps)) << "in place";
+  }
+
   EXPECT_TRUE(inplace->supports(sq, caps));
-  EXPECT_FALSE(tiled->supports(sq, caps)) << "in place";
   q = sq, q.ldb = 68;
   EXPECT_FALSE(inplace->supports(q, caps)) << "lda != ldb";
   q = sq, q.cols = 63, q.ldb = 63;
@@ -250,8 +264,9 @@ TEST(TransposeKernel, SupportsRules) {
 
 TEST(TransposeKernel, OpenBlasGrid) {
   TB_REQUIRE_GPU();
-  const std::vector<Shape> shapes = {{1, 1},   {1, 4099}, {4099, 1},  {33, 4097}, {4097, 33},
-                                     {64, 64}, {65, 63},  {127, 129}, {1000, 31}, {4096, 4096}};
+  const std::vector<Shape> shapes = {{1, 1},     {1, 4099},  {4099, 1},    {33, 4097},
+                                     {4097, 33}, {64, 64},   {65, 63},     {127, 129},
+                                     {1000, 31}, {191, 577}, {4096, 4096}, {1031, 2053}};
   check_transpose_rows(transpose_grid(shapes, {0.0f, 1.0f, -2.5f}));
 }
 
