@@ -10,9 +10,6 @@
 //                                global loads and stores, 256 threads (4 float4 each), tiles
 //                                visited in groups of 256 rows of A. Needs A and B 16-byte
 //                                aligned and lda, ldb multiples of 4.
-//   transpose_tiled_32x32        op T, out of place, any alignment and leading dimension: the
-//                                same scheme with 4-byte accesses, 32x32 tiles (4 loads a
-//                                thread), groups of 512 rows.
 //   transpose_tiled_64x64        op T, out of place, any alignment and leading dimension: 64x64
 //                                tiles with 4-byte accesses, 256 threads (16 loads each, all
 //                                issued before the shared-memory stores), groups of 256 rows.
@@ -37,9 +34,6 @@ namespace tileblas::transpose {
 
 bool supports_tiled_vec4(const TransposeProblem& p, const DeviceCaps& caps);
 cudaError_t launch_tiled_vec4(const TransposeProblem& p, cudaStream_t stream);
-
-bool supports_tiled(const TransposeProblem& p, const DeviceCaps& caps);
-cudaError_t launch_tiled(const TransposeProblem& p, cudaStream_t stream);
 
 bool supports_tiled_64x64(const TransposeProblem& p, const DeviceCaps& caps);
 cudaError_t launch_tiled_64x64(const TransposeProblem& p, cudaStream_t stream);

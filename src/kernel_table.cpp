@@ -115,12 +115,10 @@ const std::vector<AxpyKernel>& axpy_kernels() {
 const std::vector<TransposeKernel>& transpose_kernels() {
   static const std::vector<TransposeKernel> table = {
       // kernels/transpose.cu: in place first (it needs a == b), 16-byte rows before their
-      // any-alignment twins. transpose_tiled_64x64 takes what transpose_tiled_32x32 takes: it runs
-      // only when forced until the two are measured against each other.
+      // any-alignment twins.
       {"transpose_inplace_square_32x32", transpose::supports_inplace_square,
        transpose::launch_inplace_square},
       {"transpose_tiled_64x64_vec4", transpose::supports_tiled_vec4, transpose::launch_tiled_vec4},
-      {"transpose_tiled_32x32", transpose::supports_tiled, transpose::launch_tiled},
       {"transpose_tiled_64x64", transpose::supports_tiled_64x64, transpose::launch_tiled_64x64},
       {"scale_copy", transpose::supports_scale_copy, transpose::launch_scale_copy},
   };
