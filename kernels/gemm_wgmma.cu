@@ -3,6 +3,7 @@
 #include "cp_async.cuh"
 #include "gemm_device_common.cuh"
 #include "gemm_wgmma.h"
+#include "realign.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -608,15 +609,15 @@ cudaError_t stage_operands(Operand* a, Operand* b, void** workspace, cudaStream_
   }
   if (bytes == 0) return cudaSuccess;
   cudaError_t err = gemm_device::allocate_workspace(bytes, workspace, stream);
+  realign::Matrix copies[2];  // the kCopy operands, copied in one launch
+  int copy_count = 0;
   for (int i = 0; i < 2 && err == cudaSuccess; ++i) {
     if (staging[i] == Staging::kInPlace) continue;
     Storage* const dst =
         reinterpret_cast<Storage*>(static_cast<unsigned char*>(*workspace) + offsets[i]);
     const Operand& src = *ops[i];
     if (staging[i] == Staging::kCopy) {
-      err = cudaMemcpy2DAsync(dst, size_t(staged[i].ld) * sizeof(Storage), src.data,
-                              size_t(src.ld) * sizeof(Storage), size_t(src.rows) * sizeof(Storage),
-                              size_t(src.cols), cudaMemcpyDefault, stream);
+      copies[copy_count++] = {src.data, src.ld, dst, staged[i].ld, src.rows, src.cols};
     } else if constexpr (!T::kReadsMNMajor) {
       err = transpose(static_cast<const float*>(src.data), src.ld, src.rows, src.cols,
                       reinterpret_cast<float*>(dst), staged[i].ld, stream);
@@ -624,6 +625,8 @@ cudaError_t stage_operands(Operand* a, Operand* b, void** workspace, cudaStream_
     staged[i].data = dst;
     *ops[i] = staged[i];
   }
+  if (err == cudaSuccess && copy_count > 0)
+    err = realign::copy(copies, copy_count, int(sizeof(Storage)), stream);
   return err;
 }
 

@@ -24,7 +24,7 @@
 // launch() first transposes an m/n-contiguous fp32 operand (A not transposed, B transposed) into a
 // k-contiguous workspace; an operand the copy engine cannot read in place (base or leading
 // dimension not a multiple of 16 bytes) is first copied as it lies into a workspace with 16-byte
-// rows. Workspaces come from the device's default memory pool (cudaMallocAsync, freed
+// rows (kernels/realign.h: both operands in one launch). Workspaces come from the device's default memory pool (cudaMallocAsync, freed
 // stream-ordered). Blocks are rasterized in groups of 8 tile rows (L2 reuse).
 //
 // Edges: any m, n >= 1 and k >= 0. The copy engine zero-fills rows, columns and k outside the
