@@ -744,5 +744,17 @@ bool supports_splitk_128x64x16_align4(const GemmProblem& p, const DeviceCaps& ca
 cudaError_t launch_splitk_128x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
   return launch_splitk<Tile128x64x16, false>(p, stream);
 }
+bool supports_splitk_64x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<Tile64x64x16>(p, caps, false) && is_aligned16(p);
+}
+cudaError_t launch_splitk_64x64x16_align16(const GemmProblem& p, cudaStream_t stream) {
+  return launch_splitk<Tile64x64x16, true>(p, stream);
+}
+bool supports_splitk_64x64x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_tile<Tile64x64x16>(p, caps, false);
+}
+cudaError_t launch_splitk_64x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
+  return launch_splitk<Tile64x64x16, false>(p, stream);
+}
 
 }  // namespace tileblas::sgemm_regblock

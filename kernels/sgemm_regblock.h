@@ -88,4 +88,11 @@ cudaError_t launch_splitk_128x64x16_align16(const GemmProblem& p, cudaStream_t s
 bool supports_splitk_128x64x16_align4(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_splitk_128x64x16_align4(const GemmProblem& p, cudaStream_t stream);
 
+// Split-K over the 64x64 tile (4 blocks per SM): few rows (m <= 64) and long k, where a 128-row
+// tile would multiply at least half zeros.
+bool supports_splitk_64x64x16_align16(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_splitk_64x64x16_align16(const GemmProblem& p, cudaStream_t stream);
+bool supports_splitk_64x64x16_align4(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_splitk_64x64x16_align4(const GemmProblem& p, cudaStream_t stream);
+
 }  // namespace tileblas::sgemm_regblock

@@ -69,6 +69,10 @@ const std::vector<GemmKernel>& gemm_kernels() {
        sgemm_regblock::launch_splitk_128x64x16_align16},
       {"sgemm_splitk_128x64x16_align4", sgemm_regblock::supports_splitk_128x64x16_align4,
        sgemm_regblock::launch_splitk_128x64x16_align4},
+      {"sgemm_splitk_64x64x16_align16", sgemm_regblock::supports_splitk_64x64x16_align16,
+       sgemm_regblock::launch_splitk_64x64x16_align16},
+      {"sgemm_splitk_64x64x16_align4", sgemm_regblock::supports_splitk_64x64x16_align4,
+       sgemm_regblock::launch_splitk_64x64x16_align4},
       {"sgemm_tiled", sgemm_tiled::supports, sgemm_tiled::launch},
       // fp64 and complex fp64 on the FP64 tensor cores, mma.sync (kernels/gemm_f64_mma.cu):
       // 16-byte-load rows before the scalar-load ones.

@@ -39,6 +39,12 @@ bool split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
   const int64_t t = tiles(p, 128, 64);
   return (t < caps.num_sms && p.k >= 4096) || (2 * t <= caps.num_sms && p.k >= 512);
 }
+// The same on 64x64 tiles where m <= 64: a 128-row tile would multiply at least as many zero rows
+// as real ones (H200, docs/NOTES-sgemm.md: 16x4096x4096 0.71 of cuBLAS against 0.48, 64x8192x8192
+// 0.85 against 0.53; with n <= 64 and m large, 16384x64x4096, the 128x64 tile stays ahead).
+bool split_k_pays_few_rows(const GemmProblem& p, const DeviceCaps& caps) {
+  return p.m <= 64 && split_k_pays(p, caps);
+}
 // fp64, complex fp64 and complex fp32 split-K, on the row it routes to (kRow: that row's tile,
 // blocks per SM and shortest slice, kernels/gemm_f64_mma.h, kernels/cgemm_simt.h): its slice rule
 // cuts k into two slices or more, and either its tiles leave a quarter of the SMs idle or k is long
@@ -202,6 +208,7 @@ const Preference kGemmPreferences[] = {
      "complex fp32: few tiles, long k: split-K"},
     {"cgemm_simt_packed_", cgemm_packing_pays,
      "complex fp32: packed where not m/n-contiguous, edges peeled"},
+    {"sgemm_splitk_64x64x16", split_k_pays_few_rows, "few rows, long k: split-K on 64x64 tiles"},
     {"sgemm_splitk_128x64x16", split_k_pays, "few output tiles, long k: split-K"},
     {"sgemm_packed_128x128x16", packing_pays, "large, or unaligned with long k: packed operands"},
     {"sgemm_regblock_128x128x16", fills_sms_128x128, "128x128 tiles fill the SMs"},

@@ -759,6 +759,9 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
       {8192, 8192, 128, "sgemm_regblock_128x128x16_align16"},
       {128, 128, 65536, "sgemm_splitk_128x64x16_align16"},
       {16384, 64, 16384, "sgemm_splitk_128x64x16_align16"},
+      {16, 4096, 4096, "sgemm_splitk_64x64x16_align16"},
+      {64, 8192, 8192, "sgemm_splitk_64x64x16_align16"},
+      {72, 8192, 8192, "sgemm_splitk_128x64x16_align16"},
   };
   for (const Expect& e : cases) {
     GemmProblem p = square(e.m);
