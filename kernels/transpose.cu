@@ -249,28 +249,137 @@ __device__ __forceinline__ void store_tile_transposed(float* b, int64_t ldb, int
 // needs. 256-thread blocks: 6 per SM; 512-thread blocks: 3.
 constexpr int kResidentThreadsPerSm = 1536;
 
-// One block per tile, tiles taken in groups of GroupRows rows of A (GroupRows / kTileRows tile
-// rows): within a group, down the tile rows first, then across the tile columns. Blocks running
-// at the same time then cover a patch of A about GroupRows tall, so their reads (down columns of
-// A) run GroupRows elements long and their writes (down columns of B) run across the patch's
+// The tile (row_tile, col_tile) block `t` moves, tiles taken in groups of GroupTiles tile rows:
+// within a group, down the tile rows first, then across the tile columns. Blocks running at the
+// same time then cover a patch of A about GroupTiles tiles tall, so their reads (down columns of
+// A) run that many tiles' rows long and their writes (down columns of B) run across the patch's
 // width: the group height trades the one against the other.
+template <int64_t GroupTiles>
+__device__ __forceinline__ void grouped_tile(int64_t t, int64_t row_tiles, int64_t col_tiles,
+                                             int64_t& row_tile, int64_t& col_tile) {
+  const int64_t per_group = GroupTiles * col_tiles;
+  const int64_t first_row_tile = t / per_group * GroupTiles;
+  const int64_t height = min(row_tiles - first_row_tile, GroupTiles);
+  const int64_t in_group = t % per_group;
+  row_tile = first_row_tile + in_group % height;
+  col_tile = in_group / height;
+}
+
+// One block per tile, tiles taken in groups of GroupRows rows of A (see grouped_tile).
 template <class Shape, int GroupRows>
 __global__ void __launch_bounds__(Shape::kThreads, kResidentThreadsPerSm / Shape::kThreads)
     transpose_tiled_kernel(Args p, int64_t row_tiles, int64_t col_tiles) {
   static_assert(kResidentThreadsPerSm % Shape::kThreads == 0, "whole blocks per SM");
   static_assert(GroupRows % Shape::kTileRows == 0, "groups of whole tile rows");
-  constexpr int64_t kGroupTiles = GroupRows / Shape::kTileRows;
   __shared__ typename Shape::Tile tile;
-  const int64_t t = blockIdx.x;
-  const int64_t per_group = kGroupTiles * col_tiles;
-  const int64_t first_row_tile = t / per_group * kGroupTiles;
-  const int64_t height = min(row_tiles - first_row_tile, kGroupTiles);
-  const int64_t in_group = t % per_group;
-  const int64_t row0 = (first_row_tile + in_group % height) * Shape::kTileRows;
-  const int64_t col0 = in_group / height * Shape::kTileCols;
+  int64_t row_tile, col_tile;
+  grouped_tile<GroupRows / Shape::kTileRows>(blockIdx.x, row_tiles, col_tiles, row_tile, col_tile);
+  const int64_t row0 = row_tile * Shape::kTileRows;
+  const int64_t col0 = col_tile * Shape::kTileCols;
   load_tile<Shape>(p.a, p.lda, p.rows, p.cols, row0, col0, tile);
   __syncthreads();
   store_tile_transposed<Shape>(p.b, p.ldb, p.rows, p.cols, row0, col0, tile, p.alpha);
+}
+
+// Sheared tiles (transpose_sheared_64x64). Cut at fixed rows, a column of B that starts in the
+// middle of a 32-byte sector gets pieces that start and end in the middle of one, so two blocks
+// write each boundary sector in part. Here each column of B is cut at its own sector boundaries:
+// for column r of B (row r of A) whose first element lies s(r) floats past a boundary, tile
+// column tc holds its rows [64 tc - s(r), 64 tc + 64 - s(r)), clipped to B; there are
+// ceil((cols + 7) / 64) tile columns. A warp's 32-element store then covers 4 whole sectors, and
+// no sector is written by two blocks except where a column of B starts or ends.
+// The block reads the elements it writes: rows row0 .. row0 + 63 of A, row r in columns
+// col0 - s(r) .. col0 + 63 - s(r). Shared memory holds kShearSlack more columns of A to the left
+// of the tile: tile[c][i] = A(row0 + i, col0 - kShearSlack + c). Warp w loads tile columns
+// w + 8 m, m = 0 .. 8; of the two edge ones a lane's row needs exactly one (w when
+// w + s(r) >= 8, w + 64 otherwise), so a thread loads 16 elements, as in the unsheared tiles.
+// A thread's two rows of A lie 32 apart and its columns of B 8 apart: one s for each phase.
+using Sheared = TileShape<64, 64, 1, 256>;
+constexpr int kShearSlack = 8;
+static_assert(Sheared::kStride == kShearSlack,
+              "the slack is one step of a thread's loads: a row needs one of its two edge columns");
+using ShearedTile = float[kShearSlack + Sheared::kTileCols][Sheared::kTileRows + 1];
+
+// The elements of A the sheared tile at (row0, col0) writes, into `tile` (see above); those
+// outside A are not read. All loads are issued before the shared-memory stores.
+__device__ __forceinline__ void load_sheared_tile(const Args& p, int64_t row0, int64_t col0,
+                                                  bool inside, ShearedTile& tile) {
+  constexpr int kSegments = Sheared::kTileRows / 32;
+  constexpr int kSteps = Sheared::kLoadSteps;
+  const LanePlace<Sheared> lane;
+  const int warp = threadIdx.x / 32;
+  const int64_t left = col0 - kShearSlack;  // the column of A in tile column 0
+  const int shift_a = sector_shift(p.a, (left + warp) * p.lda + row0);
+  auto row = [&](int k) { return lane.row<Sheared::kTileRows>(k, shift_a); };
+  const int shift_b = sector_shift(p.b, (row0 + row(0)) * p.ldb);
+  const int edge = warp + shift_b >= kShearSlack ? warp : warp + Sheared::kTileCols;
+  auto column = [&](int m) { return m == 0 ? edge : warp + m * Sheared::kStride; };
+  const float* first = p.a + (left + warp) * p.lda + row0;
+  // exists(k, m) says whether the element of segment k, step m lies inside A.
+  auto move_all = [&](auto exists) {
+    float v[kSegments][kSteps];
+#pragma unroll
+    for (int k = 0; k < kSegments; ++k) {
+#pragma unroll
+      for (int m = 0; m < kSteps; ++m) {
+        v[k][m] = exists(k, m) ? first[(column(m) - warp) * p.lda + row(k)] : 0.0f;
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < kSegments; ++k) {
+#pragma unroll
+      for (int m = 0; m < kSteps; ++m) tile[column(m)][row(k)] = v[k][m];
+    }
+  };
+  if (inside) {
+    move_all([](int, int) { return true; });
+  } else {
+    const int rows_left = int(min(p.rows - row0, int64_t(Sheared::kTileRows)));
+    move_all([&](int k, int m) {
+      const int64_t col = left + column(m);
+      return row(k) < rows_left && col >= 0 && col < p.cols;
+    });
+  }
+}
+
+// Column row0 + i of B, rows col0 - s .. col0 + 63 - s (s its shift) = alpha * the tile's
+// row i; elements outside B are not written.
+__device__ __forceinline__ void store_sheared_tile(const Args& p, int64_t row0, int64_t col0,
+                                                   bool inside, const ShearedTile& tile) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int shift = sector_shift(p.b, (row0 + warp) * p.ldb);
+  const int64_t first_row = col0 - shift;  // of B, at a sector boundary
+#pragma unroll
+  for (int k = 0; k < Sheared::kTileCols / 32; ++k) {
+    const int j = lane + 32 * k;
+#pragma unroll
+    for (int m = 0; m < Sheared::kStoreSteps; ++m) {
+      const int i = warp + m * Sheared::kStride;
+      const float w = scaled(p.alpha, tile[kShearSlack - shift + j][i]);
+      const int64_t row = first_row + j;
+      if (inside || (row0 + i < p.rows && row >= 0 && row < p.cols)) {
+        p.b[(row0 + i) * p.ldb + row] = w;
+      }
+    }
+  }
+}
+
+// One block per sheared tile, in groups of GroupRows rows of A (see grouped_tile).
+template <int GroupRows>
+__global__ void __launch_bounds__(Sheared::kThreads, kResidentThreadsPerSm / Sheared::kThreads)
+    transpose_sheared_kernel(Args p, int64_t row_tiles, int64_t col_tiles) {
+  static_assert(GroupRows % Sheared::kTileRows == 0, "groups of whole tile rows");
+  __shared__ ShearedTile tile;
+  int64_t row_tile, col_tile;
+  grouped_tile<GroupRows / Sheared::kTileRows>(blockIdx.x, row_tiles, col_tiles, row_tile,
+                                               col_tile);
+  const int64_t row0 = row_tile * Sheared::kTileRows;
+  const int64_t col0 = col_tile * Sheared::kTileCols;
+  const bool inside = row0 + Sheared::kTileRows <= p.rows && col0 >= kShearSlack &&
+                      col0 + Sheared::kTileCols <= p.cols;
+  load_sheared_tile(p, row0, col0, inside, tile);
+  __syncthreads();
+  store_sheared_tile(p, row0, col0, inside, tile);
 }
 
 // In place, square: block k of the upper triangle of tiles (diagonal included) owns the tile
@@ -350,17 +459,19 @@ bool copy_in_place_or_disjoint(const TransposeProblem& p) {
 }
 
 // Tile shapes (rows x columns of A, access width, threads) and group heights (rows of A; see
-// transpose_tiled_kernel), measured on an H200 (docs/NOTES-memory-bound.md): for the 64x64 16-byte
+// grouped_tile), measured on an H200 (docs/NOTES-memory-bound.md): for the 64x64 16-byte
 // tiles, 256-row groups beat 512-row groups (by 0-1.5 %), 2048, 8192 and plain row-major order
 // (3-5 %), and 64x128 tiles (0-1 %) at 4096^2..16384^2. The 64x64 4-byte tiles take the 16-byte
 // tiles' group height: their blocks cover the same patches of A. They hold 16 loads in flight a
 // thread, 64 bytes as the 16-byte tiles do (32x32 tiles with 4 ran at 0.76-0.87 of cublasSgeam at
-// 4097^2 and 8191^2, these at 0.88-0.96).
+// 4097^2 and 8191^2, these at 0.88-0.96). The sheared tiles (their shape is above, with their
+// kernel) take the same group height, not yet measured otherwise.
 using TiledVec4 = TileShape<64, 64, 4, 256>;
 using TiledScalar64 = TileShape<64, 64, 1, 256>;
 using InplaceSquare = TileShape<32, 32, 1, 256>;
 constexpr int kGroupRowsVec4 = 256;
 constexpr int kGroupRowsScalar64 = 256;
+constexpr int kGroupRowsSheared = 256;
 
 template <class Shape, int GroupRows>
 cudaError_t launch_tiled_with(const TransposeProblem& p, cudaStream_t stream) {
@@ -370,6 +481,10 @@ cudaError_t launch_tiled_with(const TransposeProblem& p, cudaStream_t stream) {
       <<<unsigned(row_tiles * col_tiles), Shape::kThreads, 0, stream>>>(args_of(p), row_tiles,
                                                                         col_tiles);
   return cudaGetLastError();
+}
+
+int64_t sheared_col_tiles(int64_t cols) {
+  return ceil_div(cols + kShearSlack - 1, Sheared::kTileCols);
 }
 
 constexpr int kCopyRuns = 4;
@@ -418,6 +533,20 @@ bool supports_tiled_64x64(const TransposeProblem& p, const DeviceCaps& caps) {
 
 cudaError_t launch_tiled_64x64(const TransposeProblem& p, cudaStream_t stream) {
   return launch_tiled_with<TiledScalar64, kGroupRowsScalar64>(p, stream);
+}
+
+bool supports_sheared_64x64(const TransposeProblem& p, const DeviceCaps& caps) {
+  return well_formed(p, caps) && p.trans == Op::kTrans && out_of_place(p) &&
+         ceil_div(p.rows, Sheared::kTileRows) * sheared_col_tiles(p.cols) <= INT32_MAX;
+}
+
+cudaError_t launch_sheared_64x64(const TransposeProblem& p, cudaStream_t stream) {
+  const int64_t row_tiles = ceil_div(p.rows, Sheared::kTileRows);
+  const int64_t col_tiles = sheared_col_tiles(p.cols);
+  transpose_sheared_kernel<kGroupRowsSheared>
+      <<<unsigned(row_tiles * col_tiles), Sheared::kThreads, 0, stream>>>(args_of(p), row_tiles,
+                                                                          col_tiles);
+  return cudaGetLastError();
 }
 
 bool supports_inplace_square(const TransposeProblem& p, const DeviceCaps& caps) {

@@ -13,6 +13,11 @@
 //   transpose_tiled_64x64        op T, out of place, any alignment and leading dimension: 64x64
 //                                tiles with 4-byte accesses, 256 threads (16 loads each, all
 //                                issued before the shared-memory stores), groups of 256 rows.
+//   transpose_sheared_64x64      as transpose_tiled_64x64, but each column of B is cut where its
+//                                own 32-byte sectors begin: a block writes, for each of its 64
+//                                columns of B, the 64 elements from a sector boundary (clipped to
+//                                B), so no sector inside B is written by two blocks. The block
+//                                reads the matching sheared patch of A (64 rows, up to 71 columns).
 //   transpose_inplace_square_32x32
 //                                op T in place (a == b, rows == cols, lda == ldb): each block
 //                                swaps one pair of 32x32 tiles (or transposes one diagonal tile).
@@ -37,6 +42,9 @@ cudaError_t launch_tiled_vec4(const TransposeProblem& p, cudaStream_t stream);
 
 bool supports_tiled_64x64(const TransposeProblem& p, const DeviceCaps& caps);
 cudaError_t launch_tiled_64x64(const TransposeProblem& p, cudaStream_t stream);
+
+bool supports_sheared_64x64(const TransposeProblem& p, const DeviceCaps& caps);
+cudaError_t launch_sheared_64x64(const TransposeProblem& p, cudaStream_t stream);
 
 bool supports_inplace_square(const TransposeProblem& p, const DeviceCaps& caps);
 cudaError_t launch_inplace_square(const TransposeProblem& p, cudaStream_t stream);

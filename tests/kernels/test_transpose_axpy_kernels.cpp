@@ -207,11 +207,12 @@ TEST(TransposeKernel, SupportsRules) {
   p.a = at(0x10000), p.b = at(0x80000);
   const TransposeKernel* vec4 = tileblas::find_transpose_kernel("transpose_tiled_64x64_vec4");
   const TransposeKernel* tiled64 = tileblas::find_transpose_kernel("transpose_tiled_64x64");
+  const TransposeKernel* sheared = tileblas::find_transpose_kernel("transpose_sheared_64x64");
   const TransposeKernel* inplace =
       tileblas::find_transpose_kernel("transpose_inplace_square_32x32");
   const TransposeKernel* copy = tileblas::find_transpose_kernel("scale_copy");
-  ASSERT_TRUE(vec4 && tiled64 && inplace && copy);
-  const TransposeKernel* any_alignment[] = {tiled64};
+  ASSERT_TRUE(vec4 && tiled64 && sheared && inplace && copy);
+  const TransposeKernel* any_alignment[] = {tiled64, sheared};
   EXPECT_TRUE(vec4->supports(p, caps));
   EXPECT_FALSE(inplace->supports(p, caps));
   EXPECT_FALSE(copy->supports(p, caps)) << "scaled copy is op N only";
@@ -263,9 +264,9 @@ TEST(TransposeKernel, SupportsRules) {
 
 TEST(TransposeKernel, OpenBlasGrid) {
   TB_REQUIRE_GPU();
-  const std::vector<Shape> shapes = {{1, 1},     {1, 4099},  {4099, 1},    {33, 4097},
-                                     {4097, 33}, {64, 64},   {65, 63},     {127, 129},
-                                     {1000, 31}, {191, 577}, {4096, 4096}, {1031, 2053}};
+  const std::vector<Shape> shapes = {{1, 1},       {1, 4099},    {4099, 1},  {33, 4097}, {4097, 33},
+                                     {64, 64},     {65, 63},     {127, 129}, {1000, 31}, {191, 577},
+                                     {4096, 4096}, {1031, 2053}, {200, 250}};
   check_transpose_rows(transpose_grid(shapes, {0.0f, 1.0f, -2.5f}));
 }
 
