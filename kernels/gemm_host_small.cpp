@@ -185,7 +185,10 @@ int64_t workspace_of(const GemmProblem& p, Isa isa) {
 }  // namespace
 
 Isa best_isa() {
-  return cpu_has(Isa::kAvx512) ? Isa::kAvx512 : cpu_has(Isa::kAvx2) ? Isa::kAvx2 : Isa::kNone;
+  static const Isa best = cpu_has(Isa::kAvx512) ? Isa::kAvx512
+                          : cpu_has(Isa::kAvx2) ? Isa::kAvx2
+                                                : Isa::kNone;
+  return best;
 }
 
 const char* name_of(Isa isa, DataType type) {

@@ -451,13 +451,15 @@ void gemm(NameSet s, DataType type, char transa, char transb, int64_t m, int64_t
 }
 
 Element element_of(Scalar v, DataType type) {
+  // Both parts, whatever the type: a real routine reads the first only, and a copy of a constant
+  // size is two stores where size_of(type) bytes were a memcpy call.
   Element e{};
   if (type == DataType::kF64 || type == DataType::kC64) {
     const double parts[2] = {v.re, v.im};
-    std::memcpy(e.bytes, parts, size_of(type));
+    std::memcpy(e.bytes, parts, sizeof parts);
   } else {
     const float parts[2] = {float(v.re), float(v.im)};
-    std::memcpy(e.bytes, parts, size_of(type));
+    std::memcpy(e.bytes, parts, sizeof parts);
   }
   return e;
 }

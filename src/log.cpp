@@ -48,7 +48,8 @@ struct PendingCall {
   CallRecord record;
 };
 
-PendingCall& pending_call() {
+// Out of line: inlined, GCC called __tls_get_addr again after each store into the record.
+[[gnu::noinline]] PendingCall& pending_call() {
   thread_local PendingCall call;
   return call;
 }
