@@ -461,16 +461,14 @@ bool copy_in_place_or_disjoint(const TransposeProblem& p) {
 // Tile shapes (rows x columns of A, access width, threads) and group heights (rows of A; see
 // grouped_tile), measured on an H200 (docs/NOTES-memory-bound.md): for the 64x64 16-byte
 // tiles, 256-row groups beat 512-row groups (by 0-1.5 %), 2048, 8192 and plain row-major order
-// (3-5 %), and 64x128 tiles (0-1 %) at 4096^2..16384^2. The 64x64 4-byte tiles take the 16-byte
-// tiles' group height: their blocks cover the same patches of A. They hold 16 loads in flight a
-// thread, 64 bytes as the 16-byte tiles do (32x32 tiles with 4 ran at 0.76-0.87 of cublasSgeam at
-// 4097^2 and 8191^2, these at 0.88-0.96). The sheared tiles (their shape is above, with their
-// kernel) take the same group height, not yet measured otherwise.
+// (3-5 %), and 64x128 tiles (0-1 %) at 4096^2..16384^2. The sheared 4-byte tiles (their shape is
+// above, with their kernel) take the 16-byte tiles' group height: their blocks cover about the
+// same patches of A. At odd sizes (4097^2, 8191^2 on the H200) they ran at 1.18 / 1.09 of
+// cublasSgeam, where 64x64 tiles cut at fixed rows ran at 0.97 / 0.87 and 32x32 ones at 0.87 /
+// 0.76.
 using TiledVec4 = TileShape<64, 64, 4, 256>;
-using TiledScalar64 = TileShape<64, 64, 1, 256>;
 using InplaceSquare = TileShape<32, 32, 1, 256>;
 constexpr int kGroupRowsVec4 = 256;
-constexpr int kGroupRowsScalar64 = 256;
 constexpr int kGroupRowsSheared = 256;
 
 template <class Shape, int GroupRows>
@@ -524,15 +522,6 @@ bool supports_tiled_vec4(const TransposeProblem& p, const DeviceCaps& caps) {
 
 cudaError_t launch_tiled_vec4(const TransposeProblem& p, cudaStream_t stream) {
   return launch_tiled_with<TiledVec4, kGroupRowsVec4>(p, stream);
-}
-
-bool supports_tiled_64x64(const TransposeProblem& p, const DeviceCaps& caps) {
-  return well_formed(p, caps) && p.trans == Op::kTrans && out_of_place(p) &&
-         tiles_fit_grid<TiledScalar64>(p);
-}
-
-cudaError_t launch_tiled_64x64(const TransposeProblem& p, cudaStream_t stream) {
-  return launch_tiled_with<TiledScalar64, kGroupRowsScalar64>(p, stream);
 }
 
 bool supports_sheared_64x64(const TransposeProblem& p, const DeviceCaps& caps) {

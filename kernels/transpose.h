@@ -10,11 +10,11 @@
 //                                global loads and stores, 256 threads (4 float4 each), tiles
 //                                visited in groups of 256 rows of A. Needs A and B 16-byte
 //                                aligned and lda, ldb multiples of 4.
-//   transpose_tiled_64x64        op T, out of place, any alignment and leading dimension: 64x64
+//   transpose_sheared_64x64      op T, out of place, any alignment and leading dimension: 64x64
 //                                tiles with 4-byte accesses, 256 threads (16 loads each, all
-//                                issued before the shared-memory stores), groups of 256 rows.
-//   transpose_sheared_64x64      as transpose_tiled_64x64, but each column of B is cut where its
-//                                own 32-byte sectors begin: a block writes, for each of its 64
+//                                issued before the shared-memory stores), groups of 256 rows;
+//                                each column of B is cut where its own 32-byte sectors begin:
+//                                a block writes, for each of its 64
 //                                columns of B, the 64 elements from a sector boundary (clipped to
 //                                B), so no sector inside B is written by two blocks. The block
 //                                reads the matching sheared patch of A (64 rows, up to 71 columns).
@@ -39,9 +39,6 @@ namespace tileblas::transpose {
 
 bool supports_tiled_vec4(const TransposeProblem& p, const DeviceCaps& caps);
 cudaError_t launch_tiled_vec4(const TransposeProblem& p, cudaStream_t stream);
-
-bool supports_tiled_64x64(const TransposeProblem& p, const DeviceCaps& caps);
-cudaError_t launch_tiled_64x64(const TransposeProblem& p, cudaStream_t stream);
 
 bool supports_sheared_64x64(const TransposeProblem& p, const DeviceCaps& caps);
 cudaError_t launch_sheared_64x64(const TransposeProblem& p, cudaStream_t stream);

@@ -123,7 +123,6 @@ const std::vector<TransposeKernel>& transpose_kernels() {
       {"transpose_inplace_square_32x32", transpose::supports_inplace_square,
        transpose::launch_inplace_square},
       {"transpose_tiled_64x64_vec4", transpose::supports_tiled_vec4, transpose::launch_tiled_vec4},
-      {"transpose_tiled_64x64", transpose::supports_tiled_64x64, transpose::launch_tiled_64x64},
       {"transpose_sheared_64x64", transpose::supports_sheared_64x64,
        transpose::launch_sheared_64x64},
       {"scale_copy", transpose::supports_scale_copy, transpose::launch_scale_copy},

@@ -206,13 +206,12 @@ TEST(TransposeKernel, SupportsRules) {
   p.trans = Op::kTrans, p.rows = 64, p.cols = 48, p.lda = 64, p.ldb = 48;
   p.a = at(0x10000), p.b = at(0x80000);
   const TransposeKernel* vec4 = tileblas::find_transpose_kernel("transpose_tiled_64x64_vec4");
-  const TransposeKernel* tiled64 = tileblas::find_transpose_kernel("transpose_tiled_64x64");
   const TransposeKernel* sheared = tileblas::find_transpose_kernel("transpose_sheared_64x64");
   const TransposeKernel* inplace =
       tileblas::find_transpose_kernel("transpose_inplace_square_32x32");
   const TransposeKernel* copy = tileblas::find_transpose_kernel("scale_copy");
-  ASSERT_TRUE(vec4 && tiled64 && sheared && inplace && copy);
-  const TransposeKernel* any_alignment[] = {tiled64, sheared};
+  ASSERT_TRUE(vec4 && sheared && inplace && copy);
+  const TransposeKernel* any_alignment[] = {sheared};
   EXPECT_TRUE(vec4->supports(p, caps));
   EXPECT_FALSE(inplace->supports(p, caps));
   EXPECT_FALSE(copy->supports(p, caps)) << "scaled copy is op N only";
