@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# Host-pointer sgemm_/dgemm_/cgemm_/zgemm_ (with --level3: strsm_/dtrsm_/ssyrk_/dsyrk_) under three
-# BLAS configurations, one after the other on the same machine, with the same bench binary
-# (bench/host_compare, linked against OpenBLAS):
+# Host-pointer sgemm_/dgemm_/cgemm_/zgemm_ (with --level3: strsm_/dtrsm_/ssyrk_/dsyrk_, or the
+# Level-3 routines of --l3_routines) under three BLAS configurations, one after the other on the
+# same machine, with the same bench binary (bench/host_compare, linked against OpenBLAS):
 #   1. OpenBLAS alone (OPENBLAS_NUM_THREADS: the machine's cores unless set),
 #   2. NVBLAS preloaded (a generated nvblas.conf: this OpenBLAS as NVBLAS_CPU_BLAS_LIB, all GPUs,
 #      autopinned memory, a log file),
@@ -16,13 +16,20 @@
 # 50 s NVBLAS, 70 s tileblas at most; what would end later is skipped). OpenBLAS does not run
 # dgemm_/cgemm_/zgemm_ above 4096 (8192 zgemm_ is ~40 s a call there); any configuration skips a
 # call predicted, from its rate at the previous size, to take over 8 s. All shown as "not run".
+# --level3: 90 s OpenBLAS, 70 s NVBLAS, 70 s tileblas at most, OpenBLAS's d, c and z routines not
+# above 4096; a --l3_routines list too long for that ends in "not run" rows. Estimated from the
+# real routines' and ?gemm_'s rates on the H100/H200 machines: ztrsm,ctrsm,zsyrk,csyrk,zherk,cherk
+# at 1024, 4096, 8192 take 2-3 minutes (OpenBLAS ~50 s, NVBLAS ~30-45 s, tileblas ~25 s, much of
+# it making the 8192 data), ztrmm,ctrmm,zhemm,chemm about 2 more: run those as a second call.
 #
-# Usage: host_blas_compare.sh [--quick] [--level3 [--l3_sizes LIST]] [--bin PATH] [--tileblas PATH]
-#                             [--nvblas PATH] [OUTDIR]
+# Usage: host_blas_compare.sh [--quick] [--level3] [--l3_routines LIST] [--l3_sizes LIST]
+#                             [--bin PATH] [--tileblas PATH] [--nvblas PATH] [OUTDIR]
 #   --quick      sizes <= 128 and short timings (a few seconds): the ctest host_blas_compare_quick
-#                (?gemm_ at 8-128, and strsm_/dtrsm_/ssyrk_/dsyrk_ at 64 and 128)
-#   --level3     strsm_, dtrsm_, ssyrk_, dsyrk_ at 1024, 4096, 8192 instead of ?gemm_ (OpenBLAS's
-#                double routines not above 4096)
+#                (?gemm_ at 8-128, and every Level-3 routine of the bench at 64 and 128)
+#   --level3     Level-3 routines (default strsm, dtrsm, ssyrk, dsyrk) at 1024, 4096, 8192 instead
+#                of ?gemm_ (OpenBLAS's double and complex routines not above 4096)
+#   --l3_routines  the Level-3 routines to run, in this order (comma-separated names: ?trsm, ?trmm,
+#                ?syrk in s, d, c, z; ?herk, ?hemm in c, z; e.g. ztrsm,ctrsm,zherk,cherk)
 #   --l3_sizes   with --level3: these sizes instead (comma-separated, e.g. 64,128,256,512)
 #   --bin        the bench binary (default: bin/ beside this script in the GPU bundle, else
 #                build/bench/host_compare/ of the repository)
@@ -32,11 +39,12 @@
 # On the GPU machine, from the bundle of scripts/gpu_bundle.sh: bash /tmp/tb/host_blas_compare.sh $OUT/host
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-quick=0 level3=0 l3_sizes=1024,4096,8192 bin="" tileblas="" nvblas="" out=""
+quick=0 level3=0 l3_routines="" l3_sizes=1024,4096,8192 bin="" tileblas="" nvblas="" out=""
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
     --level3) level3=1 ;;
+    --l3_routines) l3_routines=$2; shift ;;
     --l3_sizes) l3_sizes=$2; shift ;;
     --bin) bin=$2; shift ;;
     --tileblas) tileblas=$2; shift ;;
@@ -77,20 +85,27 @@ if [ -z "$gpu" ]; then
 fi
 # Each configuration's share of the time budget (--deadline_seconds: what would end later is
 # skipped as "not run", so the run ends in time and every JSON is complete).
-ops=(--ops=gemm)
+gemm=dgemm,zgemm,cgemm,sgemm
 if [ "$quick" = 1 ]; then
   sizes=8,16,32,64,128 beta_sizes=64 target=0.01 ob_skip=""
   deadline_openblas=60 deadline_nvblas=60 deadline_tileblas=60
-  ops=(--ops=gemm,trsm,syrk --l3_sizes=64,128)
+  all_l3=strsm,dtrsm,ctrsm,ztrsm,strmm,dtrmm,ctrmm,ztrmm,ssyrk,dsyrk,csyrk,zsyrk,cherk,zherk,chemm,zhemm
+  l3_routines=${l3_routines:-$all_l3}
+  routine_args=(--routines=$gemm,$l3_routines --l3_sizes=64,128)
 elif [ "$level3" = 1 ]; then
-  sizes=8 beta_sizes="" target=0.05 ob_skip=d:4096
-  deadline_openblas=90 deadline_nvblas=50 deadline_tileblas=70
-  ops=(--ops=trsm,syrk --routines=sd --l3_sizes=$l3_sizes)
-  notes+=("OpenBLAS not run above 4096 for dtrsm_, dsyrk_ (time budget).")
+  sizes=8 beta_sizes="" target=0.05 ob_skip=d:4096,c:4096,z:4096
+  deadline_openblas=90 deadline_nvblas=70 deadline_tileblas=70
+  l3_routines=${l3_routines:-strsm,dtrsm,ssyrk,dsyrk}
+  routine_args=(--routines=$l3_routines --l3_sizes=$l3_sizes)
+  skipped=$(tr , '\n' <<<"$l3_routines" | sed -n 's/_$//; /^[dcz]/s/$/_/p' | paste -sd, | sed 's/,/, /g')
+  if [ -n "$skipped" ] && [ "$(tr , '\n' <<<"$l3_sizes" | sort -n | tail -n 1)" -gt 4096 ]; then
+    notes+=("OpenBLAS not run above 4096 for $skipped (time budget).")
+  fi
 else
   sizes=8,16,32,64,128,256,512,1024,2048,4096,8192 beta_sizes=64,128,256,2048 target=0.05
   deadline_openblas=90 deadline_nvblas=50 deadline_tileblas=70
   ob_skip=d:4096,c:4096,z:4096
+  routine_args=(--routines=$gemm)
   notes+=("OpenBLAS not run above 4096 for dgemm_, cgemm_, zgemm_ (time budget: 8192 zgemm_ takes ~40 s a call on 16 cores).")
 fi
 
@@ -104,7 +119,7 @@ fi
 openblas=$(ldd "$bin" | awk '/libopenblas/ { print $3 }')
 
 common=(--sizes=$sizes --beta_sizes=$beta_sizes --target_seconds=$target --max_call_seconds=8
-        "${ops[@]}" --benchmark_out_format=json)
+        "${routine_args[@]}" --benchmark_out_format=json)
 # run NAME [ENV=VALUE...] [-- EXTRA BINARY ARGS]: one configuration; its JSON in $work/NAME.json.
 run() {
   local name=$1; shift

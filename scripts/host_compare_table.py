@@ -1,17 +1,18 @@
 #!/usr/bin/env python3
 """Joins the three runs of bench/host_compare (tileblas_host_blas_compare) made by
 scripts/host_blas_compare.sh into one table: host-pointer ?gemm_ under OpenBLAS alone, NVBLAS
-preloaded and tileblas preloaded, on the same machine in the same run (and ?trsm_, ?syrk_ where the
-runs have them).
+preloaded and tileblas preloaded, on the same machine in the same run (and the Level-3 routines
+?trsm_, ?trmm_, ?syrk_, ?herk_, ?hemm_ where the runs have them).
 
 Row per (routine, n, beta): tileblas GFLOP/s, OpenBLAS, NVBLAS, tileblas/OpenBLAS, tileblas/NVBLAS,
 where tileblas ran the call, GPU model, date. A configuration that was not run (no GPU, skipped by
 the time budget, failed) shows "not run"; the reasons follow the table.
 
 Checks (a failure prints a FAIL line and makes the exit status 1):
-- each run's ?gemm_ symbols resolved to its library (a preload that did not interpose would
+- each routine a run timed resolved to its library (a preload that did not interpose would
   otherwise pass as the library it replaced);
-- each run's own check (three elements of C against a long double dot product);
+- each run's own check (three elements of C against a long double dot product; herk's diagonal
+  real; syrk's and herk's other triangle left as it was);
 - the same three elements of the NVBLAS and tileblas runs agree with the OpenBLAS run's values
   within the sum of the two runs' tolerances.
 
@@ -31,12 +32,26 @@ import sys
 
 CONFIGS = ("openblas", "nvblas", "tileblas")
 LIBRARY_OF = {"openblas": "openblas", "nvblas": "nvblas", "tileblas": "tileblas"}
-ROUTINES = ("sgemm_", "dgemm_", "cgemm_", "zgemm_", "strsm_", "dtrsm_", "ssyrk_", "dsyrk_")
-# The symbols whose library each run records (bench/host_compare: main()).
-RESOLVED = ("sgemm_", "dgemm_", "cgemm_", "zgemm_", "strsm_", "dsyrk_")
-BETA_OF = {"NN": "0", "NN_beta": "!=0", "LN": "0", "LLNN": "-"}
+# Row order: by operation, then type; herk and hemm exist in the complex types only.
+ROUTINES = tuple(t + op for op in ("gemm_", "trsm_", "trmm_", "syrk_", "herk_", "hemm_")
+                 for t in ("cz" if op in ("herk_", "hemm_") else "sdcz"))
+# Each operation as bench/host_compare calls it, and its flops a call as LAPACK's timers count them
+# (LAWN 41) in s, d and in c, z (None: no such routine), for the footnotes.
+OPERATIONS = {
+    "gemm_": ("C = alpha A B + beta C (N, N)", "2n^3", "8n^3"),
+    "trsm_": ("B = A^-1 B (side L, lower, N, non-unit, B n x n restored untimed before every call), "
+              "checked as A X against B", "n^3", "4n^3 + 2n^2"),
+    "trmm_": ("B = A B (side L, lower, N, non-unit, B restored untimed before every call)", "n^3", "4n^3 + 2n^2"),
+    "syrk_": ("C = A A^T (lower, N, k = n, beta 0), an element above the diagonal left as it was",
+              "n^2(n+1)", "4n^2(n+1)"),
+    "herk_": ("C = A A^H (lower, N, k = n, beta 0), its diagonal real and an element above it left as it was",
+              None, "4n^2(n+1)"),
+    "hemm_": ("C = A B (side L, lower, beta 0), A hermitian from its lower triangle: its upper triangle and "
+              "the imaginary parts of its diagonal random and not to be read", None, "8n^3"),
+}
+BETA_OF = {"NN": "0", "NN_beta": "!=0", "LN": "0", "LL": "0", "LLNN": "-"}
 _RUN_SUFFIX = re.compile(r"(/(manual_time|real_time|process_time|iterations:\d+|repeats:\d+|threads:\d+))+$")
-_NAME = re.compile(r"^host_(?:gemm|l3)/([sdcz](?:gemm|trsm|syrk)_)/(\d+)/(NN|NN_beta|LLNN|LN)$")
+_NAME = re.compile(r"^host_(?:gemm|l3)/([sdcz](?:gemm|trsm|trmm|syrk|herk|hemm)_)/(\d+)/(NN|NN_beta|LLNN|LN|LL)$")
 
 
 def load(path):
@@ -103,11 +118,9 @@ def main():
     gpu = next((contexts[c]["gpu"] for c in CONFIGS if contexts[c].get("gpu")), "no GPU")
     date = next((contexts[c]["date"][:10] for c in ("tileblas", "openblas", "nvblas") if contexts[c].get("date")), "")
 
-    # Which library each run's ?gemm_ symbols reached.
+    # Which library each routine a run timed reached (bench/host_compare records <routine>from).
     for c in CONFIGS:
-        if runs[c] is None:
-            continue
-        for r in RESOLVED:
+        for r in sorted({key[0] for key in results[c]}, key=ROUTINES.index):
             where = contexts[c].get(r + "from", "")
             if LIBRARY_OF[c] not in pathlib.Path(where).name.lower():
                 failures.append(f"FAIL {c} run: {r} resolved to {where or 'nothing'}, not to {LIBRARY_OF[c]}")
@@ -188,14 +201,21 @@ def main():
                      f"{cell(r, 'nvblas')} | {ratio(r['tileblas_over_openblas'])} | {ratio(r['tileblas_over_nvblas'])} | "
                      f"{r['tileblas_ran_on']} | {r['gpu']} | {r['date']} |")
     lines.append("")
-    lines.append("Host pointers, square NN; beta !=0: alpha and beta nonzero (complex for c/z), C read. "
-                 "GFLOP/s from the median call after a warm-up call (complex: 8 flops per multiply-add). "
+    present = [op for op in OPERATIONS if any(r["routine"][1:] == op for r in rows)]
+
+    def count(op):
+        _, real, cplx = OPERATIONS[op]
+        return f"?{op} {real} (s, d), {cplx} (c, z)" if real else f"?{op} {cplx}"
+
+    lines.append("Host pointers, square n x n operands; beta !=0: alpha and beta nonzero (complex for c/z), C read. "
+                 "GFLOP/s from the median call after a warm-up call. "
                  "Same binary, same data, one machine, one run: OpenBLAS alone, NVBLAS preloaded, tileblas preloaded.")
-    if any(r["routine"][1:] in ("trsm_", "syrk_") for r in rows):
-        lines.append("")
-        lines.append("?trsm_: side L, lower, N, non-unit, B n x n, restored (untimed) before every call; ?syrk_: "
-                     "lower, N, k = n, beta 0; both counted as n^3 flops. The check: ?trsm_ as A X against B, "
-                     "?syrk_ on its lower triangle and an element above it left as it was.")
+    lines.append("")
+    lines.append("Flops as LAPACK's timers count them (LAWN 41): M multiplications and A additions are M + A flops "
+                 "in s, d and 6M + 2A in c, z (8 a complex multiply-add); a call: "
+                 + "; ".join(count(op) for op in present) + ".")
+    lines.append("")
+    lines.append("Calls: " + "; ".join(f"?{op} {OPERATIONS[op][0]}" for op in present) + ".")
     lines.append("")
     lines += [f"- {n}" for n in notes]
     lines += [f"- **{f}**" for f in failures]

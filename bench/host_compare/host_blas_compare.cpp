@@ -1,31 +1,37 @@
-// Host-pointer GEMM as a program that links a BLAS sees it: sgemm_, dgemm_, cgemm_, zgemm_ (the
-// standard Fortran names, NN) on square n x n matrices in ordinary host memory. This binary links
-// the CPU BLAS the normal way (-lopenblas) and nothing of tileblas; scripts/host_blas_compare.sh
-// runs it under three configurations (OpenBLAS alone, NVBLAS preloaded, tileblas preloaded) and
+// Host-pointer BLAS as a program that links a BLAS sees it: ?gemm_ (s, d, c, z), the Level-3
+// routines ?trsm_, ?trmm_, ?syrk_ (s, d, c, z) and ?herk_, ?hemm_ (c, z), by their standard Fortran
+// names, on square n x n matrices in ordinary host memory. This binary links the CPU BLAS the
+// normal way (-lopenblas) and nothing of tileblas; scripts/host_blas_compare.sh runs it under
+// three configurations (OpenBLAS alone, NVBLAS preloaded, tileblas preloaded) and
 // scripts/host_compare_table.py joins the three JSON outputs into one table.
 //
-// One benchmark per (routine, n, beta): "host_gemm/<routine>/<n>/NN" (alpha 1, beta 0) and
-// "host_gemm/<routine>/<n>/NN_beta" (alpha and beta != 0, complex for c/z: C is read); with
-// --ops=...,trsm,syrk also "host_l3/<s|d>trsm_/<n>/LLNN" (B = A^-1 B, A lower, non-unit, its B
-// restored untimed before every call) and "host_l3/<s|d>syrk_/<n>/LN" (C's lower triangle = A A^T,
-// k = n, beta 0) at --l3_sizes.
+// --routines=LIST names the routines, run in that order (default dgemm_,zgemm_,cgemm_,sgemm_; the
+// trailing underscore may be left out). One benchmark per (routine, n, beta):
+// "host_gemm/<routine>/<n>/NN" (alpha 1, beta 0) and "host_gemm/<routine>/<n>/NN_beta" (alpha and
+// beta != 0, complex for c/z: C is read) at --sizes (NN_beta at --beta_sizes); the Level-3
+// routines at --l3_sizes, alpha 1 and beta 0: "host_l3/?trsm_/<n>/LLNN" (B = A^-1 B, A lower,
+// non-unit) and "host_l3/?trmm_/<n>/LLNN" (B = A B), both in place with B restored untimed before
+// every call; "host_l3/?syrk_/<n>/LN" and "host_l3/?herk_/<n>/LN" (C's lower triangle = A A^T,
+// A A^H; k = n); "host_l3/?hemm_/<n>/LL" (C = A B, A hermitian, given by its lower triangle).
 // Method, per benchmark: random data in [-1, 1) (the same in every configuration); one warm-up
 // call, untimed (tileblas's first call of a type measures its cost model's rates, NVBLAS's first
 // call initialises the GPU, staging buffers grow), and a second where the first took 0.25-2 s; then
 // the median of `reps` timed calls, timed in batches where one call takes under 20 us; reps such
 // that the timed part lasts about
 // --target_seconds, at least 3. Manual time = the median time of one call.
-// Counters: gflops (from the median; complex: 8 flops per multiply-add), gflops_best (fastest
-// rep), reps, batch, warmup_ms. The check: three elements of C (from the last timed call; with
-// beta != 0 from one more call on C reset) against a long double dot product (check_ok, err_ratio =
-// largest error / tolerance), their values v<i>_re/v<i>_im and tolerances tol<i>, which the table
-// script compares across the three runs. When tileblas is in the process: tileblas_route (1 CPU, 2
-// GPU) and, as the label, the kernel of the checked call. Skipped as "not run" (error_message in
-// the JSON): n above --skip_above for that routine; calls predicted (from the rate this run
-// measured at the routine's previous size) to take longer than
-// --max_call_seconds each; benchmarks that would end after --deadline_seconds from the start.
-// Context: the library each ?gemm_ symbol resolved to (a preload that did not interpose shows),
-// OpenBLAS's configuration and threads, the options.
+// Counters: gflops (from the median; flops as LAPACK's timers count them, see flop_count()),
+// gflops_best (fastest rep), reps, batch, warmup_ms. The check: three elements of the lower
+// triangle of C (from the last timed call; with beta != 0 from one more call on C reset) against a
+// long double sum (check_ok, err_ratio = largest error / tolerance), their values v<i>_re/v<i>_im
+// and tolerances tol<i>, which the table script compares across the three runs; herk's diagonal
+// elements must be real, and syrk's and herk's C(0, n-1), above the diagonal, as it was. When
+// tileblas is in the process: tileblas_route (1 CPU, 2 GPU) and, as the label, the kernel of the
+// checked call. Skipped as "not run" (error_message in the JSON): n above --skip_above for that
+// routine's type letter; calls predicted (from the rate this run measured at the routine's
+// previous size) to take longer than --max_call_seconds each; benchmarks that would end after
+// --deadline_seconds from the start.
+// Context: the library each timed routine's symbol resolved to (<routine>from: a preload that did
+// not interpose shows), OpenBLAS's configuration and threads, the options.
 #include <dlfcn.h>
 
 #include <benchmark/benchmark.h>
@@ -45,35 +51,71 @@
 
 #include "tileblas.h"
 
+// The Fortran BLAS, one function type per routine family, with the hidden lengths of the character
+// arguments last (gfortran's ABI).
+template <class T>
+using GemmFn = void(const char* transa, const char* transb, const int* m, const int* n,
+                    const int* k, const T* alpha, const T* a, const int* lda, const T* b,
+                    const int* ldb, const T* beta, T* c, const int* ldc, size_t, size_t);
+// ?trsm_ and ?trmm_.
+template <class T>
+using TrmmFn = void(const char* side, const char* uplo, const char* transa, const char* diag,
+                    const int* m, const int* n, const T* alpha, const T* a, const int* lda, T* b,
+                    const int* ldb, size_t, size_t, size_t, size_t);
+// ?syrk_, and ?herk_ with S real (its alpha and beta).
+template <class T, class S = T>
+using SyrkFn = void(const char* uplo, const char* trans, const int* n, const int* k, const S* alpha,
+                    const T* a, const int* lda, const S* beta, T* c, const int* ldc, size_t,
+                    size_t);
+template <class T>
+using HemmFn = void(const char* side, const char* uplo, const int* m, const int* n, const T* alpha,
+                    const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* c,
+                    const int* ldc, size_t, size_t);
+using C32 = std::complex<float>;
+using C64 = std::complex<double>;
+
 extern "C" {
-// Fortran BLAS, with the hidden lengths of the character arguments (gfortran's ABI).
-void sgemm_(const char*, const char*, const int*, const int*, const int*, const float*,
-            const float*, const int*, const float*, const int*, const float*, float*, const int*,
-            size_t, size_t);
-void dgemm_(const char*, const char*, const int*, const int*, const int*, const double*,
-            const double*, const int*, const double*, const int*, const double*, double*,
-            const int*, size_t, size_t);
-void cgemm_(const char*, const char*, const int*, const int*, const int*,
-            const std::complex<float>*, const std::complex<float>*, const int*,
-            const std::complex<float>*, const int*, const std::complex<float>*,
-            std::complex<float>*, const int*, size_t, size_t);
-void zgemm_(const char*, const char*, const int*, const int*, const int*,
-            const std::complex<double>*, const std::complex<double>*, const int*,
-            const std::complex<double>*, const int*, const std::complex<double>*,
-            std::complex<double>*, const int*, size_t, size_t);
-void strsm_(const char*, const char*, const char*, const char*, const int*, const int*,
-            const float*, const float*, const int*, float*, const int*, size_t, size_t, size_t,
-            size_t);
-void dtrsm_(const char*, const char*, const char*, const char*, const int*, const int*,
-            const double*, const double*, const int*, double*, const int*, size_t, size_t, size_t,
-            size_t);
-void ssyrk_(const char*, const char*, const int*, const int*, const float*, const float*,
-            const int*, const float*, float*, const int*, size_t, size_t);
-void dsyrk_(const char*, const char*, const int*, const int*, const double*, const double*,
-            const int*, const double*, double*, const int*, size_t, size_t);
+GemmFn<float> sgemm_;
+GemmFn<double> dgemm_;
+GemmFn<C32> cgemm_;
+GemmFn<C64> zgemm_;
+TrmmFn<float> strsm_, strmm_;
+TrmmFn<double> dtrsm_, dtrmm_;
+TrmmFn<C32> ctrsm_, ctrmm_;
+TrmmFn<C64> ztrsm_, ztrmm_;
+SyrkFn<float> ssyrk_;
+SyrkFn<double> dsyrk_;
+SyrkFn<C32> csyrk_;
+SyrkFn<C64> zsyrk_;
+SyrkFn<C32, float> cherk_;
+SyrkFn<C64, double> zherk_;
+HemmFn<C32> chemm_;
+HemmFn<C64> zhemm_;
 }
 
 namespace {
+
+// Each type's routines (herk and hemm: complex types only).
+template <class T>
+struct Blas;
+template <>
+struct Blas<float> {
+  static constexpr auto gemm = sgemm_, trsm = strsm_, trmm = strmm_, syrk = ssyrk_;
+};
+template <>
+struct Blas<double> {
+  static constexpr auto gemm = dgemm_, trsm = dtrsm_, trmm = dtrmm_, syrk = dsyrk_;
+};
+template <>
+struct Blas<C32> {
+  static constexpr auto gemm = cgemm_, trsm = ctrsm_, trmm = ctrmm_, syrk = csyrk_;
+  static constexpr auto herk = cherk_, hemm = chemm_;
+};
+template <>
+struct Blas<C64> {
+  static constexpr auto gemm = zgemm_, trsm = ztrsm_, trmm = ztrmm_, syrk = zsyrk_;
+  static constexpr auto herk = zherk_, hemm = zhemm_;
+};
 
 using Clock = std::chrono::steady_clock;
 
@@ -92,49 +134,51 @@ struct Real<std::complex<T>> {
 template <class T>
 constexpr bool kComplex = !std::is_same_v<T, typename Real<T>::type>;
 
-void gemm(const int& n, const float& alpha, const float* a, const float* b, const float& beta,
-          float* c) {
-  sgemm_("N", "N", &n, &n, &n, &alpha, a, &n, b, &n, &beta, c, &n, 1, 1);
-}
-void gemm(const int& n, const double& alpha, const double* a, const double* b, const double& beta,
-          double* c) {
-  dgemm_("N", "N", &n, &n, &n, &alpha, a, &n, b, &n, &beta, c, &n, 1, 1);
-}
-void gemm(const int& n, const std::complex<float>& alpha, const std::complex<float>* a,
-          const std::complex<float>* b, const std::complex<float>& beta, std::complex<float>* c) {
-  cgemm_("N", "N", &n, &n, &n, &alpha, a, &n, b, &n, &beta, c, &n, 1, 1);
-}
-void gemm(const int& n, const std::complex<double>& alpha, const std::complex<double>* a,
-          const std::complex<double>* b, const std::complex<double>& beta,
-          std::complex<double>* c) {
-  zgemm_("N", "N", &n, &n, &n, &alpha, a, &n, b, &n, &beta, c, &n, 1, 1);
-}
-// B = alpha A^-1 B, A lower triangular, non-unit (side L, uplo L, trans N), n x n.
-void trsm(const int& n, const float& alpha, const float* a, float* b) {
-  strsm_("L", "L", "N", "N", &n, &n, &alpha, a, &n, b, &n, 1, 1, 1, 1);
-}
-void trsm(const int& n, const double& alpha, const double* a, double* b) {
-  dtrsm_("L", "L", "N", "N", &n, &n, &alpha, a, &n, b, &n, 1, 1, 1, 1);
-}
-// C's lower triangle = alpha A A^T + beta C (uplo L, trans N, k = n).
-void syrk(const int& n, const float& alpha, const float* a, const float& beta, float* c) {
-  ssyrk_("L", "N", &n, &n, &alpha, a, &n, &beta, c, &n, 1, 1);
-}
-void syrk(const int& n, const double& alpha, const double* a, const double& beta, double* c) {
-  dsyrk_("L", "N", &n, &n, &alpha, a, &n, &beta, c, &n, 1, 1);
+// The operations this binary times (the values seed the data: new ones go last).
+enum class Op { kGemm, kTrsm, kSyrk, kTrmm, kHerk, kHemm };
+
+struct OpInfo {
+  Op op;
+  const char* name;  // the routine's name after its type letter
+  const char*
+      variant;  // the benchmark name's last part: side, uplo, trans, diag as the op has them
+  bool complex_only;
+};
+constexpr OpInfo kOps[] = {{Op::kGemm, "gemm_", "NN", false},   {Op::kTrsm, "trsm_", "LLNN", false},
+                           {Op::kTrmm, "trmm_", "LLNN", false}, {Op::kSyrk, "syrk_", "LN", false},
+                           {Op::kHerk, "herk_", "LN", true},    {Op::kHemm, "hemm_", "LL", true}};
+
+// A routine to time: its type letter and operation.
+struct Routine {
+  char letter;
+  const OpInfo* info;
+  std::string name() const { return letter + std::string(info->name); }
+};
+
+// Flops of one call on n x n operands as LAPACK's timers count them (LAWN 41): M multiplications
+// and A additions, M + A real flops in the real types and 6M + 2A in the complex ones.
+// gemm, hemm: M = A = n^3; trsm, trmm (side L, n right-hand sides): M = n^2(n+1)/2,
+// A = n^2(n-1)/2; syrk, herk (k = n): M = A = n^2(n+1)/2.
+double flop_count(Op op, bool complex, double n) {
+  double mults = n * n * n, adds = mults;
+  if (op == Op::kTrsm || op == Op::kTrmm) {
+    mults = n * n * (n + 1) / 2;
+    adds = n * n * (n - 1) / 2;
+  } else if (op == Op::kSyrk || op == Op::kHerk) {
+    mults = adds = n * n * (n + 1) / 2;
+  }
+  return complex ? 6 * mults + 2 * adds : mults + adds;
 }
 
 // Options (parsed from the command line before Google Benchmark's own flags).
 struct Options {
   std::vector<int> sizes{8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192};
   std::vector<int> beta_sizes{128, 2048};
-  // Order of the runs: double and complex double first, where a --deadline_seconds matters most.
-  std::string routines = "dzcs";
-  // Which operations: gemm (every letter of `routines`), trsm and syrk (its s and d letters, at
-  // l3_sizes).
-  std::vector<std::string> ops{"gemm"};
+  // The routines, in the order they run: double and complex double first, where a
+  // --deadline_seconds matters most. ?gemm_ (kOps[0]) at `sizes`, the others at `l3_sizes`.
+  std::vector<Routine> routines{{'d', &kOps[0]}, {'z', &kOps[0]}, {'c', &kOps[0]}, {'s', &kOps[0]}};
   std::vector<int> l3_sizes{1024, 4096, 8192};
-  std::map<char, int> skip_above;  // routine letter -> largest n run
+  std::map<char, int> skip_above;  // type letter -> largest n run
   double max_call_seconds = 8.0;
   double target_seconds = 0.1;
   double deadline_seconds = 0;  // 0: none
@@ -211,22 +255,14 @@ double median_call_seconds(int reps, int batch, Call&& call, Restore&& restore, 
   return t[reps / 2];
 }
 
-// The routines this binary times: ?gemm_ in every type; ?trsm_ and ?syrk_ in s and d.
-enum class Op { kGemm, kTrsm, kSyrk };
-
-const char* op_name(Op op) {
-  return op == Op::kTrsm ? "trsm_" : op == Op::kSyrk ? "syrk_" : "gemm_";
-}
-
 template <class T>
-void host_call(benchmark::State& state, Op op, char letter, int n, bool with_beta) {
+void host_call(benchmark::State& state, Routine r, int n, bool with_beta) {
   using R = typename Real<T>::type;
   using Wide = std::complex<long double>;
-  const std::string routine = std::string(1, letter) + op_name(op);
-  // Real flops (complex: 8 a multiply-add): gemm 2n^3, trsm and syrk n^3.
-  const double flops =
-      (kComplex<T> ? 4.0 : 1.0) * (op == Op::kGemm ? 2.0 : 1.0) * double(n) * n * n;
-  const auto skip = g_options.skip_above.find(letter);
+  const Op op = r.info->op;
+  const std::string routine = r.name();
+  const double flops = flop_count(op, kComplex<T>, n);
+  const auto skip = g_options.skip_above.find(r.letter);
   if (skip != g_options.skip_above.end() && n > skip->second) {
     const std::string why = "not run: n above " + std::to_string(skip->second) +
                             " for this routine in this configuration (--skip_above)";
@@ -252,15 +288,17 @@ void host_call(benchmark::State& state, Op op, char letter, int n, bool with_bet
     return;
   }
 
-  // The same data in every configuration: seeds from the routine, n and the operand. trsm's A is
-  // lower triangular with entries of size 1/n off the diagonal and a diagonal in [1, 2): well
-  // conditioned, so the solve is a fair test of accuracy.
-  const uint64_t seed = (uint64_t(letter) << 40) ^ (uint64_t(int(op)) << 32) ^ (uint64_t(n) << 8);
+  // The same data in every configuration: seeds from the routine, n and the operand. trsm's and
+  // trmm's A is lower triangular with entries of size 1/n off the diagonal and a diagonal in
+  // [1, 2): well conditioned, so the solve is a fair test of accuracy. hemm's A is random whole:
+  // its upper triangle and the imaginary parts of its diagonal must not be read.
+  const uint64_t seed = (uint64_t(r.letter) << 40) ^ (uint64_t(int(op)) << 32) ^ (uint64_t(n) << 8);
   const size_t count = size_t(n) * size_t(n);
   std::vector<T> a = random_matrix<T>(count, seed + 1);
   const std::vector<T> b = random_matrix<T>(count, seed + 2);
   const std::vector<T> c0 = random_matrix<T>(count, seed + 3);
-  if (op == Op::kTrsm) {
+  const bool triangular = op == Op::kTrsm || op == Op::kTrmm;
+  if (triangular) {
     for (int j = 0; j < n; ++j) {
       for (int i = 0; i < n; ++i) {
         T& x = a[size_t(j) * n + i];
@@ -268,26 +306,40 @@ void host_call(benchmark::State& state, Op op, char letter, int n, bool with_bet
       }
     }
   }
-  std::vector<T> c = op == Op::kTrsm ? b : c0;  // trsm: B, solved in place
+  std::vector<T> c = triangular ? b : c0;  // trsm, trmm: B, in place
+  // The Level-3 routines run with alpha 1 and beta 0 only (with_beta is ?gemm_'s), so herk's real
+  // scalars are these.
   const T alpha = with_beta ? make_scalar<T>(0.75, 0.25) : make_scalar<T>(1.0, 0.0);
   const T beta = with_beta ? make_scalar<T>(-0.5, 0.5) : make_scalar<T>(0.0, 0.0);
+  const R alpha_re = std::real(alpha), beta_re = std::real(beta);
+  using Fn = Blas<T>;
   auto call = [&] {
     switch (op) {
       case Op::kGemm:
-        return gemm(n, alpha, a.data(), b.data(), beta, c.data());
+        return Fn::gemm("N", "N", &n, &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(),
+                        &n, 1, 1);
       case Op::kTrsm:
-        if constexpr (!kComplex<T>) trsm(n, alpha, a.data(), c.data());
-        return;
+        return Fn::trsm("L", "L", "N", "N", &n, &n, &alpha, a.data(), &n, c.data(), &n, 1, 1, 1, 1);
+      case Op::kTrmm:
+        return Fn::trmm("L", "L", "N", "N", &n, &n, &alpha, a.data(), &n, c.data(), &n, 1, 1, 1, 1);
       case Op::kSyrk:
-        if constexpr (!kComplex<T>) syrk(n, alpha, a.data(), beta, c.data());
+        return Fn::syrk("L", "N", &n, &n, &alpha, a.data(), &n, &beta, c.data(), &n, 1, 1);
+      case Op::kHerk:
+        if constexpr (kComplex<T>) {
+          Fn::herk("L", "N", &n, &n, &alpha_re, a.data(), &n, &beta_re, c.data(), &n, 1, 1);
+        }
+        return;
+      case Op::kHemm:
+        if constexpr (kComplex<T>) {
+          Fn::hemm("L", "L", &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n, 1, 1);
+        }
         return;
     }
   };
-  // trsm works in place: its B is restored, untimed, before every call (solving again and again
-  // would shrink it toward underflow); the others run back to back.
-  const bool reset = op == Op::kTrsm;
+  // trsm and trmm work in place: their B is restored, untimed, before every call (solving or
+  // multiplying again and again would shrink or grow it); the others run back to back.
   auto restore = [&] {
-    if (reset) std::copy(b.begin(), b.end(), c.begin());
+    if (triangular) std::copy(b.begin(), b.end(), c.begin());
   };
 
   const auto t_warm = Clock::now();
@@ -316,7 +368,7 @@ void host_call(benchmark::State& state, Op op, char letter, int n, bool with_bet
     } while (spent < 2e-3 && calls < 100000);
     estimate = spent / calls;
   }
-  const int batch = reset ? 1 : std::max(1, int(20e-6 / std::max(estimate, 1e-9)));
+  const int batch = triangular ? 1 : std::max(1, int(20e-6 / std::max(estimate, 1e-9)));
   const int reps = int(std::clamp(g_options.target_seconds / (estimate * batch), 3.0, 1001.0));
 
   double median_s = 0, best_s = 0;
@@ -325,13 +377,14 @@ void host_call(benchmark::State& state, Op op, char letter, int n, bool with_bet
     state.SetIterationTime(median_s);
   }
 
-  // The check, on the output as the last timed call left it (beta == 0: C was not read; trsm:
-  // from the restored B), or, with beta != 0, after one more call on C reset: three elements of
-  // the lower triangle against a long double sum (trsm: op(A) X against alpha B). Tolerance per
-  // element: 16 sqrt(terms) eps ||terms||_2 (rounding errors of a sum grow as a random walk; 16
-  // leaves a wide margin, and TF32-like precision still fails it by far on mixed-sign sums) plus a
-  // few eps of |beta c| and sqrt(terms) eps of the result. syrk: an element above the diagonal
-  // must be as it was.
+  // The check, on the output as the last timed call left it (beta == 0: C was not read; trsm and
+  // trmm: from the restored B), or, with beta != 0, after one more call on C reset: three elements
+  // of the lower triangle against a long double sum of left(i, p) right(p, j), op's two factors
+  // (trsm: A X, X the computed solution, against alpha B). Tolerance per element:
+  // 16 sqrt(terms) eps ||terms||_2 (rounding errors of a sum grow as a random walk; 16 leaves a
+  // wide margin, and TF32-like precision still fails it by far on mixed-sign sums) plus a few eps
+  // of |beta c| and sqrt(terms) eps of the result. herk: the diagonal's imaginary parts must be
+  // zero. syrk, herk: an element above the diagonal must be as it was.
   if (with_beta) {
     c = c0;
     call();
@@ -342,31 +395,39 @@ void host_call(benchmark::State& state, Op op, char letter, int n, bool with_bet
     route = g_tileblas_last_route();
     kernel = g_tileblas_last_kernel ? g_tileblas_last_kernel() : "";
   }
+  const auto at = [n](const std::vector<T>& m, int i, int j) { return wide(m[size_t(j) * n + i]); };
+  const auto left = [&](int i, int p) {
+    if (op != Op::kHemm || p < i) return at(a, i, p);
+    return p == i ? Wide(at(a, i, i).real()) : std::conj(at(a, p, i));  // hermitian from below
+  };
+  const auto right = [&](int p, int j) {
+    switch (op) {
+      case Op::kSyrk:
+        return at(a, j, p);
+      case Op::kHerk:
+        return std::conj(at(a, j, p));
+      case Op::kTrsm:
+        return at(c, p, j);
+      default:
+        return at(b, p, j);
+    }
+  };
   const long double eps = std::numeric_limits<R>::epsilon();
   const int where[3][2] = {{0, 0}, {n - 1, n - 1}, {n / 2, (n - 1) / 3}};
   double worst = 0;
   for (int e = 0; e < 3; ++e) {
     const int i = where[e][0], j = where[e][1];
-    Wide sum = 0, ref = 0;
+    Wide sum = 0;
     long double sq = 0;
-    const Wide cij0 = wide(c0[size_t(j) * n + i]);
-    if (op == Op::kTrsm) {  // (A X)(i, j), X = the computed solution; against alpha B(i, j)
-      for (int p = 0; p <= i; ++p) {
-        const Wide x = wide(a[size_t(p) * n + i]), y = wide(c[size_t(j) * n + p]);
-        sum += x * y;
-        sq += std::norm(x) * std::norm(y);
-      }
-      ref = wide(alpha) * wide(b[size_t(j) * n + i]);
-    } else {
-      for (int p = 0; p < n; ++p) {
-        const Wide x = wide(a[size_t(p) * n + i]);
-        const Wide y = op == Op::kSyrk ? wide(a[size_t(p) * n + j]) : wide(b[size_t(j) * n + p]);
-        sum += x * y;
-        sq += std::norm(x) * std::norm(y);
-      }
-      ref = wide(alpha) * sum + wide(beta) * cij0;
+    for (int p = 0; p < (triangular ? i + 1 : n); ++p) {
+      const Wide x = left(i, p), y = right(p, j);
+      sum += x * y;
+      sq += std::norm(x) * std::norm(y);
     }
-    const Wide got = op == Op::kTrsm ? sum : wide(c[size_t(j) * n + i]);
+    const Wide cij0 = at(c0, i, j);
+    const Wide ref =
+        op == Op::kTrsm ? wide(alpha) * at(b, i, j) : wide(alpha) * sum + wide(beta) * cij0;
+    const Wide got = op == Op::kTrsm ? sum : at(c, i, j);
     const long double terms = kComplex<T> ? 2.0L * n : n;
     const long double scale = op == Op::kTrsm ? 1.0L : std::abs(wide(alpha));
     // The result's own magnitude enters with sqrt(terms) too: where the terms do not cancel (the
@@ -379,8 +440,8 @@ void host_call(benchmark::State& state, Op op, char letter, int n, bool with_bet
     const double ratio = double(std::abs(got - ref) / tol);
     worst = std::max(worst, ratio);
     const std::string k = std::to_string(e);
-    state.counters["v" + k + "_re"] = double(wide(c[size_t(j) * n + i]).real());
-    state.counters["v" + k + "_im"] = double(wide(c[size_t(j) * n + i]).imag());
+    state.counters["v" + k + "_re"] = double(at(c, i, j).real());
+    state.counters["v" + k + "_im"] = double(at(c, i, j).imag());
     state.counters["tol" + k] = double(tol);
     if (!(ratio <= 1.0)) {
       std::fprintf(stderr,
@@ -389,8 +450,16 @@ void host_call(benchmark::State& state, Op op, char letter, int n, bool with_bet
                    routine.c_str(), n, with_beta ? " beta!=0" : "", i, j, got.real(), got.imag(),
                    ref.real(), ref.imag(), ratio);
     }
+    if (op == Op::kHerk && i == j && got.imag() != 0) {
+      std::fprintf(stderr,
+                   "[host-compare] FAIL %s n=%d: C(%d, %d), on the diagonal, has imaginary part "
+                   "%.3Lg, not 0\n",
+                   routine.c_str(), n, i, i, got.imag());
+      worst = std::max(worst, 2.0);
+    }
   }
-  if (op == Op::kSyrk && n > 1 && !(c[size_t(n - 1) * n] == c0[size_t(n - 1) * n])) {
+  if ((op == Op::kSyrk || op == Op::kHerk) && n > 1 &&
+      !(c[size_t(n - 1) * n] == c0[size_t(n - 1) * n])) {
     std::fprintf(stderr,
                  "[host-compare] FAIL %s n=%d: C(0, n-1), above the diagonal, was written\n",
                  routine.c_str(), n);
@@ -439,6 +508,29 @@ std::vector<int> parse_sizes(const char* text) {
   return v;
 }
 
+std::vector<std::string> split(const std::string& text) {
+  std::vector<std::string> parts;
+  for (size_t from = 0, comma; from < text.size(); from = comma + 1) {
+    comma = std::min(text.find(',', from), text.size());
+    parts.push_back(text.substr(from, comma - from));
+  }
+  return parts;
+}
+
+// "ctrsm_" or "ctrsm": the type letter and the operation; exits on a routine not timed here.
+Routine parse_routine(std::string name) {
+  if (name.empty() || name.back() != '_') name += '_';
+  for (const OpInfo& info : kOps) {
+    const bool typed = std::strchr(info.complex_only ? "cz" : "sdcz", name[0]) != nullptr;
+    if (typed && name.substr(1) == info.name) return {name[0], &info};
+  }
+  std::fprintf(stderr,
+               "--routines: %s is not timed here (?gemm_, ?trsm_, ?trmm_, ?syrk_ in s, d, c, z; "
+               "?herk_, ?hemm_ in c, z)\n",
+               name.c_str());
+  std::exit(2);
+}
+
 // Takes this binary's own flags out of argv (Google Benchmark rejects flags it does not know).
 void parse_options(int* argc, char** argv) {
   int kept = 1;
@@ -452,14 +544,9 @@ void parse_options(int* argc, char** argv) {
       g_options.sizes = parse_sizes(v);
     } else if (const char* v = value("--beta_sizes")) {
       g_options.beta_sizes = *v ? parse_sizes(v) : std::vector<int>{};
-    } else if (const char* v = value("--routines")) {
-      g_options.routines = v;
-      for (char r : g_options.routines) {
-        if (!std::strchr("sdcz", r)) {
-          std::fprintf(stderr, "--routines takes letters of sdcz, not %s\n", v);
-          std::exit(2);
-        }
-      }
+    } else if (const char* v = value("--routines")) {  // e.g. dgemm_,ctrsm_,zherk
+      g_options.routines.clear();
+      for (const std::string& name : split(v)) g_options.routines.push_back(parse_routine(name));
     } else if (const char* v = value("--skip_above")) {  // e.g. d:4096,c:4096,z:4096
       for (const char* p = v; *p;) {
         char r = 0;
@@ -471,18 +558,6 @@ void parse_options(int* argc, char** argv) {
         g_options.skip_above[r] = limit;
         p += used;
         if (*p == ',') ++p;
-      }
-    } else if (const char* v = value("--ops")) {  // e.g. gemm,trsm,syrk
-      g_options.ops.clear();
-      for (const char* q = v; *q;) {
-        const char* end = std::strchr(q, ',');
-        const std::string op = end ? std::string(q, end) : std::string(q);
-        if (op != "gemm" && op != "trsm" && op != "syrk") {
-          std::fprintf(stderr, "--ops takes gemm, trsm, syrk, not %s\n", op.c_str());
-          std::exit(2);
-        }
-        g_options.ops.push_back(op);
-        q = end ? end + 1 : q + op.size();
       }
     } else if (const char* v = value("--l3_sizes")) {
       g_options.l3_sizes = parse_sizes(v);
@@ -508,41 +583,22 @@ std::string resolved_from(const char* symbol) {
   return info.dli_fname;
 }
 
-bool wanted(const char* op) {
-  return std::find(g_options.ops.begin(), g_options.ops.end(), op) != g_options.ops.end();
-}
-
 template <class T>
-void register_benchmark(const std::string& name, Op op, char letter, int n, bool with_beta) {
-  benchmark::RegisterBenchmark(name.c_str(), host_call<T>, op, letter, n, with_beta)
-      ->UseManualTime()
-      ->Iterations(1)
-      ->Unit(benchmark::kMillisecond);
-}
-
-template <class T>
-void register_routine(char letter) {
-  if (wanted("gemm")) {
-    for (int n : g_options.sizes) {
-      for (bool with_beta : {false, true}) {
-        if (with_beta && std::find(g_options.beta_sizes.begin(), g_options.beta_sizes.end(), n) ==
-                             g_options.beta_sizes.end()) {
-          continue;
-        }
-        register_benchmark<T>(std::string("host_gemm/") + letter + "gemm_/" + std::to_string(n) +
-                                  (with_beta ? "/NN_beta" : "/NN"),
-                              Op::kGemm, letter, n, with_beta);
+void register_routine(Routine r) {
+  const bool gemm = r.info->op == Op::kGemm;
+  for (int n : gemm ? g_options.sizes : g_options.l3_sizes) {
+    for (bool with_beta : {false, true}) {
+      if (with_beta && (!gemm || std::find(g_options.beta_sizes.begin(), g_options.beta_sizes.end(),
+                                           n) == g_options.beta_sizes.end())) {
+        continue;
       }
-    }
-  }
-  if constexpr (!kComplex<T>) {
-    for (Op op : {Op::kTrsm, Op::kSyrk}) {
-      if (!wanted(op == Op::kTrsm ? "trsm" : "syrk")) continue;
-      for (int n : g_options.l3_sizes) {
-        register_benchmark<T>(std::string("host_l3/") + letter + op_name(op) + "/" +
-                                  std::to_string(n) + (op == Op::kTrsm ? "/LLNN" : "/LN"),
-                              op, letter, n, false);
-      }
+      const std::string name = (gemm ? "host_gemm/" : "host_l3/") + r.name() + "/" +
+                               std::to_string(n) + "/" + r.info->variant +
+                               (with_beta ? "_beta" : "");
+      benchmark::RegisterBenchmark(name.c_str(), host_call<T>, r, n, with_beta)
+          ->UseManualTime()
+          ->Iterations(1)
+          ->Unit(benchmark::kMillisecond);
     }
   }
 }
@@ -555,9 +611,6 @@ int main(int argc, char** argv) {
   benchmark::Initialize(&argc, argv);
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
 
-  for (const char* symbol : {"sgemm_", "dgemm_", "cgemm_", "zgemm_", "strsm_", "dsyrk_"}) {
-    benchmark::AddCustomContext(std::string(symbol) + "from", resolved_from(symbol));
-  }
   using ConfigFn = char* (*)();
   using ThreadsFn = int (*)();
   if (auto config = reinterpret_cast<ConfigFn>(dlsym(RTLD_DEFAULT, "openblas_get_config"))) {
@@ -589,19 +642,20 @@ int main(int argc, char** argv) {
   std::snprintf(number, sizeof number, "%g", g_options.deadline_seconds);
   benchmark::AddCustomContext("deadline_seconds", number);
 
-  for (char r : g_options.routines) {
-    switch (r) {
+  for (const Routine& r : g_options.routines) {
+    benchmark::AddCustomContext(r.name() + "from", resolved_from(r.name().c_str()));
+    switch (r.letter) {
       case 's':
-        register_routine<float>('s');
+        register_routine<float>(r);
         break;
       case 'd':
-        register_routine<double>('d');
+        register_routine<double>(r);
         break;
       case 'c':
-        register_routine<std::complex<float>>('c');
+        register_routine<C32>(r);
         break;
       case 'z':
-        register_routine<std::complex<double>>('z');
+        register_routine<C64>(r);
         break;
     }
   }
