@@ -13,6 +13,7 @@
 #include <climits>
 #include <cstdint>
 
+#include "memory.h"
 #include "problem.h"
 
 namespace tileblas::gemm_device {
@@ -104,34 +105,11 @@ inline bool problem_fits(const GemmProblem& p, int64_t block_m, int64_t block_n)
          p.ldc >= std::max<int64_t>(1, p.m);
 }
 
-// Workspaces come from the current device's default memory pool (cudaMallocAsync on the call's
-// stream). After a synchronisation the pool keeps at least kPoolKeepBytes, and as much as the
-// largest workspace asked for up to kPoolKeepMaxBytes, instead of returning it to the driver, so
-// back-to-back calls do not each pay for a new allocation (8192^3 sgemm packed: 512 MiB, ~1.3 ms
-// a call when re-mapped). allocate_workspace() raises that threshold before each allocation.
-constexpr uint64_t kPoolKeepBytes = uint64_t(256) << 20;
-constexpr uint64_t kPoolKeepMaxBytes = uint64_t(2) << 30;
-inline cudaError_t keep_workspace_pool(uint64_t bytes) {
-  int device = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  cudaMemPool_t pool;
-  if (err == cudaSuccess) err = cudaDeviceGetDefaultMemPool(&pool, device);
-  uint64_t keep = 0;
-  if (err == cudaSuccess)
-    err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-  const uint64_t wanted = std::clamp(bytes, kPoolKeepBytes, kPoolKeepMaxBytes);
-  if (err == cudaSuccess && keep < wanted) {
-    keep = wanted;
-    err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-  }
-  return err;
-}
-
-// A workspace of `bytes` from the current device's pool, stream-ordered on `stream` (the caller
-// frees it with cudaFreeAsync on the same stream).
+// A workspace of `bytes` from the current device's pool (src/memory.h: keep_in_pool() first),
+// stream-ordered on `stream` (the caller frees it with cudaFreeAsync on the same stream).
 template <class T>
 cudaError_t allocate_workspace(size_t bytes, T** workspace, cudaStream_t stream) {
-  const cudaError_t err = keep_workspace_pool(bytes);
+  const cudaError_t err = keep_in_pool(bytes);
   if (err != cudaSuccess) return err;
   return cudaMallocAsync(reinterpret_cast<void**>(workspace), bytes, stream);
 }

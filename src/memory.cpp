@@ -331,7 +331,26 @@ void HostCopyTeam::copy_2d(void* dst, size_t dst_pitch, const void* src, size_t 
   while (parts_left_.load(std::memory_order_acquire) != 0) std::this_thread::yield();
 }
 
+cudaError_t keep_in_pool(uint64_t bytes) {
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  cudaMemPool_t pool;
+  if (err == cudaSuccess) err = cudaDeviceGetDefaultMemPool(&pool, device);
+  uint64_t keep = 0;
+  if (err == cudaSuccess)
+    err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  const uint64_t wanted = std::clamp(bytes, kPoolKeepBytes, kPoolKeepMaxBytes);
+  if (err == cudaSuccess && keep < wanted) {
+    keep = wanted;
+    err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
+  }
+  return err;
+}
+
 DeviceBuffer::DeviceBuffer(size_t bytes, cudaStream_t stream) : stream_(stream) {
+  // Not keeping the memory only costs time (it is mapped again next call): clear that error so
+  // that later launches' checks do not report it.
+  if (keep_in_pool(bytes) != cudaSuccess) cudaGetLastError();
   status_ = cudaMallocAsync(&ptr_, bytes > 0 ? bytes : 1, stream);
   if (status_ != cudaSuccess) ptr_ = nullptr;
 }

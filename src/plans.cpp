@@ -27,29 +27,6 @@ namespace tileblas {
 
 namespace {
 
-// Scratch comes from the device's default memory pool. Its release threshold is raised to hold the
-// largest scratch asked for (up to kPoolKeepMaxBytes), so the synchronisation at the end of a call
-// does not hand the memory back to the driver and the next call does not map it again (as the
-// GEMM kernels' workspaces do, kernels/sgemm_regblock.cu).
-constexpr uint64_t kPoolKeepMaxBytes = uint64_t(2) << 30;
-
-void keep_in_pool(uint64_t bytes) {
-  int device = 0;
-  cudaMemPool_t pool;
-  uint64_t keep = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess) err = cudaDeviceGetDefaultMemPool(&pool, device);
-  if (err == cudaSuccess)
-    err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-  uint64_t wanted = std::min<uint64_t>(bytes, kPoolKeepMaxBytes);
-  if (err == cudaSuccess && keep < wanted) {
-    err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &wanted);
-  }
-  // A failure here only costs time (the scratch is mapped again next call); clear it so that the
-  // launches' error checks do not report it.
-  if (err != cudaSuccess) cudaGetLastError();
-}
-
 // Lanes of independent operations: four concurrent GEMMs of 32-64 tiles fill the SMs of a Hopper
 // GPU where one leaves most of them idle (syrk's diagonal and deepest off-diagonal blocks).
 constexpr int kLanes = 4;
@@ -229,7 +206,6 @@ class DeviceBackend final : public Level3Backend {
       *p = reinterpret_cast<void*>(uintptr_t(1) << 20);
       return cudaSuccess;
     }
-    keep_in_pool(bytes);
     auto buffer = std::make_unique<DeviceBuffer>(bytes, stream_);
     if (buffer->status() != cudaSuccess) return buffer->status();
     *p = buffer->get();
