@@ -518,7 +518,7 @@ cudaError_t launch_split(const GemmProblem& p, const Args& args, bool conj_b, cu
     return conj_b ? launch_kernel<kMN, kMN, false, true, 16, true>(a, stream, slices.count)
                   : launch_kernel<kMN, kMN, false, false, 16, true>(a, stream, slices.count);
   };
-  return splitk::run(p, slices, m_pad, launch_slices, stream);
+  return splitk::run(p, splitk::partial_type(p.c_type), slices, m_pad, launch_slices, stream);
 }
 
 // The packed and split-K rows: each operand the 16-byte m/n-contiguous copies cannot read in

@@ -648,7 +648,7 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   if (cudaError_t err = splitk::slices_of(kGeometry, p, &slices); err != cudaSuccess) return err;
   const int64_t m_pad = (p.m + 1) / 2 * 2;
   return splitk::run(
-      p, slices, m_pad,
+      p, T::kDataType, slices, m_pad,
       [&](void* partial) {
         Args args = args_of<T>(p);
         args.alpha_re = 1.0, args.alpha_im = 0.0, args.beta_re = 0.0, args.beta_im = 0.0;

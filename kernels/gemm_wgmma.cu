@@ -657,7 +657,7 @@ cudaError_t launch_problem(const GemmProblem& p, bool split_k, cudaStream_t stre
     const int64_t m_pad = (p.m + 3) / 4 * 4;  // 16-byte partial columns
     if (err == cudaSuccess)
       err = splitk::run(
-          p, slices, m_pad,
+          p, splitk::partial_type(p.c_type), slices, m_pad,
           [&](void* partial) {
             sa.k_tiles_per_slice = int(slices.k_steps);
             sa.partial = static_cast<float*>(partial);

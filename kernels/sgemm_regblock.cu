@@ -616,7 +616,7 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   if (cudaError_t err = splitk::slices_of(kGeometry, p, &slices); err != cudaSuccess) return err;
   const int64_t m_pad = (p.m + 3) / 4 * 4;
   return splitk::run(
-      p, slices, m_pad,
+      p, splitk::partial_type(p.c_type), slices, m_pad,
       [&](void* partial) {
         Args a = args_of(p, tiles_m, tiles_n);
         a.k_tiles_per_slice = int(slices.k_steps);

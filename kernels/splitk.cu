@@ -33,8 +33,8 @@ struct Pair<double> {
   using type = double2;
 };
 
-// Real: the partials' (and the arithmetic's) type; Out: C's element (Real, or a 16-bit type
-// whose partials are fp32).
+// Real: the partials' (and the arithmetic's) type; Out: C's element or real part (Real, a
+// 16-bit type whose partials are fp32, or fp32 whose complex partials are fp64).
 template <class Real, class Out>
 struct ReduceArgs {
   int64_t m, n;
@@ -77,7 +77,7 @@ __global__ void __launch_bounds__(kReduceThreads)
         xr += x.x;
         xi += x.y;
       }
-      Real* dst = a.c + 2 * (row + col * a.ldc);
+      Out* dst = a.c + 2 * (row + col * a.ldc);
       Real re = fma(a.alpha_re, xr, -a.alpha_im * xi);
       Real im = fma(a.alpha_re, xi, a.alpha_im * xr);
       if (!a.beta_zero) {
@@ -85,8 +85,8 @@ __global__ void __launch_bounds__(kReduceThreads)
         re += fma(a.beta_re, cr, -a.beta_im * ci);
         im += fma(a.beta_re, ci, a.beta_im * cr);
       }
-      dst[0] = re;
-      dst[1] = im;
+      dst[0] = static_cast<Out>(re);
+      dst[1] = static_cast<Out>(im);
     }
   }
 }
@@ -130,11 +130,16 @@ cudaError_t slices_of(const Geometry& g, const GemmProblem& p, Slices* out) {
   return cudaSuccess;
 }
 
-cudaError_t reduce(DataType type, int64_t m, int64_t n, int64_t slices, const void* partial,
-                   int64_t m_pad, Scalar alpha, Scalar beta, void* c, int64_t ldc,
-                   cudaStream_t stream) {
+cudaError_t reduce(DataType type, DataType partial_type, int64_t m, int64_t n, int64_t slices,
+                   const void* partial, int64_t m_pad, Scalar alpha, Scalar beta, void* c,
+                   int64_t ldc, cudaStream_t stream) {
   if (m < 1 || n < 1 || slices < 0 || slices > kMaxSlices || m_pad < m || ldc < m)
     return cudaErrorInvalidValue;
+  if (type == DataType::kC32 && partial_type == DataType::kC64) {
+    return launch_reduce<double, float, true>(m, n, slices, partial, m_pad, alpha, beta, c, ldc,
+                                              stream);
+  }
+  if (partial_type != splitk::partial_type(type)) return cudaErrorInvalidValue;
   switch (type) {
     case DataType::kF32:
       return launch_reduce<float, float, false>(m, n, slices, partial, m_pad, alpha, beta, c, ldc,

@@ -13,7 +13,8 @@
 // Deterministic: no atomics, each element's sum is taken in the same order whatever the schedule.
 //
 // reduce() contract. Types of C: f32, f64, c32, c64 (complex interleaved re, im), the partials of
-// the same type; f16 and bf16, the partials fp32 (rounded once to C's type, to nearest). m, n >= 1;
+// the same type (partial_type()); f16 and bf16, the partials fp32, and c32 also with c64 partials
+// (the rows that compute complex fp32 in fp64), rounded once to C's type, to nearest. m, n >= 1;
 // slices >= 0 (0: C = beta * C, the partials are not read); partial 16-byte aligned (workspace
 // memory), m_pad >= m; C aligned to its real part (4 or 8 bytes: complex C is read and written a
 // part at a time), ldc >= m. beta == 0: C is not read (NaN in C does not leak). Only C's m x n
@@ -78,11 +79,11 @@ inline Slices slices_for(const Geometry& g, int64_t m, int64_t n, int64_t k, int
 // (run() then only scales C).
 cudaError_t slices_of(const Geometry& g, const GemmProblem& p, Slices* out);
 
-// C = alpha * (sum of the slices' partials, in slice order) + beta * C for C of `type` (see the
-// contract above).
-cudaError_t reduce(DataType type, int64_t m, int64_t n, int64_t slices, const void* partial,
-                   int64_t m_pad, Scalar alpha, Scalar beta, void* c, int64_t ldc,
-                   cudaStream_t stream);
+// C = alpha * (sum of the slices' partials, in slice order) + beta * C for C of `type`, partials
+// of `partial_type` (see the contract above; other pairs: cudaErrorInvalidValue).
+cudaError_t reduce(DataType type, DataType partial_type, int64_t m, int64_t n, int64_t slices,
+                   const void* partial, int64_t m_pad, Scalar alpha, Scalar beta, void* c,
+                   int64_t ldc, cudaStream_t stream);
 
 // Allocates `bytes` for the partials from the device's workspace pool, stream-ordered
 // (gemm_device::allocate_workspace; this header is also read by host code, which cannot include
@@ -90,23 +91,24 @@ cudaError_t reduce(DataType type, int64_t m, int64_t n, int64_t slices, const vo
 cudaError_t allocate_partials(size_t bytes, void** partial, cudaStream_t stream);
 
 // Runs a split-K GEMM p of `s` slices: allocates the partials (s.count x m_pad x n elements of
-// partial_type(p.c_type)), calls launch_slices(partial) to enqueue the row's kernel over every
-// slice, then reduce(), and frees the partials (stream-ordered). Without slices only reduce() runs
-// (C = beta * C: alpha == 0 or k == 0).
+// `partials`: partial_type(p.c_type), or kC64 for a kC32 C computed in fp64), calls
+// launch_slices(partial) to enqueue the row's kernel over every slice, then reduce(), and frees
+// the partials (stream-ordered). Without slices only reduce() runs (C = beta * C: alpha == 0 or
+// k == 0).
 template <class LaunchSlices>
-cudaError_t run(const GemmProblem& p, const Slices& s, int64_t m_pad, LaunchSlices&& launch_slices,
-                cudaStream_t stream) {
+cudaError_t run(const GemmProblem& p, DataType partials, const Slices& s, int64_t m_pad,
+                LaunchSlices&& launch_slices, cudaStream_t stream) {
   void* partial = nullptr;
   cudaError_t err = cudaSuccess;
   if (s.count > 0) {
-    const size_t bytes =
-        size_t(s.count) * size_t(m_pad) * size_t(p.n) * size_of(partial_type(p.c_type));
+    const size_t bytes = size_t(s.count) * size_t(m_pad) * size_t(p.n) * size_of(partials);
     err = allocate_partials(bytes, &partial, stream);
     if (err != cudaSuccess) return err;
     err = launch_slices(partial);
   }
   if (err == cudaSuccess)
-    err = reduce(p.c_type, p.m, p.n, s.count, partial, m_pad, p.alpha, p.beta, p.c, p.ldc, stream);
+    err = reduce(p.c_type, partials, p.m, p.n, s.count, partial, m_pad, p.alpha, p.beta, p.c, p.ldc,
+                 stream);
   if (partial) {
     const cudaError_t free_err = cudaFreeAsync(partial, stream);
     if (err == cudaSuccess) err = free_err;

@@ -79,18 +79,20 @@ struct ReduceCase {
   int64_t m, n, slices;
   Scalar alpha, beta;
   bool misaligned;  // C one real part past its element's alignment (complex types)
+  DataType partial_type = tileblas::splitk::partial_type(type);
 
   std::string str() const {
     std::ostringstream s;
-    s << tileblas::name_of(type) << " m=" << m << " n=" << n << " slices=" << slices << " alpha=("
-      << alpha.re << "," << alpha.im << ") beta=(" << beta.re << "," << beta.im << ")"
-      << (misaligned ? " misaligned C" : "");
+    s << tileblas::name_of(type) << " (partials " << tileblas::name_of(partial_type) << ") m=" << m
+      << " n=" << n << " slices=" << slices << " alpha=(" << alpha.re << "," << alpha.im
+      << ") beta=(" << beta.re << "," << beta.im << ")" << (misaligned ? " misaligned C" : "");
     return s.str();
   }
 };
 
-// Runs one case in type Real and compares with the host's exact result; "" or what went wrong.
-template <class Real>
+// Runs one case with partials (and arithmetic) in Real and C's parts in Out, and compares with the
+// host's exact result; "" or what went wrong.
+template <class Real, class Out>
 std::string run_reduce(const ReduceCase& rc) {
   const bool cplx = tileblas::is_complex(rc.type);
   const int parts = cplx ? 2 : 1;
@@ -99,36 +101,36 @@ std::string run_reduce(const ReduceCase& rc) {
   const size_t nc = size_t(ldc * rc.n) * parts;
   const std::vector<float> pf = tbtest::random_ints(np, -4, 4), cf = tbtest::random_ints(nc, -4, 4);
   const std::vector<Real> partial(pf.begin(), pf.end());
-  std::vector<Real> c0(cf.begin(), cf.end());
+  std::vector<Out> c0(cf.begin(), cf.end());
   const bool beta_zero = rc.beta.is_zero();
   for (int64_t j = 0; j < rc.n; ++j) {
     for (int64_t i = 0; i < ldc; ++i) {
       for (int r = 0; r < parts; ++r) {
         // Padding rows, and all of C where beta == 0, hold NaN: never read, never written.
         if (i >= rc.m || beta_zero)
-          c0[size_t(i + j * ldc) * parts + r] = std::numeric_limits<Real>::quiet_NaN();
+          c0[size_t(i + j * ldc) * parts + r] = std::numeric_limits<Out>::quiet_NaN();
       }
     }
   }
   const size_t off = rc.misaligned ? 1 : 0;
   void *dp = nullptr, *dc = nullptr;
   if (cudaMalloc(&dp, np * sizeof(Real)) != cudaSuccess ||
-      cudaMalloc(&dc, (nc + off) * sizeof(Real)) != cudaSuccess)
+      cudaMalloc(&dc, (nc + off) * sizeof(Out)) != cudaSuccess)
     return "cudaMalloc failed";
-  Real* c_dev = static_cast<Real*>(dc) + off;
+  Out* c_dev = static_cast<Out*>(dc) + off;
   std::string err;
   if (cudaMemcpy(dp, partial.data(), np * sizeof(Real), cudaMemcpyHostToDevice) != cudaSuccess ||
-      cudaMemcpy(c_dev, c0.data(), nc * sizeof(Real), cudaMemcpyHostToDevice) != cudaSuccess)
+      cudaMemcpy(c_dev, c0.data(), nc * sizeof(Out), cudaMemcpyHostToDevice) != cudaSuccess)
     err = "upload failed";
-  std::vector<Real> got(nc);
+  std::vector<Out> got(nc);
   if (err.empty()) {
-    cudaError_t e = tileblas::splitk::reduce(rc.type, rc.m, rc.n, rc.slices, dp, m_pad, rc.alpha,
-                                             rc.beta, c_dev, ldc, nullptr);
+    cudaError_t e = tileblas::splitk::reduce(rc.type, rc.partial_type, rc.m, rc.n, rc.slices, dp,
+                                             m_pad, rc.alpha, rc.beta, c_dev, ldc, nullptr);
     if (e == cudaSuccess) e = cudaDeviceSynchronize();
     if (e != cudaSuccess) err = std::string("reduce: ") + cudaGetErrorString(e);
   }
   if (err.empty() &&
-      cudaMemcpy(got.data(), c_dev, nc * sizeof(Real), cudaMemcpyDeviceToHost) != cudaSuccess)
+      cudaMemcpy(got.data(), c_dev, nc * sizeof(Out), cudaMemcpyDeviceToHost) != cudaSuccess)
     err = "download failed";
   cudaFree(dp);
   cudaFree(dc);
@@ -141,7 +143,7 @@ std::string run_reduce(const ReduceCase& rc) {
     for (int64_t i = 0; i < ldc; ++i) {
       const size_t at = size_t(i + j * ldc) * parts;
       if (i >= rc.m) {
-        if (std::memcmp(&got[at], &c0[at], parts * sizeof(Real)) != 0)
+        if (std::memcmp(&got[at], &c0[at], parts * sizeof(Out)) != 0)
           return "padding row " + std::to_string(i) + " of column " + std::to_string(j) +
                  " written";
         continue;
@@ -159,7 +161,7 @@ std::string run_reduce(const ReduceCase& rc) {
       }
       for (int r = 0; r < parts; ++r) {
         norm += double(got[at + r]) * double(got[at + r]);
-        if (!(got[at + r] == want[r])) {
+        if (!(got[at + r] == Out(want[r]))) {
           std::ostringstream msg;
           msg << "C(" << i << "," << j << ")" << (cplx ? (r ? ".im" : ".re") : "") << " = "
               << got[at + r] << ", want " << want[r];
@@ -173,8 +175,28 @@ std::string run_reduce(const ReduceCase& rc) {
 }
 
 std::string run_reduce_case(const ReduceCase& rc) {
-  return rc.type == DataType::kF32 || rc.type == DataType::kC32 ? run_reduce<float>(rc)
-                                                                : run_reduce<double>(rc);
+  if (rc.partial_type == DataType::kC64 && rc.type == DataType::kC32)
+    return run_reduce<double, float>(rc);
+  return rc.type == DataType::kF32 || rc.type == DataType::kC32 ? run_reduce<float, float>(rc)
+                                                                : run_reduce<double, double>(rc);
+}
+
+// A complex fp32 C from fp64 partials (the cgemm_widened split-K row), and a pair reduce() does not
+// take.
+TEST(SplitKReduce, ComplexSingleFromDoublePartials) {
+  TB_REQUIRE_GPU();
+  for (int64_t slices : {0, 1, 3, 37}) {
+    for (bool misaligned : {false, true}) {
+      ReduceCase rc{DataType::kC32, 67, 5, slices, Scalar(2.0, -1.0), Scalar(0.0, 1.0), misaligned};
+      rc.partial_type = DataType::kC64;
+      EXPECT_EQ(run_reduce_case(rc), "") << rc.str();
+      rc.beta = Scalar(0.0);
+      EXPECT_EQ(run_reduce_case(rc), "") << rc.str();
+    }
+  }
+  EXPECT_EQ(tileblas::splitk::reduce(DataType::kF32, DataType::kF64, 4, 4, 1, nullptr, 4,
+                                     Scalar(1.0), Scalar(0.0), nullptr, 4, nullptr),
+            cudaErrorInvalidValue);
 }
 
 TEST(SplitKReduce, EveryTypeSliceCountAndScalar) {
