@@ -183,7 +183,8 @@ bool row_supports(const GemmKernel& row, DataType t, const Shape& s) {
   return row.supports(p, hopper);
 }
 
-// Per type and shape: the first vector row that supports it and the packed rows at every shape;
+// Per type and shape: the first vector row that supports it and the packed and widened rows at
+// every shape;
 // the other vector rows at the NN squares and the skinny shapes; the scalar-load rows at 4096^3 NN
 // and wherever no vector row supports the shape (4097^3: odd leading dimensions).
 bool register_benches() {
@@ -198,8 +199,9 @@ bool register_benches() {
         if (std::strstr(row.name, "scalarload") != nullptr || !row_supports(row, t, s)) continue;
         const bool first = !vector_seen;
         vector_seen = true;
-        const bool packed = std::strstr(row.name, "packed") != nullptr;
-        if (!first && !nn && !packed) continue;
+        const bool every_shape = std::strstr(row.name, "packed") != nullptr ||
+                                 std::strstr(row.name, "widened") != nullptr;
+        if (!first && !nn && !every_shape) continue;
         const std::string name = std::string(op_name(t)) + "/" + row.name + "/" + shape_name(s);
         benchmark::RegisterBenchmark(name.c_str(), bench_row, &row, s, name)
             ->UseManualTime()

@@ -6,9 +6,11 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <type_traits>
 #include "cp_async.cuh"
 #include "gemm_device_common.cuh"
 #include "splitk.h"
+#include "widen.h"
 
 namespace tileblas::gemm_f64_mma {
 
@@ -43,15 +45,17 @@ enum class Layout { kKContiguous, kMNContiguous };
 constexpr int kChunkBytes = 16;  // one cp.async, one fragment load
 
 // ---- Element types ------------------------------------------------------------------------------
-// The bytes of an element and the XOR swizzles (of the 16-byte chunk index, by the tile row) that
-// keep the fragment loads of each layout free of bank conflicts. A 16-byte load is served a quarter
-// warp (8 lanes: g = 2 q', 2 q' + 1, q = 0..3) at a time; the 8 chunks those lanes read must lie
-// in 8 distinct 16-byte bank groups (chunk index mod 8 after the swizzle).
+// The bytes of an operand element, C's real type, and the XOR swizzles (of the 16-byte chunk index,
+// by the tile row) that keep the fragment loads of each layout free of bank conflicts. A 16-byte
+// load is served a quarter warp (8 lanes: g = 2 q', 2 q' + 1, q = 0..3) at a time; the 8 chunks
+// those lanes read must lie in 8 distinct 16-byte bank groups (chunk index mod 8 after the
+// swizzle).
 
 struct TypeF64 {
   static constexpr bool kComplex = false;
   static constexpr int kBytes = 8;
   static constexpr DataType kDataType = DataType::kF64;
+  using CReal = double;
   // k-contiguous rows (m or n) of 8 chunks: lanes read chunk q of rows 2g (+1): rows 2g and
   // 2g + 2 of a quarter warp differ in bit 1, which flips chunk bit 2.
   __device__ static uint32_t k_swizzle(int row) { return uint32_t((row >> 1) & 1) << 2; }
@@ -63,10 +67,17 @@ struct TypeC64 {
   static constexpr bool kComplex = true;
   static constexpr int kBytes = 16;
   static constexpr DataType kDataType = DataType::kC64;
+  using CReal = double;
   // k-contiguous rows of 8 chunks: lanes read chunk q (+4) of rows g (+8): odd rows flip bit 2.
   __device__ static uint32_t k_swizzle(int row) { return uint32_t(row & 1) << 2; }
   // m/n-contiguous rows: lanes read chunk g (+8) of k rows q (+4): XOR with 2q.
   __device__ static uint32_t mn_swizzle(int row) { return uint32_t(row & 3) << 1; }
+};
+
+// The cgemm_widened rows' kernel: operands widened to complex fp64 (in a workspace), C complex
+// fp32, read and written by the epilogue, which rounds the fp64 result once.
+struct TypeC64IntoC32 : TypeC64 {
+  using CReal = float;
 };
 
 // ---- PTX wrappers -------------------------------------------------------------------------------
@@ -507,8 +518,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   // Epilogue: C = alpha * acc + beta * C (C read only where beta != 0), in the triangle if one.
   using gemm_device::in_triangle;
   const bool beta_zero = args.beta_re == 0.0 && args.beta_im == 0.0;
-  double* c = static_cast<double*>(args.c) + int64_t(blockIdx.y) * args.c_slice;
   if constexpr (!T::kComplex) {
+    double* c = static_cast<double*>(args.c) + int64_t(blockIdx.y) * args.c_slice;
     // acc[i][j][v0 + 2 v1] is C(row 16 i + 2g + v1, col 16 (j / 2) + 4q + 2 v0 + j % 2) of the
     // warp tile: rows 2g and 2g + 1 of a column side by side (one 16-byte access where C allows).
     const bool c_pairs = aligned16(c) && args.ldc % 2 == 0;
@@ -547,7 +558,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
     }
   } else {
     // re/im[i][j][v0 + 2 v1] is C(row 16 i + g + 8 v1, col 8 j + 2q + v0) of the warp tile.
-    const bool c_vectors = aligned16(c);
+    using CReal = typename T::CReal;
+    using CPair = std::conditional_t<std::is_same_v<CReal, float>, float2, double2>;
+    CReal* c = static_cast<CReal*>(args.c) + int64_t(blockIdx.y) * args.c_slice;
+    const bool c_vectors = reinterpret_cast<uintptr_t>(c) % sizeof(CPair) == 0;
     const double ar = args.alpha_re, ai = args.alpha_im, br = args.beta_re, bi = args.beta_im;
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
@@ -561,13 +575,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
           for (int v0 = 0; v0 < 2; ++v0) {
             const int col = n0 + warp_n0 + 8 * j + 2 * q + v0;
             if (col >= args.n || !in_triangle(args.triangle, row, col)) continue;
-            double* at = c + 2 * (row + int64_t(col) * args.ldc);
+            CReal* at = c + 2 * (row + int64_t(col) * args.ldc);
             const double xr = acc[0][i][j][v0 + 2 * v1], xi = acc[1][i][j][v0 + 2 * v1];
             double re = fma(ar, xr, -ai * xi), im = fma(ar, xi, ai * xr);
             if (!beta_zero) {
               double cr, ci;
               if (c_vectors) {
-                const double2 old = *reinterpret_cast<const double2*>(at);
+                const CPair old = *reinterpret_cast<const CPair*>(at);
                 cr = old.x, ci = old.y;
               } else {
                 cr = at[0], ci = at[1];
@@ -576,10 +590,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
               im += fma(br, ci, bi * cr);
             }
             if (c_vectors) {
-              *reinterpret_cast<double2*>(at) = make_double2(re, im);
+              *reinterpret_cast<CPair*>(at) = CPair{CReal(re), CReal(im)};
             } else {
-              at[0] = re;
-              at[1] = im;
+              at[0] = CReal(re);
+              at[1] = CReal(im);
             }
           }
         }
@@ -636,8 +650,8 @@ cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
 }
 
 // Split-K: the slices' unscaled partial tiles (alpha 1, beta 0, all of C) go to a workspace of
-// rows padded to an even count (whole 16-byte pairs of fp64 rows), then splitk::reduce applies
-// alpha and beta.
+// rows padded to an even count (whole 16-byte pairs of fp64 rows), in fp64 whatever C's type,
+// then splitk::reduce applies alpha and beta.
 template <class T, class Cfg, bool kVector, const splitk::Geometry& kGeometry>
 cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
   static_assert(kGeometry.block_m == Cfg::kBlockM && kGeometry.block_n == Cfg::kBlockN &&
@@ -661,9 +675,10 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
       stream);
 }
 
-template <class T, class Cfg, bool kVector>
-bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
-  if (p.ab_type != T::kDataType || p.c_type != T::kDataType) return false;
+// What every row needs of p but its types and alignment: extents and tile counts that fit the
+// kernel's int indices, leading dimensions, the device, and a triangle only of a square C.
+template <class Cfg>
+bool fits(const GemmProblem& p, const DeviceCaps& caps) {
   constexpr int64_t kMaxExtent = INT32_MAX - 1024;
   if (p.m < 1 || p.n < 1 || p.k < 0 || p.m > kMaxExtent || p.n > kMaxExtent || p.k > kMaxExtent)
     return false;
@@ -674,13 +689,59 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
       p.ldc < std::max<int64_t>(1, p.m))
     return false;
   if (caps.sm_version < 80 || caps.smem_per_block_optin < size_t(Cfg::kSmemBytes)) return false;
-  if (!gemm_device::triangle_fits(p)) return false;
+  return gemm_device::triangle_fits(p);
+}
+
+template <class T, class Cfg, bool kVector>
+bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
+  if (p.ab_type != T::kDataType || p.c_type != T::kDataType) return false;
+  if (!fits<Cfg>(p, caps)) return false;
   if (!aligned_to(p.a, 8) || !aligned_to(p.b, 8) || !aligned_to(p.c, 8)) return false;
   if constexpr (kVector) {
     if (!aligned_to(p.a, kChunkBytes) || !aligned_to(p.b, kChunkBytes)) return false;
     if (!T::kComplex && (p.lda % 2 != 0 || p.ldb % 2 != 0)) return false;
   }
   return true;
+}
+
+// The cgemm_widened rows: complex fp32 A and B of any alignment of their parts and any leading
+// dimension (they are read only by the widening copy), C aligned to its parts.
+template <class Cfg>
+bool supports_widened(const GemmProblem& p, const DeviceCaps& caps) {
+  return p.ab_type == DataType::kC32 && p.c_type == DataType::kC32 && fits<Cfg>(p, caps) &&
+         aligned_to(p.a, 4) && aligned_to(p.b, 4) && aligned_to(p.c, 4);
+}
+
+// op(A) and op(B) as stored, widened into one workspace (columns of as many complex fp64
+// elements as their rows: 16-byte aligned, so the 16-byte copies read them), then the kernel on
+// them: TypeC64IntoC32's epilogue rounds into C, or (kSplit) fp64 partials that splitk::reduce
+// rounds into C. alpha == 0 or k == 0: nothing is widened (the kernel reads neither A nor B).
+template <class Cfg, bool kSplit, const splitk::Geometry& kGeometry>
+cudaError_t launch_widened(const GemmProblem& p, cudaStream_t stream) {
+  GemmProblem q = p;
+  q.ab_type = DataType::kC64;
+  void* workspace = nullptr;
+  if (!p.alpha.is_zero() && p.k > 0) {
+    const int64_t elems_a = p.a_rows() * p.a_cols(), elems_b = p.b_rows() * p.b_cols();
+    const size_t bytes = size_t(elems_a + elems_b) * 2 * sizeof(double);
+    cudaError_t err = gemm_device::allocate_workspace(bytes, &workspace, stream);
+    if (err != cudaSuccess) return err;
+    double* wide_b = static_cast<double*>(workspace) + 2 * elems_a;
+    const widen::Matrix wide[2] = {{p.a, p.lda, workspace, p.a_rows(), p.a_rows(), p.a_cols()},
+                                   {p.b, p.ldb, wide_b, p.b_rows(), p.b_rows(), p.b_cols()}};
+    err = widen::complex_to_double(wide, 2, stream);
+    if (err != cudaSuccess) {
+      cudaFreeAsync(workspace, stream);
+      return err;
+    }
+    q.a = workspace, q.lda = p.a_rows();
+    q.b = wide_b, q.ldb = p.b_rows();
+  }
+  const cudaError_t err = kSplit ? launch_splitk<TypeC64, Cfg, true, kGeometry>(q, stream)
+                                 : launch_problem<TypeC64IntoC32, Cfg, true>(q, stream);
+  if (workspace == nullptr) return err;
+  const cudaError_t free_err = cudaFreeAsync(workspace, stream);
+  return err != cudaSuccess ? err : free_err;
 }
 
 // Warps of 64 x 32 (dgemm) or 32 x 32 (zgemm): 64 fp64 accumulators a thread, so at most 8 warps
@@ -748,6 +809,19 @@ bool supports_zgemm_splitk_64x64x8(const GemmProblem& p, const DeviceCaps& caps)
 }
 cudaError_t launch_zgemm_splitk_64x64x8(const GemmProblem& p, cudaStream_t stream) {
   return launch_splitk<TypeC64, ConfigC64, true, kZgemmSplitK>(p, stream);
+}
+
+bool supports_cgemm_widened_64x64x8(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_widened<ConfigC64>(p, caps);
+}
+cudaError_t launch_cgemm_widened_64x64x8(const GemmProblem& p, cudaStream_t stream) {
+  return launch_widened<ConfigC64, false, kZgemmSplitK>(p, stream);
+}
+bool supports_cgemm_widened_splitk_64x64x8(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_widened<ConfigC64>(p, caps) && p.c_triangle == Triangle::kAll;
+}
+cudaError_t launch_cgemm_widened_splitk_64x64x8(const GemmProblem& p, cudaStream_t stream) {
+  return launch_widened<ConfigC64, true, kZgemmSplitK>(p, stream);
 }
 
 }  // namespace tileblas::gemm_f64_mma

@@ -42,11 +42,22 @@
 // and beta: deterministic, no atomics; beta == 0 never reads C there either. They take no triangle
 // of C (GemmProblem::c_triangle): a slice writes its tiles whole.
 //
+// Complex fp32 on the FP64 tensor cores (cgemm_widened_*): A, B, C complex fp32 (kC32); alpha,
+// beta complex. op(A) and op(B) as stored are first widened, exactly, into a complex fp64 workspace
+// (kernels/widen.h: one pass over each); the zgemm kernel multiplies them, and its epilogue
+// computes alpha * acc + beta * C in fp64 and rounds once into C (the split-K row: fp64 partials,
+// rounded once by splitk::reduce). So every product is exact and every sum is fp64: the result is
+// the exact product rounded to fp32 up to fp64 accumulation error, at least as accurate as an fp32
+// cgemm. On devices whose FP64 tensor cores run at the fp32 SIMT rate (sm_80, sm_90) this is
+// faster than complex fp32 on the SIMT units; the router takes it only there. The workspace holds
+// 16 bytes per element of A and B (cudaErrorMemoryAllocation where the pool cannot give it).
+//
 // Alignment: the vector rows (names without "scalarload") copy A and B in 16-byte chunks and need
 // A and B 16-byte aligned, and (dgemm) lda, ldb even. The "scalarload" rows copy 8 bytes at a time
 // and need only 8-byte alignment of A and B (any leading dimension); otherwise they are identical.
 // C needs 8-byte alignment (16-byte stores are used where C and ldc allow them). Needs sm_80 or
-// newer and the row's shared memory per block.
+// newer and the row's shared memory per block. The cgemm_widened rows take A and B at any
+// alignment of their parts (4 bytes) and any leading dimension; C aligned to its parts.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -82,5 +93,12 @@ bool supports_dgemm_splitk_scalarload_128x64x16(const GemmProblem& p, const Devi
 cudaError_t launch_dgemm_splitk_scalarload_128x64x16(const GemmProblem& p, cudaStream_t stream);
 bool supports_zgemm_splitk_64x64x8(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_zgemm_splitk_64x64x8(const GemmProblem& p, cudaStream_t stream);
+
+// Complex fp32 through the zgemm kernel's 64x64 tile on widened operands, and its split-K (the
+// zgemm split-K geometry, no triangle).
+bool supports_cgemm_widened_64x64x8(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_cgemm_widened_64x64x8(const GemmProblem& p, cudaStream_t stream);
+bool supports_cgemm_widened_splitk_64x64x8(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_cgemm_widened_splitk_64x64x8(const GemmProblem& p, cudaStream_t stream);
 
 }  // namespace tileblas::gemm_f64_mma

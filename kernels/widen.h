@@ -8,9 +8,11 @@
 // ld_dst >= rows. Only the rows x cols elements are read and written (dst's padding rows are not
 // written). Source and destination must not overlap. Asynchronous on `stream`.
 //
-// How: a block of 32 x 8 threads takes 128 rows of 8 columns; a thread reads an element as one
-// 8-byte load where src is 8-byte aligned (else as two 4-byte loads) and writes it as one 16-byte
-// store, consecutive lanes on consecutive rows (whole 32-byte sectors both ways).
+// How: both matrices are cut into tiles of 128 rows and 8 columns, and a block of 32 x 8 threads
+// takes one tile at a time (a grid sized to the tiles of both, so a short wide matrix beside a
+// tall narrow one launches no idle blocks); a thread reads an element as one 8-byte load where
+// src is 8-byte aligned (else as two 4-byte loads) and writes it as one 16-byte store, consecutive
+// lanes on consecutive rows (whole 32-byte sectors both ways).
 #pragma once
 
 #include <cuda_runtime_api.h>

@@ -103,6 +103,12 @@ const std::vector<GemmKernel>& gemm_kernels() {
        cgemm_simt::launch_splitk_64x128x16},
       {"cgemm_simt_packed_64x128x16", cgemm_simt::supports_packed_64x128x16,
        cgemm_simt::launch_packed_64x128x16},
+      // complex fp32 on the FP64 tensor cores, operands widened (kernels/gemm_f64_mma.cu): after
+      // the SIMT rows, which run on every device; the router prefers these where FP64 is fast.
+      {"cgemm_widened_64x64x8", gemm_f64_mma::supports_cgemm_widened_64x64x8,
+       gemm_f64_mma::launch_cgemm_widened_64x64x8},
+      {"cgemm_widened_splitk_64x64x8", gemm_f64_mma::supports_cgemm_widened_splitk_64x64x8,
+       gemm_f64_mma::launch_cgemm_widened_splitk_64x64x8},
   };
   return table;
 }

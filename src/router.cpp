@@ -128,6 +128,35 @@ bool fills_sms_4x_128x128(const GemmProblem& p, const DeviceCaps& caps) {
 // operands: at 1024^3 it still left the packed row 22 % ahead, so it is taken down to about 512^3
 // (1.07 GFLOP); smaller problems run in place.
 bool cgemm_packing_pays(const GemmProblem& p, const DeviceCaps&) { return p.flops() >= 1e9; }
+// Complex fp32 on the FP64 tensor cores (the cgemm_widened rows): only where those run at the fp32
+// SIMT rate (sm_80, sm_90; elsewhere fp64 is a fraction of it). The widening pass costs about
+// 34 / n of the product's time for A and 34 / m for B (24 bytes moved per element against 8 n
+// FLOPs), so m and n must be large; the 64x64 tiles (two blocks per SM) must fill their last
+// wave; and k must be long enough for the zgemm kernel's pipeline. Measured in the shape sweep
+// (H200, the row forced against the SIMT rows as routed before, docs/NOTES-f64-complex.md):
+// 4096^3 1.00 of cuBLAS against 0.87, 8192^3 1.02 against 0.87, 1024^3 0.91 against 0.84,
+// 3001x2999x1531 0.96 against 0.81, the panels 4096^2 x 256 0.97 against 0.92; it lost with
+// k = 32-128 (4096^2 x 32: 0.78 against 0.97), with n or m at most 256 (32768x128x256: 0.74
+// against 0.88), and at 1025^3 (289 tiles: two waves, the second almost empty; 0.76 against 0.96).
+bool fast_fp64(const DeviceCaps& caps) { return caps.sm_version == 80 || caps.sm_version == 90; }
+// The share of the slots (per_sm blocks on every SM) over all the waves that bm x bn tiles fill.
+double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t bm, int64_t bn,
+                 int64_t per_sm) {
+  const int64_t t = tiles(p, bm, bn), slots = per_sm * caps.num_sms;
+  return double(t) / double(tiles(t, slots) * slots);
+}
+bool cgemm_widening_pays(const GemmProblem& p, const DeviceCaps& caps) {
+  return fast_fp64(caps) && p.k >= 256 && std::min(p.m, p.n) >= 1000 &&
+         wave_fill(p, caps, 64, 64, 2) >= 0.75;
+}
+// Split-K on widened operands where the zgemm split-K rule holds and m and n exceed 128: the small
+// squares 251^3-513^3 ran at 0.63-0.91 of cuBLAS against 0.47-0.85 on the SIMT split-K row (the
+// row forced, same sweep); with m or n at most 128 the SIMT row stayed ahead (64x8192x8192: 0.66
+// against 0.61).
+bool cgemm_widened_split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
+  return fast_fp64(caps) && std::min(p.m, p.n) > 128 &&
+         split_k_pays_on<gemm_f64_mma::kZgemmSplitK>(p, caps);
+}
 // TF32 pays once the 128x128 tensor-core tiles fill the SMs (tile-starved at 1024^3).
 bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {
   return fills_sms_128x128(p, caps) && p.k >= 512;
@@ -204,6 +233,9 @@ const Preference kGemmPreferences[] = {
      "complex fp64: few tiles, long k: split-K"},
     {"dgemm_mma_f64_128x128x16", fills_sms_4x_128x128, "fp64 tensor cores, 128x128 tiles"},
     {"dgemm_mma_f64_128x64x16", always, "fp64 tensor cores, 128x64 tiles (few tiles)"},
+    {"cgemm_widened_splitk_", cgemm_widened_split_k_pays,
+     "complex fp32 on the FP64 tensor cores: few tiles, long k: split-K"},
+    {"cgemm_widened_64x64x8", cgemm_widening_pays, "complex fp32 on the FP64 tensor cores"},
     {"cgemm_splitk_", split_k_pays_on<cgemm_simt::kSplitK>,
      "complex fp32: few tiles, long k: split-K"},
     {"cgemm_simt_packed_", cgemm_packing_pays,

@@ -69,12 +69,16 @@ const tileblas::splitk::Geometry* split_geometry(const GemmKernel& k) {
   if (std::strncmp(k.name, "dgemm_splitk_", 13) == 0) return &tileblas::gemm_f64_mma::kDgemmSplitK;
   if (std::strncmp(k.name, "zgemm_splitk_", 13) == 0) return &tileblas::gemm_f64_mma::kZgemmSplitK;
   if (std::strncmp(k.name, "cgemm_splitk_", 13) == 0) return &tileblas::cgemm_simt::kSplitK;
+  if (std::strncmp(k.name, "cgemm_widened_splitk_", 21) == 0)
+    return &tileblas::gemm_f64_mma::kZgemmSplitK;
   return nullptr;
 }
 bool is_packed(const GemmKernel& k) { return std::strstr(k.name, "packed") != nullptr; }
-// Rows that pack what they cannot read in place: the packed rows and cgemm's split-K row.
+// Rows that pack what they cannot read in place: the packed rows and cgemm's split-K row; and
+// the rows that widen A and B into a workspace.
 bool packs(const GemmKernel& k) {
-  return is_packed(k) || std::strncmp(k.name, "cgemm_splitk_", 13) == 0;
+  return is_packed(k) || std::strncmp(k.name, "cgemm_splitk_", 13) == 0 ||
+         std::strncmp(k.name, "cgemm_widened_", 14) == 0;
 }
 // Rows that take any alignment and leading dimension (the others need 16-byte-aligned A and B).
 bool any_alignment(const GemmKernel& k) { return is_scalarload(k) || packs(k); }
@@ -404,8 +408,8 @@ TEST(GemmF64ComplexRows, SupportsOnlyWhatTheyCompute) {
   }
 }
 
-// The split-K rows exist for the three types and never take a triangle of C (syrk .. her2k's plans ask
-// for one): a slice writes its tiles whole.
+// The split-K rows exist for the three types and never take a triangle of C (syrk .. her2k's plans
+// ask for one): a slice writes its tiles whole.
 TEST(GemmF64ComplexRows, SplitKRowsTakeNoTriangle) {
   const DeviceCaps caps = tbtest::hopper_caps();
   alignas(16) static double buffer[256];
@@ -424,7 +428,7 @@ TEST(GemmF64ComplexRows, SplitKRowsTakeNoTriangle) {
       EXPECT_FALSE(row->supports(p, caps)) << row->name;
     }
   }
-  EXPECT_EQ(split_rows, 4);  // dgemm 16-byte and 8-byte loads, zgemm 16-byte loads, cgemm
+  EXPECT_EQ(split_rows, 5);  // dgemm 16- and 8-byte loads, zgemm 16-byte loads, cgemm, widened
 }
 
 TEST(GemmF64ComplexRows, OlderRowsRejectTheNewTypes) {

@@ -28,6 +28,7 @@ using tbtest::Level3Operands;
 using tileblas::DataType;
 using tileblas::Level3Op;
 using tileblas::Op;
+using tileblas::Scalar;
 
 const std::vector<DataType> kTypes = {DataType::kF32, DataType::kF64, DataType::kC32,
                                       DataType::kC64};
@@ -245,6 +246,30 @@ TEST(Level3PlanDevice, LargerCalls) {
     c.op = Level3Op::kSymm, c.m = 500, c.n = 300, c.side = tileblas::Side::kRight;
     cases.push_back(c);
   }
+  check_cases(cases, run_on_device);
+}
+
+// Complex fp32 calls whose GEMMs are large enough for the router to run them on the FP64 tensor
+// cores on sm_80 / sm_90 (the cgemm_widened rows: k >= 256, m and n >= 1000), triangles of C
+// (herk, syr2k) among them; complex scalars, NaN where nothing may be read or written.
+TEST(Level3PlanDevice, ComplexSingleOnWidenedGemms) {
+  TB_REQUIRE_GPU();
+  std::vector<Level3Case> cases;
+  Level3Case c;
+  c.type = DataType::kC32, c.alpha = Scalar(0.75, -0.5), c.beta = Scalar(0.5, 0.25), c.pad = 5;
+  c.sizes = tileblas::level3_block_sizes(c.type);
+  c.op = Level3Op::kTrsm, c.m = 2200, c.n = 1100, c.side = tileblas::Side::kLeft;
+  c.uplo = tileblas::Uplo::kLower, c.trans = Op::kConjTrans;
+  cases.push_back(c);
+  c.op = Level3Op::kTrmm, c.m = 1100, c.n = 2200, c.side = tileblas::Side::kRight;
+  c.uplo = tileblas::Uplo::kUpper, c.trans = Op::kNoTrans, c.diag = tileblas::Diag::kUnit;
+  cases.push_back(c);
+  c.op = Level3Op::kHerk, c.n = 2200, c.k = 1100, c.uplo = tileblas::Uplo::kLower;
+  c.alpha = 0.75, c.beta = 0.5;
+  cases.push_back(c);
+  c.op = Level3Op::kSyr2k, c.trans = Op::kTrans, c.uplo = tileblas::Uplo::kUpper;
+  c.alpha = Scalar(0.75, -0.5), c.beta = Scalar(0.5, 0.25);
+  cases.push_back(c);
   check_cases(cases, run_on_device);
 }
 

@@ -804,42 +804,58 @@ TEST(RouterTest, PicksTheFp64AndComplexRows) {
   }
 }
 
-// Complex fp32: large problems take the packed row (which packs only the operands the 16-byte
-// m/n-contiguous copies cannot read in place, and peels thin edges), those with few tiles and k
-// long enough for two slices the split-K row; small ones run in place, on the 16-byte row where
-// aligned, else the scalar-load row.
+// Complex fp32 on Hopper: large problems with k >= 256 whose 64x64 tiles fill their waves run on
+// the FP64 tensor cores (widened), and so does split-K where m and n exceed 128; other large
+// problems take the packed row (which packs only the
+// operands the 16-byte m/n-contiguous copies cannot read in place, and peels thin edges), those
+// with few tiles and k long enough for two slices the split-K row; small ones run in place, on the
+// 16-byte row where aligned, else the scalar-load row. A device whose FP64 rate is a fraction of
+// its fp32 rate (sm_86, sm_89) never widens.
 TEST(RouterTest, PicksTheComplexFp32Rows) {
-  const DeviceCaps caps = tbtest::hopper_caps();
+  const DeviceCaps hopper = tbtest::hopper_caps();
+  DeviceCaps ada = hopper;
+  ada.sm_version = 89;
   using tileblas::Op;
   const struct {
-    int64_t n, ld;
+    int64_t m, n, k;
     Op ta, tb;
+    const DeviceCaps& caps;
     const char* kernel;
   } cases[] = {
-      {4096, 4096, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_packed_64x128x16"},
-      {4096, 4096, Op::kTrans, Op::kTrans, "cgemm_simt_packed_64x128x16"},
-      {4096, 4096, Op::kConjTrans, Op::kConjTrans, "cgemm_simt_packed_64x128x16"},
-      {4097, 4097, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_packed_64x128x16"},
-      {4097, 4097, Op::kNoTrans, Op::kTrans, "cgemm_simt_packed_64x128x16"},
-      {4096, 4096, Op::kNoTrans, Op::kTrans, "cgemm_simt_packed_64x128x16"},
-      {4096, 4096, Op::kNoTrans, Op::kConjTrans, "cgemm_simt_packed_64x128x16"},
-      {1024, 1024, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_packed_64x128x16"},
-      {512, 512, Op::kNoTrans, Op::kNoTrans, "cgemm_splitk_64x128x16"},
-      {256, 256, Op::kNoTrans, Op::kTrans, "cgemm_splitk_64x128x16"},
-      {255, 255, Op::kNoTrans, Op::kNoTrans, "cgemm_splitk_64x128x16"},
-      {64, 64, Op::kNoTrans, Op::kTrans, "cgemm_simt_64x128x16"},
-      {63, 63, Op::kNoTrans, Op::kNoTrans, "cgemm_simt_scalarload_64x128x16"},
+      {4096, 4096, 4096, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
+      {4096, 4096, 4096, Op::kTrans, Op::kTrans, hopper, "cgemm_widened_64x64x8"},
+      {4096, 4096, 4096, Op::kConjTrans, Op::kConjTrans, hopper, "cgemm_widened_64x64x8"},
+      {4097, 4097, 4097, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
+      {4097, 4097, 4097, Op::kNoTrans, Op::kTrans, hopper, "cgemm_widened_64x64x8"},
+      {4096, 4096, 4096, Op::kNoTrans, Op::kConjTrans, hopper, "cgemm_widened_64x64x8"},
+      {1024, 1024, 1024, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
+      {4096, 4096, 256, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
+      {4096, 4096, 4096, Op::kNoTrans, Op::kNoTrans, ada, "cgemm_simt_packed_64x128x16"},
+      {4096, 4096, 128, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
+      {1025, 1025, 1025, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
+      {32768, 128, 256, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
+      {8192, 256, 2048, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
+      {512, 512, 512, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_splitk_64x64x8"},
+      {256, 256, 256, Op::kNoTrans, Op::kTrans, hopper, "cgemm_widened_splitk_64x64x8"},
+      {255, 255, 255, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_splitk_64x64x8"},
+      {512, 512, 512, Op::kNoTrans, Op::kNoTrans, ada, "cgemm_splitk_64x128x16"},
+      {64, 8192, 8192, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_splitk_64x128x16"},
+      {128, 128, 65536, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_splitk_64x128x16"},
+      {64, 64, 64, Op::kNoTrans, Op::kTrans, hopper, "cgemm_simt_64x128x16"},
+      {63, 63, 63, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_scalarload_64x128x16"},
   };
   for (const auto& e : cases) {
     GemmProblem p = square(e.n, DataType::kC32);
     p.c_type = DataType::kC32;
+    p.m = e.m, p.k = e.k;
     p.trans_a = e.ta, p.trans_b = e.tb;
-    p.lda = p.ldb = p.ldc = e.ld;
+    p.lda = p.a_rows(), p.ldb = p.b_rows(), p.ldc = p.m;
     std::string why;
-    const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
+    const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, e.caps, "", &why);
     ASSERT_NE(k, nullptr) << e.n;
     EXPECT_STREQ(k->name, e.kernel)
-        << e.n << " " << tileblas::name_of(e.ta) << tileblas::name_of(e.tb) << ": " << why;
+        << e.m << "x" << e.n << "x" << e.k << " sm_" << e.caps.sm_version << " "
+        << tileblas::name_of(e.ta) << tileblas::name_of(e.tb) << ": " << why;
   }
 }
 

@@ -145,8 +145,8 @@ TEST(WidenKernel, TwoMatricesInOneLaunch) {
   std::mt19937 rng(7);
   EXPECT_EQ(run({{8193, 33, 0, 0, false}, {33, 1025, 3, 1, true}}, rng), "");
   EXPECT_EQ(run({{5, 3, 1, 0, true}, {0, 4, 1, 0, false}}, rng), "") << "one empty";
-  EXPECT_EQ(run({{1, 600000, 0, 0, false}, {300, 2, 0, 0, false}}, rng), "")
-      << "more column groups than the grid's y extent";
+  EXPECT_EQ(run({{1, 8400000, 0, 0, false}, {300, 2, 0, 0, false}}, rng), "")
+      << "more tiles than the grid has blocks";
 }
 
 TEST(WidenKernel, Arguments) {
