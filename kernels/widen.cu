@@ -13,21 +13,28 @@ constexpr int kRowsPerBlock = kLanes * kRowsPerLane;
 constexpr int64_t kMaxBlocks = 1 << 20;  // a grid-stride loop over the tiles does the rest
 
 // Each matrix is cut into tiles of kRowsPerBlock rows and kColsPerBlock columns, numbered down the
-// tile columns; tiles [0, tiles[0]) are the first matrix's, the rest the second's.
+// tile columns; tiles [0, first.tiles) are the first matrix's, the rest the second's. (Two named
+// members, not an array: indexing a kernel parameter by a run-time value copies it to local
+// memory.)
+struct Part {
+  Matrix m;
+  int64_t tile_rows;  // tiles down a tile column
+  int64_t tiles;
+};
 struct Args {
-  Matrix m[2];
-  int64_t tile_rows[2];  // tiles down a tile column
-  int64_t tiles[2];
+  Part first, second;
 };
 
 template <bool kPairs>
-__global__ void __launch_bounds__(kLanes* kColsPerBlock) widen_kernel(Args args) {
-  for (int64_t t = blockIdx.x; t < args.tiles[0] + args.tiles[1]; t += gridDim.x) {
-    const int which = t < args.tiles[0] ? 0 : 1;
-    const Matrix& mat = args.m[which];
-    const int64_t tile = which == 0 ? t : t - args.tiles[0];
-    const int64_t row0 = tile % args.tile_rows[which] * kRowsPerBlock + threadIdx.x;
-    const int64_t col = tile / args.tile_rows[which] * kColsPerBlock + threadIdx.y;
+__global__ void __launch_bounds__(kLanes* kColsPerBlock) widen_kernel(const Args args) {
+  const int64_t total = args.first.tiles + args.second.tiles;
+  for (int64_t t = blockIdx.x; t < total; t += gridDim.x) {
+    const bool in_first = t < args.first.tiles;
+    const Part part = in_first ? args.first : args.second;
+    const int64_t tile = in_first ? t : t - args.first.tiles;
+    const Matrix& mat = part.m;
+    const int64_t row0 = tile % part.tile_rows * kRowsPerBlock + threadIdx.x;
+    const int64_t col = tile / part.tile_rows * kColsPerBlock + threadIdx.y;
     if (col >= mat.cols) continue;
     const float* s = static_cast<const float*>(mat.src) + 2 * col * mat.ld_src;
     double2* d = static_cast<double2*>(mat.dst) + col * mat.ld_dst;
@@ -55,7 +62,7 @@ bool aligned_to(const void* p, uintptr_t bytes) {
 
 cudaError_t complex_to_double(const Matrix* matrices, int count, cudaStream_t stream) {
   if (count < 1 || count > 2) return cudaErrorInvalidValue;
-  Args args{};
+  Part parts[2] = {};
   bool pairs = true;
   for (int i = 0; i < count; ++i) {
     const Matrix& m = matrices[i];
@@ -63,12 +70,13 @@ cudaError_t complex_to_double(const Matrix* matrices, int count, cudaStream_t st
         m.ld_dst < std::max<int64_t>(1, m.rows) || !aligned_to(m.src, 4) || !aligned_to(m.dst, 16))
       return cudaErrorInvalidValue;
     pairs = pairs && aligned_to(m.src, 8);
-    args.m[i] = m;
-    args.tile_rows[i] = std::max<int64_t>(1, (m.rows + kRowsPerBlock - 1) / kRowsPerBlock);
-    args.tiles[i] =
-        m.rows == 0 ? 0 : args.tile_rows[i] * ((m.cols + kColsPerBlock - 1) / kColsPerBlock);
+    parts[i].m = m;
+    parts[i].tile_rows = std::max<int64_t>(1, (m.rows + kRowsPerBlock - 1) / kRowsPerBlock);
+    parts[i].tiles =
+        m.rows == 0 ? 0 : parts[i].tile_rows * ((m.cols + kColsPerBlock - 1) / kColsPerBlock);
   }
-  const int64_t tiles = args.tiles[0] + args.tiles[1];
+  const Args args{parts[0], parts[1]};
+  const int64_t tiles = parts[0].tiles + parts[1].tiles;
   if (tiles == 0) return cudaSuccess;
   const unsigned grid = unsigned(std::min(tiles, kMaxBlocks));
   const dim3 block(kLanes, kColsPerBlock);
