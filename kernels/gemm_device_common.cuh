@@ -45,17 +45,22 @@ __device__ inline void store_c(void* c, int64_t at, DataType type, float v) {
   }
 }
 
-// Grouped rasterization: consecutive blocks walk `group` tile rows before moving to the next tile
-// column, so the A and B tiles they share stay in L2. Returns the block's tile origin (m0, n0).
-__device__ inline int2 grouped_tile_origin(int m, int n, int block_m, int block_n, int group) {
+// Grouped rasterization: consecutive tiles walk `group` tile rows before moving to the next tile
+// column, so the A and B tiles that blocks running together share stay in L2. Returns the origin
+// (m0, n0) of tile number `tile` (by default the block's own, blockIdx.x).
+__device__ inline int2 grouped_tile_origin(int m, int n, int block_m, int block_n, int group,
+                                           int tile) {
   const int tiles_m = (m + block_m - 1) / block_m;
   const int tiles_n = (n + block_n - 1) / block_n;
   const int per_group = group * tiles_n;
-  const int first_tile_m = int(blockIdx.x) / per_group * group;
+  const int first_tile_m = tile / per_group * group;
   const int group_rows = min(tiles_m - first_tile_m, group);
-  const int in_group = int(blockIdx.x) % per_group;
+  const int in_group = tile % per_group;
   return make_int2((first_tile_m + in_group % group_rows) * block_m,
                    (in_group / group_rows) * block_n);
+}
+__device__ inline int2 grouped_tile_origin(int m, int n, int block_m, int block_n, int group) {
+  return grouped_tile_origin(m, n, block_m, block_n, group, int(blockIdx.x));
 }
 
 // GemmProblem::c_triangle in the kernels that accept one (every SIMT and FP64 tensor-core row but

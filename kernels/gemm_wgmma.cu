@@ -367,12 +367,42 @@ __device__ void load_tile(uint32_t tile, const CUtensorMap* map, int mn0, int k0
   }
 }
 
+// The persistent rows' epilogue, straight from the accumulators to an fp32 C whose columns start
+// on 32-byte boundaries (supports() checks): C = alpha * acc + beta * C. Accumulator i of a thread
+// holds C(row, col) below (as in store_tile()); for each i a warp writes 8 consecutive rows of 4
+// columns, whole 32-byte sectors. The ring is not touched, so the copies of the block's next tile
+// already in flight land while these stores drain. With no k-tiles acc counts as zero.
+template <class Cfg>
+__device__ void store_direct(const float (&acc)[Cfg::kAccumulators], const Args& args, int m0,
+                             int n0, bool have_acc) {
+  const int lane = int(threadIdx.x) % 32;
+  const int warp = int(threadIdx.x) / 32;
+  const int row0 = m0 + (warp / 4) * kWgmmaM + (warp % 4) * 16 + lane / 4;
+  const int col0 = n0 + (lane % 4) * 2;
+  float* const c = static_cast<float*>(args.c);
+#pragma unroll
+  for (int i = 0; i < Cfg::kAccumulators; ++i) {
+    const int row = row0 + ((i >> 1) & 1) * 8;
+    const int col = col0 + (i >> 2) * 8 + (i & 1);
+    if (row >= args.m || col >= args.n) continue;
+    const int64_t at = row + int64_t(col) * args.ldc;
+    float v = args.alpha * (have_acc ? acc[i] : 0.0f);
+    if (args.beta != 0.0f) v = fmaf(args.beta, c[at], v);
+    c[at] = v;
+  }
+}
+
 // Thread 0 issues the copies of a k-tile kLoadAhead ahead into a ring of kStages stages, each
 // with an mbarrier that completes when its bytes have landed; both warpgroups wait on it, issue
 // their wgmmas, and keep one wgmma group in flight. The barrier at the top of each k-step tells
-// thread 0 that every warpgroup is done with the stage it refills. blockIdx.x is the output tile,
-// blockIdx.y the k slice.
-template <class T, class Cfg, Layout kALayout, Layout kBLayout>
+// thread 0 that every warpgroup is done with the stage it refills. blockIdx.y is the k slice.
+// Tiles: without kPersistent, blockIdx.x is the block's one output tile and the epilogue passes it
+// through the ring (store_tile()). With kPersistent (no k slices, an fp32 C of 32-byte aligned
+// columns), the grid is at most one wave and block b computes tiles b, b + gridDim.x, ...: the
+// ring runs on through the block's k-tiles of every tile in one sequence, so the next tile's first
+// copies are issued during this tile's last k-steps, and the epilogue stores from the accumulators
+// (store_direct()) while they land.
+template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kPersistent>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
     gemm_wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
                       const __grid_constant__ CUtensorMap map_b, const SliceArgs sa) {
@@ -384,34 +414,52 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
   constexpr int kStages = Cfg::kStages;
   const Args& args = sa.g;
 
-  const int2 origin =
-      gemm_device::grouped_tile_origin(args.m, args.n, kBlockM, kBlockN, Cfg::kRasterGroup);
-  const int m0 = origin.x, n0 = origin.y;
+  const int tiles = ((args.m + kBlockM - 1) / kBlockM) * ((args.n + kBlockN - 1) / kBlockN);
+  auto origin_of = [&](int tile) {
+    return gemm_device::grouped_tile_origin(args.m, args.n, kBlockM, kBlockN, Cfg::kRasterGroup,
+                                            tile);
+  };
+  // This block's tiles: blockIdx.x + t * gridDim.x for t < my_tiles (one without kPersistent).
+  const int my_tiles =
+      kPersistent ? (tiles - int(blockIdx.x) + int(gridDim.x) - 1) / int(gridDim.x) : 1;
 
   const int warpgroup = int(threadIdx.x) / kWarpgroupThreads;
   const uint32_t smem0 = (smem_address(smem) + kAtomBytes - 1) & ~uint32_t(kAtomBytes - 1);
-  auto stage = [&](int kt) { return smem0 + uint32_t((kt % kStages) * Cfg::kStageBytes); };
+  auto stage = [&](int64_t g) { return smem0 + uint32_t((g % kStages) * Cfg::kStageBytes); };
   const uint32_t barriers = smem0 + uint32_t(kStages * Cfg::kStageBytes);
-  auto full = [&](int kt) { return barriers + uint32_t(kt % kStages) * 8; };
-  // This slice's k-tiles [kt0, kt0 + k_tiles). alpha == 0 (or k == 0): none, A and B are never
-  // read.
+  auto full = [&](int64_t g) { return barriers + uint32_t(g % kStages) * 8; };
+  // This slice's k-tiles [kt0, kt0 + k_tiles) of each tile. alpha == 0 (or k == 0): none, A and B
+  // are never read.
   const int all_k_tiles = args.alpha == 0.0f ? 0 : (args.k + kBlockK - 1) / kBlockK;
   const int kt0 = int(blockIdx.y) * sa.k_tiles_per_slice;
   const int k_tiles = max(0, min(all_k_tiles - kt0, sa.k_tiles_per_slice));
+  // The block's k-steps of all its tiles, g = t * k_tiles + kt, in one sequence through the ring.
+  const int64_t steps = int64_t(my_tiles) * k_tiles;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) mbarrier_init(barriers + uint32_t(s) * 8, 1);
     fence_mbarrier_init();
   }
   __syncthreads();
-  auto load_stage = [&](int kt) {
-    mbarrier_arrive_expect_tx(full(kt), Cfg::kStageBytes);
-    const int k0 = (kt0 + kt) * kBlockK;
-    load_tile<Cfg, kALayout, kBlockM>(stage(kt), &map_a, m0, k0, full(kt));
-    load_tile<Cfg, kBLayout, kBlockN>(stage(kt) + Cfg::kATileBytes, &map_b, n0, k0, full(kt));
+  // Thread 0's next copy: step `next`, k-tile next_kt of the tile at next_origin.
+  int64_t next = 0;
+  int next_kt = 0;
+  int2 next_origin = origin_of(int(blockIdx.x));
+  auto load_next = [&] {
+    const uint32_t bar = full(next);
+    mbarrier_arrive_expect_tx(bar, Cfg::kStageBytes);
+    const int k0 = (kt0 + next_kt) * kBlockK;
+    load_tile<Cfg, kALayout, kBlockM>(stage(next), &map_a, next_origin.x, k0, bar);
+    load_tile<Cfg, kBLayout, kBlockN>(stage(next) + Cfg::kATileBytes, &map_b, next_origin.y, k0,
+                                      bar);
+    ++next;
+    if (++next_kt == k_tiles && next < steps) {
+      next_kt = 0;
+      next_origin = origin_of(int(blockIdx.x) + int(next / k_tiles) * int(gridDim.x));
+    }
   };
   if (threadIdx.x == 0) {
-    for (int s = 0; s < Cfg::kLoadAhead && s < k_tiles; ++s) load_stage(s);
+    while (next < Cfg::kLoadAhead && next < steps) load_next();
   }
 
   // This warpgroup's A slice and B relative to a stage, at k-step 0; a k-step moves both start
@@ -425,35 +473,44 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
   constexpr uint32_t kALeading = kALayout == Layout::kKMajor ? 16 : Cfg::kMNColumnBytes;
   constexpr uint32_t kBLeading = kBLayout == Layout::kKMajor ? 16 : Cfg::kMNColumnBytes;
 
-  // The first wgmma overwrites the accumulators, so no instruction but wgmmas defines them (an
-  // initialization would make ptxas serialize the wgmmas); with no k-tiles they are never read.
+  // The first wgmma of a tile overwrites the accumulators, so no instruction but wgmmas defines
+  // them (an initialization would make ptxas serialize the wgmmas); with no k-tiles they are never
+  // read.
   float acc[Cfg::kAccumulators];
-  for (int kt = 0; kt < k_tiles; ++kt) {
-    // Every warpgroup's wgmmas of k-tile kt - 2 have completed (each waited for all but its
-    // latest group): that stage can be refilled.
-    __syncthreads();
-    if (threadIdx.x == 0 && kt + Cfg::kLoadAhead < k_tiles) load_stage(kt + Cfg::kLoadAhead);
-    mbarrier_wait(full(kt), uint32_t(kt / kStages) & 1);
+  int64_t g = 0;
+  for (int t = 0; t < my_tiles; ++t) {
+    const int2 origin = origin_of(int(blockIdx.x) + t * int(gridDim.x));
+    for (int kt = 0; kt < k_tiles; ++kt, ++g) {
+      // Every warpgroup's wgmmas of step g - 2 have completed (each waited for all but its latest
+      // group): that stage can be refilled.
+      __syncthreads();
+      if (threadIdx.x == 0 && next < steps) load_next();
+      mbarrier_wait(full(g), uint32_t(g / kStages) & 1);
 
-    const uint32_t a_tile = stage(kt) + a_offset;
-    const uint32_t b_tile = stage(kt) + Cfg::kATileBytes;
-    fence_accumulators(acc);
-    wgmma_fence();
+      const uint32_t a_tile = stage(g) + a_offset;
+      const uint32_t b_tile = stage(g) + Cfg::kATileBytes;
+      fence_accumulators(acc);
+      wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < kBlockK / T::kMmaK; ++kk) {
-      T::template mma<kBlockN, kALayout, kBLayout>(
-          acc, descriptor(a_tile + kk * kAStep, kALeading, kAtomBytes),
-          descriptor(b_tile + kk * kBStep, kBLeading, kAtomBytes), kt > 0 || kk > 0);
+      for (int kk = 0; kk < kBlockK / T::kMmaK; ++kk) {
+        T::template mma<kBlockN, kALayout, kBLayout>(
+            acc, descriptor(a_tile + kk * kAStep, kALeading, kAtomBytes),
+            descriptor(b_tile + kk * kBStep, kBLeading, kAtomBytes), kt > 0 || kk > 0);
+      }
+      wgmma_commit();
+      wgmma_wait<1>();
+      fence_accumulators(acc);
     }
-    wgmma_commit();
-    wgmma_wait<1>();
+    wgmma_wait<0>();
     fence_accumulators(acc);
+    if constexpr (kPersistent) {
+      store_direct<Cfg>(acc, args, origin.x, origin.y, k_tiles > 0);
+    } else {
+      __syncthreads();  // both warpgroups are done with the ring: it holds the tile from here on
+      store_tile<Cfg>(acc, sa, reinterpret_cast<float*>(smem + (smem0 - smem_address(smem))),
+                      origin.x, origin.y, k_tiles > 0);
+    }
   }
-  wgmma_wait<0>();
-  fence_accumulators(acc);
-  __syncthreads();  // both warpgroups are done with the ring: it holds the tile from here on
-  store_tile<Cfg>(acc, sa, reinterpret_cast<float*>(smem + (smem0 - smem_address(smem))), m0, n0,
-                  k_tiles > 0);
 #endif
 }
 
@@ -514,7 +571,9 @@ cudaError_t encode_operand(CUtensorMap* map, const void* base, int64_t mn, int64
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-template <class T, class Cfg, Layout kALayout, Layout kBLayout>
+// The grid: one block per output tile and k slice; persistent, at most one wave of blocks (each
+// SM's kBlocksPerSm) over the tiles.
+template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kPersistent>
 cudaError_t launch_layouts(const SliceArgs& sa, int64_t slices, cudaStream_t stream) {
   const Args& args = sa.g;
   CUtensorMap map_a{}, map_b{};
@@ -526,30 +585,38 @@ cudaError_t launch_layouts(const SliceArgs& sa, int64_t slices, cudaStream_t str
           encode_operand<T, Cfg, kBLayout, Cfg::kBlockN>(&map_b, args.b, args.n, args.k, args.ldb);
     if (err != cudaSuccess) return err;
   }
-  auto kernel = gemm_wgmma_kernel<T, Cfg, kALayout, kBLayout>;
+  auto kernel = gemm_wgmma_kernel<T, Cfg, kALayout, kBLayout, kPersistent>;
   cudaError_t err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
   if (err != cudaSuccess) return err;
-  const int64_t tiles = ((args.m + Cfg::kBlockM - 1) / Cfg::kBlockM) *
-                        int64_t((args.n + Cfg::kBlockN - 1) / Cfg::kBlockN);
-  kernel<<<dim3(unsigned(tiles), unsigned(slices)), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
+  int64_t blocks = ((args.m + Cfg::kBlockM - 1) / Cfg::kBlockM) *
+                   int64_t((args.n + Cfg::kBlockN - 1) / Cfg::kBlockN);
+  if constexpr (kPersistent) {
+    int device = 0, sms = 0;
+    err = cudaGetDevice(&device);
+    if (err == cudaSuccess)
+      err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err != cudaSuccess) return err;
+    blocks = std::min<int64_t>(blocks, int64_t(sms) * Cfg::kBlocksPerSm);
+  }
+  kernel<<<dim3(unsigned(blocks), unsigned(slices)), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
       map_a, map_b, sa);
   return cudaGetLastError();
 }
 
 // Launches sa over `slices` k slices, A and B read k-contiguous (K-major) or not.
-template <class T, class Cfg>
+template <class T, class Cfg, bool kPersistent>
 cudaError_t launch_read_as(const SliceArgs& sa, bool a_k, bool b_k, int64_t slices,
                            cudaStream_t stream) {
   constexpr Layout kK = Layout::kKMajor, kMN = Layout::kMNMajor;
   if constexpr (T::kReadsMNMajor) {
-    if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK>(sa, slices, stream);
-    if (a_k) return launch_layouts<T, Cfg, kK, kMN>(sa, slices, stream);
-    if (b_k) return launch_layouts<T, Cfg, kMN, kK>(sa, slices, stream);
-    return launch_layouts<T, Cfg, kMN, kMN>(sa, slices, stream);
+    if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kPersistent>(sa, slices, stream);
+    if (a_k) return launch_layouts<T, Cfg, kK, kMN, kPersistent>(sa, slices, stream);
+    if (b_k) return launch_layouts<T, Cfg, kMN, kK, kPersistent>(sa, slices, stream);
+    return launch_layouts<T, Cfg, kMN, kMN, kPersistent>(sa, slices, stream);
   } else {
     // stage_operands() made both k-contiguous (or they are not read).
-    return launch_layouts<T, Cfg, kK, kK>(sa, slices, stream);
+    return launch_layouts<T, Cfg, kK, kK, kPersistent>(sa, slices, stream);
   }
 }
 
@@ -630,8 +697,11 @@ cudaError_t stage_operands(Operand* a, Operand* b, void** workspace, cudaStream_
   return err;
 }
 
-template <class T, class Cfg>
-cudaError_t launch_problem(const GemmProblem& p, bool split_k, cudaStream_t stream) {
+// How a row runs its tiles: one block per tile (and k slice: split-K), or persistent blocks.
+enum class Mode { kTiles, kSplitK, kPersistent };
+
+template <class T, class Cfg, Mode kMode>
+cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
   SliceArgs sa{{int(p.m), int(p.n), int(p.k), float(p.alpha.re), float(p.beta.re), p.a, p.lda, p.b,
                 p.ldb, p.c, p.ldc, p.c_type},
                0,
@@ -648,9 +718,9 @@ cudaError_t launch_problem(const GemmProblem& p, bool split_k, cudaStream_t stre
     sa.g.a = a.data, sa.g.lda = a.ld;
     sa.g.b = b.data, sa.g.ldb = b.ld;
   }
-  if (err == cudaSuccess && !split_k) {
+  if (err == cudaSuccess && kMode != Mode::kSplitK) {
     sa.k_tiles_per_slice = int((p.k + Cfg::kBlockK - 1) / Cfg::kBlockK);
-    err = launch_read_as<T, Cfg>(sa, a.k_major, b.k_major, 1, stream);
+    err = launch_read_as<T, Cfg, kMode == Mode::kPersistent>(sa, a.k_major, b.k_major, 1, stream);
   } else if (err == cudaSuccess) {
     splitk::Slices slices;
     err = splitk::slices_of(kSplitK, p, &slices);
@@ -662,7 +732,7 @@ cudaError_t launch_problem(const GemmProblem& p, bool split_k, cudaStream_t stre
             sa.k_tiles_per_slice = int(slices.k_steps);
             sa.partial = static_cast<float*>(partial);
             sa.m_pad = m_pad;
-            return launch_read_as<T, Cfg>(sa, a.k_major, b.k_major, slices.count, stream);
+            return launch_read_as<T, Cfg, false>(sa, a.k_major, b.k_major, slices.count, stream);
           },
           stream);
   }
@@ -684,6 +754,12 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
       caps.smem_per_block_optin < size_t(Cfg::kSmemBytes))
     return false;
   return aligned_to(p.c, size_of(p.c_type));
+}
+// The persistent rows' epilogue writes whole 32-byte sectors of an fp32 C (store_direct()).
+template <class T, class Cfg>
+bool supports_persistent(const GemmProblem& p, const DeviceCaps& caps) {
+  return supports_problem<T, Cfg>(p, caps) && p.c_type == DataType::kF32 && aligned_to(p.c, 32) &&
+         p.ldc % 8 == 0;
 }
 
 // 128 x 256 tiles, 4 stages of 48 KiB: one block per SM, 128 accumulators a thread.
@@ -707,22 +783,29 @@ static_assert(ConfigF16N128::kBlockM == kSplitK.block_m &&
 
 bool built_for_sm90a() { return kBuiltForSm90a; }
 
-#define TILEBLAS_WGMMA_ROW(name, T, Cfg, split_k)                        \
+#define TILEBLAS_WGMMA_ROW(name, T, Cfg, mode, supports)                 \
   bool supports_##name(const GemmProblem& p, const DeviceCaps& caps) {   \
-    return supports_problem<T, Cfg>(p, caps);                            \
+    return supports<T, Cfg>(p, caps);                                    \
   }                                                                      \
   cudaError_t launch_##name(const GemmProblem& p, cudaStream_t stream) { \
-    return launch_problem<T, Cfg>(p, split_k, stream);                   \
+    return launch_problem<T, Cfg, Mode::mode>(p, stream);                \
   }
-TILEBLAS_WGMMA_ROW(f16_128x256x64, TypeF16, ConfigF16, false)
-TILEBLAS_WGMMA_ROW(bf16_128x256x64, TypeBF16, ConfigBF16, false)
-TILEBLAS_WGMMA_ROW(tf32_128x256x32, TypeTF32, ConfigTF32, false)
-TILEBLAS_WGMMA_ROW(f16_128x128x64, TypeF16, ConfigF16N128, false)
-TILEBLAS_WGMMA_ROW(bf16_128x128x64, TypeBF16, ConfigBF16N128, false)
-TILEBLAS_WGMMA_ROW(f16_128x64x64, TypeF16, ConfigF16N64, false)
-TILEBLAS_WGMMA_ROW(bf16_128x64x64, TypeBF16, ConfigBF16N64, false)
-TILEBLAS_WGMMA_ROW(f16_splitk_128x128x64, TypeF16, ConfigF16N128, true)
-TILEBLAS_WGMMA_ROW(bf16_splitk_128x128x64, TypeBF16, ConfigBF16N128, true)
+TILEBLAS_WGMMA_ROW(f16_128x256x64, TypeF16, ConfigF16, kTiles, supports_problem)
+TILEBLAS_WGMMA_ROW(bf16_128x256x64, TypeBF16, ConfigBF16, kTiles, supports_problem)
+TILEBLAS_WGMMA_ROW(tf32_128x256x32, TypeTF32, ConfigTF32, kTiles, supports_problem)
+TILEBLAS_WGMMA_ROW(f16_128x128x64, TypeF16, ConfigF16N128, kTiles, supports_problem)
+TILEBLAS_WGMMA_ROW(bf16_128x128x64, TypeBF16, ConfigBF16N128, kTiles, supports_problem)
+TILEBLAS_WGMMA_ROW(f16_128x64x64, TypeF16, ConfigF16N64, kTiles, supports_problem)
+TILEBLAS_WGMMA_ROW(bf16_128x64x64, TypeBF16, ConfigBF16N64, kTiles, supports_problem)
+TILEBLAS_WGMMA_ROW(f16_splitk_128x128x64, TypeF16, ConfigF16N128, kSplitK, supports_problem)
+TILEBLAS_WGMMA_ROW(bf16_splitk_128x128x64, TypeBF16, ConfigBF16N128, kSplitK, supports_problem)
+TILEBLAS_WGMMA_ROW(f16_persistent_128x256x64, TypeF16, ConfigF16, kPersistent, supports_persistent)
+TILEBLAS_WGMMA_ROW(bf16_persistent_128x256x64, TypeBF16, ConfigBF16, kPersistent,
+                   supports_persistent)
+TILEBLAS_WGMMA_ROW(f16_persistent_128x128x64, TypeF16, ConfigF16N128, kPersistent,
+                   supports_persistent)
+TILEBLAS_WGMMA_ROW(bf16_persistent_128x128x64, TypeBF16, ConfigBF16N128, kPersistent,
+                   supports_persistent)
 #undef TILEBLAS_WGMMA_ROW
 
 }  // namespace tileblas::gemm_wgmma

@@ -24,8 +24,9 @@
 // launch() first transposes an m/n-contiguous fp32 operand (A not transposed, B transposed) into a
 // k-contiguous workspace; an operand the copy engine cannot read in place (base or leading
 // dimension not a multiple of 16 bytes) is first copied as it lies into a workspace with 16-byte
-// rows (kernels/realign.h: both operands in one launch). Workspaces come from the device's default memory pool (cudaMallocAsync, freed
-// stream-ordered). Blocks are rasterized in groups of 8 tile rows (L2 reuse).
+// rows (kernels/realign.h: both operands in one launch). Workspaces come from the device's default
+// memory pool (cudaMallocAsync, freed stream-ordered). Blocks are rasterized in groups of 8 tile
+// rows (L2 reuse).
 //
 // Edges: any m, n >= 1 and k >= 0. The copy engine zero-fills rows, columns and k outside the
 // matrix. The epilogue passes the tile through shared memory (the ring, free by then) and writes
@@ -63,6 +64,20 @@ bool supports_f16_128x64x64(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_f16_128x64x64(const GemmProblem& p, cudaStream_t stream);
 bool supports_bf16_128x64x64(const GemmProblem& p, const DeviceCaps& caps);
 cudaError_t launch_bf16_128x64x64(const GemmProblem& p, cudaStream_t stream);
+
+// Persistent rows: at most one wave of blocks, each computing tiles blockIdx.x + t * gridDim.x with
+// its copy ring running on from one tile's k-tiles into the next's, and an epilogue that stores
+// straight from the accumulators (no pass through shared memory) while the next tile's first
+// k-tiles land. Only an fp32 C whose columns start on 32-byte boundaries (C 32-byte aligned, ldc a
+// multiple of 8): each store then writes whole sectors.
+bool supports_f16_persistent_128x256x64(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_persistent_128x256x64(const GemmProblem& p, cudaStream_t stream);
+bool supports_bf16_persistent_128x256x64(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_persistent_128x256x64(const GemmProblem& p, cudaStream_t stream);
+bool supports_f16_persistent_128x128x64(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_persistent_128x128x64(const GemmProblem& p, cudaStream_t stream);
+bool supports_bf16_persistent_128x128x64(const GemmProblem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_persistent_128x128x64(const GemmProblem& p, cudaStream_t stream);
 
 // The split-K rows' geometry (the 128 x 128 tile, two blocks per SM; a slice is at least eight
 // k-tiles, 512 of k: the ring fills and drains twice a slice, and half as many partials as with

@@ -111,6 +111,14 @@ bool wgmma_split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
 bool wgmma_128x256_fills_sms(const GemmProblem& p, const DeviceCaps& caps) {
   return tiles(p, 128, 256) >= 2 * int64_t(caps.num_sms) && p.k >= 1024;
 }
+// The persistent rows (an fp32 C with 32-byte aligned columns; H200, each row forced in the f16
+// sweep against the routing before, same run, docs/NOTES-tensorcore.md): 128x256 wherever the
+// 128x256 row would run (4096^3 0.94 of cuBLAS against 0.92, 8192^3 0.98 against 0.97, the
+// transposes at 4096^3 +2 %); 128x128 once its tiles fill the SMs' two blocks 8 times over (the
+// panels 8192^2 x 32-128 0.81-0.83 against 0.79-0.82; the 4096^2 panels, 4 waves, lost 2-3 %).
+bool wgmma_128x128_many_waves(const GemmProblem& p, const DeviceCaps& caps) {
+  return tiles(p, 128, 128) >= 16 * int64_t(caps.num_sms);
+}
 bool wgmma_128x128_starves(const GemmProblem& p, const DeviceCaps& caps) {
   return p.n <= 64 || tiles(p, 128, 128) < caps.num_sms;
 }
@@ -214,6 +222,10 @@ const Preference kGemmPreferences[] = {
      "fp16 tensor cores, wgmma (sm_90): few tiles, long k: split-K"},
     {"gemm_wgmma_bf16_splitk_", wgmma_split_k_pays,
      "bf16 tensor cores, wgmma (sm_90): few tiles, long k: split-K"},
+    {"gemm_wgmma_f16_persistent_128x256x64", wgmma_128x256_fills_sms,
+     "fp16 tensor cores, wgmma (sm_90), 128x256, persistent"},
+    {"gemm_wgmma_bf16_persistent_128x256x64", wgmma_128x256_fills_sms,
+     "bf16 tensor cores, wgmma (sm_90), 128x256, persistent"},
     {"gemm_wgmma_f16_128x256x64", wgmma_128x256_fills_sms,
      "fp16 tensor cores, wgmma (sm_90), 128x256"},
     {"gemm_wgmma_bf16_128x256x64", wgmma_128x256_fills_sms,
@@ -221,6 +233,10 @@ const Preference kGemmPreferences[] = {
     {"gemm_wgmma_f16_128x64x64", wgmma_128x128_starves, "fp16 tensor cores, wgmma (sm_90), 128x64"},
     {"gemm_wgmma_bf16_128x64x64", wgmma_128x128_starves,
      "bf16 tensor cores, wgmma (sm_90), 128x64"},
+    {"gemm_wgmma_f16_persistent_128x128x64", wgmma_128x128_many_waves,
+     "fp16 tensor cores, wgmma (sm_90), 128x128, persistent"},
+    {"gemm_wgmma_bf16_persistent_128x128x64", wgmma_128x128_many_waves,
+     "bf16 tensor cores, wgmma (sm_90), 128x128, persistent"},
     {"gemm_wgmma_f16_128x128x64", always, "fp16 tensor cores, wgmma (sm_90), 128x128"},
     {"gemm_wgmma_bf16_128x128x64", always, "bf16 tensor cores, wgmma (sm_90), 128x128"},
     {"gemm_wgmma_tf32_", large_tf32, "TF32 tensor cores, wgmma (sm_90, TILEBLAS_ALLOW_TF32=1)"},

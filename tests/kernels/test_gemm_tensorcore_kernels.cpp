@@ -51,6 +51,8 @@ std::vector<const GemmKernel*> tensor_core_rows() {
 bool is_scalarload(const GemmKernel& k) { return std::strstr(k.name, "scalarload") != nullptr; }
 bool is_wgmma(const GemmKernel& k) { return std::strncmp(k.name, "gemm_wgmma_", 11) == 0; }
 bool is_split_k(const GemmKernel& k) { return std::strstr(k.name, "_splitk_") != nullptr; }
+// Persistent rows store an fp32 C whose columns start on 32-byte boundaries only.
+bool is_persistent(const GemmKernel& k) { return std::strstr(k.name, "_persistent_") != nullptr; }
 
 // wgmma rows run on sm_90 alone, and only from a build for sm_90a; on other devices they are
 // skipped, visibly.
@@ -68,9 +70,11 @@ DataType ab_type_of(const GemmKernel& k) {
   return DataType::kF32;
 }
 
-// The C types a row is tested with: fp32 always, and the 16-bit input type itself (hgemm's fp16 C).
-std::vector<DataType> c_types_of(DataType ab) {
-  if (ab == DataType::kF32) return {DataType::kF32};
+// The C types a row is tested with: fp32 always, and the 16-bit input type itself (hgemm's fp16 C)
+// but on the persistent rows.
+std::vector<DataType> c_types_of(const GemmKernel& row) {
+  const DataType ab = ab_type_of(row);
+  if (ab == DataType::kF32 || is_persistent(row)) return {DataType::kF32};
   return {DataType::kF32, ab};
 }
 
@@ -123,8 +127,9 @@ struct Case {
   int64_t m = 1, n = 1, k = 1;
   float alpha = 1.0f, beta = 0.0f;
   DataType c_type = DataType::kF32;
-  bool integers = true;  // integer-valued inputs: exact comparison
-  bool misaligned = false;
+  bool integers = true;     // integer-valued inputs: exact comparison
+  bool misaligned = false;  // A, B and (unless sector_c) C one element off 16-byte alignment
+  bool sector_c = false;    // C's columns on 32-byte boundaries (ldc a multiple of 8)
   int64_t pad_a = 0, pad_b = 0, pad_c = 0;
 
   std::string str() const {
@@ -132,7 +137,7 @@ struct Case {
     s << tileblas::name_of(ta) << tileblas::name_of(tb) << " m=" << m << " n=" << n << " k=" << k
       << " alpha=" << alpha << " beta=" << beta << " C=" << tileblas::name_of(c_type)
       << (integers ? " integers" : " random") << (misaligned ? " misaligned" : "")
-      << " pads=" << pad_a << "," << pad_b << "," << pad_c;
+      << (sector_c ? " sector-aligned C" : "") << " pads=" << pad_a << "," << pad_b << "," << pad_c;
     return s.str();
   }
 };
@@ -155,12 +160,13 @@ std::string run_case(const GemmKernel& row, const DeviceCaps& caps, const Case& 
   };
   p.lda = ld_of(p.a_rows(), c.pad_a);
   p.ldb = ld_of(p.b_rows(), c.pad_b);
-  p.ldc = p.m + c.pad_c;
+  p.ldc = c.sector_c ? (p.m + c.pad_c + 7) / 8 * 8 : p.m + c.pad_c;
   const int64_t off = c.misaligned ? 1 : 0;
+  const int64_t off_c = c.sector_c ? 0 : off;
 
   Matrix a(ab, size_t(off + p.lda * p.a_cols()));
   Matrix b(ab, size_t(off + p.ldb * p.b_cols()));
-  Matrix cm(c.c_type, size_t(off + p.ldc * p.n));
+  Matrix cm(c.c_type, size_t(off_c + p.ldc * p.n));
   auto fill = [&](Matrix& mat) {
     const std::vector<float> v =
         c.integers ? tbtest::random_ints(mat.count(), -2, 2) : tbtest::random_floats(mat.count());
@@ -182,7 +188,7 @@ std::string run_case(const GemmKernel& row, const DeviceCaps& caps, const Case& 
       cf(size_t(p.ldc * p.n));
   for (size_t i = 0; i < af.size(); ++i) af[i] = a.get(off + i);
   for (size_t i = 0; i < bf.size(); ++i) bf[i] = b.get(off + i);
-  for (size_t i = 0; i < cf.size(); ++i) cf[i] = cm.get(off + i);
+  for (size_t i = 0; i < cf.size(); ++i) cf[i] = cm.get(off_c + i);
   GemmProblem host = p;
   host.a = af.data(), host.b = bf.data(), host.c = cf.data();
   std::vector<double> ref, scale;
@@ -191,7 +197,7 @@ std::string run_case(const GemmKernel& row, const DeviceCaps& caps, const Case& 
   const bool null_ab = c.alpha == 0.0f;  // A and B must not be read
   p.a = null_ab ? nullptr : static_cast<unsigned char*>(a.device) + off * ab_bytes;
   p.b = null_ab ? nullptr : static_cast<unsigned char*>(b.device) + off * ab_bytes;
-  p.c = static_cast<unsigned char*>(cm.device) + off * size_of(c.c_type);
+  p.c = static_cast<unsigned char*>(cm.device) + off_c * size_of(c.c_type);
   if (!row.supports(p, caps)) return "supports() rejects the case";
   if (cudaError_t err = row.launch(p, nullptr); err != cudaSuccess)
     return std::string("launch: ") + cudaGetErrorString(err);
@@ -210,7 +216,7 @@ std::string run_case(const GemmKernel& row, const DeviceCaps& caps, const Case& 
   const size_t cb = size_of(c.c_type);
   for (int64_t j = 0; j < p.n; ++j) {
     for (int64_t i = 0; i < p.ldc; ++i) {
-      const size_t at = size_t(off + i + j * p.ldc);
+      const size_t at = size_t(off_c + i + j * p.ldc);
       if (i >= p.m) {  // padding row: untouched, bit for bit
         if (std::memcmp(&got_bytes[at * cb], &cm.host[at * cb], cb) != 0)
           return "padding row " + std::to_string(i) + " of column " + std::to_string(j) +
@@ -263,7 +269,8 @@ Case random_case(const GemmKernel& row, const std::vector<int64_t>& dims, int64_
   c.tb = tbtest::pick(std::vector<Op>{Op::kNoTrans, Op::kTrans});
   c.alpha = tbtest::pick(integers ? kExactScalars : kScalars);
   c.beta = tbtest::pick(integers ? kExactScalars : kScalars);
-  c.c_type = tbtest::pick(c_types_of(ab_type_of(row)));
+  c.c_type = tbtest::pick(c_types_of(row));
+  c.sector_c = is_persistent(row);
   c.integers = integers;
   // Integer results must stay exact in an fp16/bf16 C: fp16 holds integers up to 2048, bf16 up to
   // 256; |result| <= |alpha| * 4k + |beta| * 2.
@@ -312,7 +319,7 @@ TEST(GemmTensorCoreRows, ExistForEveryTypeAndLoadPath) {
 TEST(GemmTensorCoreRows, SupportsOnlyWhatTheyCompute) {
   DeviceCaps caps;
   caps.sm_version = 90, caps.num_sms = 132, caps.smem_per_block_optin = 227 * 1024;
-  alignas(16) static uint16_t buffer[64];
+  alignas(32) static uint16_t buffer[64];
   for (const GemmKernel* row : tensor_core_rows()) {
     GemmProblem p;
     p.m = p.n = p.k = 8;
@@ -337,6 +344,17 @@ TEST(GemmTensorCoreRows, SupportsOnlyWhatTheyCompute) {
     GemmProblem other_type = p;
     other_type.ab_type = p.ab_type == DataType::kF16 ? DataType::kBF16 : DataType::kF16;
     EXPECT_FALSE(row->supports(other_type, caps)) << row->name;
+    // The persistent rows: an fp32 C with columns on 32-byte boundaries only.
+    GemmProblem c16 = p;
+    c16.c_type = p.ab_type;
+    EXPECT_EQ(row->supports(c16, caps), !is_persistent(*row) || p.ab_type == DataType::kF32)
+        << row->name;
+    GemmProblem odd_ldc = p;
+    odd_ldc.ldc = 12;
+    EXPECT_EQ(row->supports(odd_ldc, caps), !is_persistent(*row)) << row->name;
+    GemmProblem c_off = p;
+    c_off.c = reinterpret_cast<unsigned char*>(buffer) + 16;
+    EXPECT_EQ(row->supports(c_off, caps), !is_persistent(*row)) << row->name;
   }
 }
 
@@ -388,12 +406,35 @@ TEST(GemmTensorCore, SplitKRowsOverSeveralSlices) {
         c.ta = ta, c.tb = tb;
         c.m = 130, c.n = 129 + 64 * (i % 2), c.k = 3001;
         c.alpha = 0.7f, c.beta = i < 2 ? 0.0f : -2.0f;
-        c.c_type = c_types_of(ab_type_of(*row))[size_t(i) % 2];
+        c.c_type = c_types_of(*row)[size_t(i) % 2];
         ++i;
         const int64_t slices =
             tileblas::splitk::slices_for(tileblas::gemm_wgmma::kSplitK, c.m, c.n, c.k, caps.num_sms)
                 .count;
         ASSERT_GE(slices, 2) << row->name << " " << c.str();
+        EXPECT_EQ(run_case(*row, caps, c), "") << row->name << " " << c.str();
+      }
+    }
+  }
+}
+
+// The persistent rows with several tiles per block (more tiles than one wave of blocks, the last
+// round partial) and few k-tiles, so the ring runs from one tile's k-tiles into the next's:
+// every transpose, beta 0 (NaN C) and not, aligned and staged operands.
+TEST(GemmTensorCore, PersistentRowsSeveralTilesPerBlock) {
+  TB_REQUIRE_GPU();
+  const DeviceCaps caps = tbtest::device_caps();
+  int i = 0;
+  for (const GemmKernel* row : tensor_core_rows()) {
+    if (!is_persistent(*row) || !runs_here(*row, caps)) continue;
+    for (Op ta : {Op::kNoTrans, Op::kTrans}) {
+      for (Op tb : {Op::kNoTrans, Op::kTrans}) {
+        Case c = random_case(*row, {1}, int64_t(1e10), i % 2 == 0, i % 4 == 1);
+        c.ta = ta, c.tb = tb;
+        c.m = 1100 + 7 * (i % 3), c.n = 4400 + 33 * (i % 2), c.k = i % 4 == 3 ? 64 : 300;
+        c.alpha = c.integers ? 1.0f : 0.7f;
+        c.beta = i % 2 == 0 ? 0.0f : -2.0f;
+        ++i;
         EXPECT_EQ(run_case(*row, caps, c), "") << row->name << " " << c.str();
       }
     }

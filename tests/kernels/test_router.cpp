@@ -897,21 +897,29 @@ TEST(RouterTest, PacksUnalignedSgemmWithLongK) {
 
 // fp16/bf16 on Hopper: the wgmma row measured fastest for each shape class (the shape sweep, H100,
 // docs/NOTES-tensorcore.md): split-K for small outputs with long k, 128x256 tiles for large
-// problems, 128x64 where 128x128 tiles starve the SMs, 128x128 elsewhere; odd leading dimensions
-// (staged) route as aligned ones do.
+// problems, 128x64 where 128x128 tiles starve the SMs, 128x128 elsewhere, persistent where C's
+// columns start on 32-byte boundaries (128x128 only from 8 waves of tiles on); odd leading
+// dimensions of A and B (staged) route as aligned ones do.
 TEST(RouterTest, PicksTheMeasuredWgmmaRow) {
   const struct {
     int64_t m, n, k;
     const char* row;
   } cases[] = {
-      {128, 128, 65536, "splitk_128x128x64"}, {16, 4096, 4096, "splitk_128x128x64"},
-      {64, 8192, 8192, "splitk_128x128x64"},  {8192, 128, 8192, "128x64x64"},
-      {1024, 1024, 1024, "128x64x64"},        {16384, 64, 4096, "128x64x64"},
-      {8192, 256, 2048, "128x64x64"},         {8193, 32, 1024, "128x64x64"},
-      {2048, 2048, 2048, "128x128x64"},       {4096, 4096, 32, "128x128x64"},
-      {8192, 8192, 256, "128x128x64"},        {32768, 128, 256, "128x128x64"},
-      {4096, 4096, 4096, "128x256x64"},       {8192, 8192, 8192, "128x256x64"},
-      {4097, 4097, 4097, "128x256x64"},
+      {128, 128, 65536, "splitk_128x128x64"},
+      {16, 4096, 4096, "splitk_128x128x64"},
+      {64, 8192, 8192, "splitk_128x128x64"},
+      {8192, 128, 8192, "128x64x64"},
+      {1024, 1024, 1024, "128x64x64"},
+      {16384, 64, 4096, "128x64x64"},
+      {8192, 256, 2048, "128x64x64"},
+      {8193, 32, 1024, "128x64x64"},
+      {2048, 2048, 2048, "128x128x64"},
+      {4096, 4096, 32, "128x128x64"},
+      {8192, 8192, 256, "persistent_128x128x64"},
+      {32768, 128, 256, "128x128x64"},
+      {4096, 4096, 4096, "persistent_128x256x64"},
+      {8192, 8192, 8192, "persistent_128x256x64"},
+      {4097, 4097, 4097, "128x256x64"},  // ldc 4097: not on 32-byte boundaries
   };
   for (DataType t : {DataType::kF16, DataType::kBF16}) {
     const std::string type = t == DataType::kF16 ? "f16_" : "bf16_";
