@@ -30,7 +30,8 @@
 //
 // Edges: any m, n >= 1 and k >= 0. The copy engine zero-fills rows, columns and k outside the
 // matrix. The epilogue passes the tile through shared memory (the ring, free by then) and writes
-// C a column at a time, 32 consecutive rows a store, predicated per element.
+// C a column at a time, 32 consecutive rows a store, predicated per element; the persistent rows
+// (below) store from the accumulators, 8 consecutive rows of 4 columns a store, predicated.
 // k == 0 or alpha == 0: A and B are not read, C = beta * C.  beta == 0: C is not read.
 //
 // Alignment: any for A and B (staged as above where not 16-byte aligned, or lda, ldb not multiples

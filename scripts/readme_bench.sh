@@ -3,7 +3,8 @@
 #   scripts/readme_bench.sh ROUTED.json KERNELS.json [SWEEP.json ...]
 # ROUTED.json gives the routed calls (what a program calling sgemm_ gets) and the host kernel's
 # widest variant (NN); KERNELS.json the transpose rows the router uses (aligned, and odd sizes), the tensor-core GEMMs (the
-# large-tile wgmma rows the router takes at 4096^3 and 8192^3, and the mma.sync rows), axpy and
+# large-tile wgmma rows the router takes at 4096^3 and 8192^3: the persistent ones for an fp32 C,
+# and the mma.sync rows), axpy and
 # the scaled copy; the SWEEP.json files, when given, the GEMM shape sweep's summary and its five
 # worst shapes per type, in one table (each type's rows with their own file's GPU and date;
 # docs/bench/README.md says which files the README uses).
@@ -16,7 +17,7 @@ python3 scripts/bench_table.py "$1" --filter '^routed/|^host/sgemm_host_small_av
 python3 scripts/bench_table.py "$2" \
   --filter '^transpose/transpose_tiled_64x64_vec4/|^transpose/transpose_sheared_64x64/(4097|8191)x' >"$tmp/2.md"
 python3 scripts/bench_table.py "$2" \
-  --filter '^(gemm_f16f32|gemm_bf16f32|hgemm|sgemm_tf32)/(gemm_wgmma_[a-z0-9]+_128x256x[0-9]+|gemm_mma_[a-z0-9]+_128x128x[0-9]+)/(4096x4096x4096|8192x8192x8192)/NN|^(axpy/axpy_vec4|omatcopy_N)/' \
+  --filter '^(gemm_f16f32|gemm_bf16f32)/(gemm_wgmma_[a-z0-9]+_persistent_128x256x[0-9]+|gemm_mma_[a-z0-9]+_128x128x[0-9]+)/(4096x4096x4096|8192x8192x8192)/NN|^(hgemm|sgemm_tf32)/(gemm_wgmma_[a-z0-9]+_128x256x[0-9]+|gemm_mma_[a-z0-9]+_128x128x[0-9]+)/(4096x4096x4096|8192x8192x8192)/NN|^(axpy/axpy_vec4|omatcopy_N)/' \
   >"$tmp/3.md"
 python3 scripts/update_readme.py "$tmp/1.md" "$tmp/2.md" "$tmp/3.md"
 if [ $# -ge 3 ]; then
