@@ -4,6 +4,7 @@
 #include "gemm_device_common.cuh"
 #include "gemm_wgmma.h"
 #include "realign.h"
+#include "transpose.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
@@ -514,25 +515,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
 #endif
 }
 
-// out(c, r) = in(r, c) for an in of rows x cols (column-major, ld_in); out has leading dimension
-// ld_out. 32 x 32 tiles through shared memory padded by one column (no bank conflicts).
-__global__ void transpose_kernel(const float* in, int64_t ld_in, int rows, int cols, float* out,
-                                 int64_t ld_out) {
-  __shared__ float tile[32][33];
-  const int r0 = int(blockIdx.x) * 32;
-  const int tx = int(threadIdx.x), ty = int(threadIdx.y);
-  for (int c0 = int(blockIdx.y) * 32; c0 < cols; c0 += int(gridDim.y) * 32) {
-    for (int j = ty; j < 32; j += int(blockDim.y)) {
-      if (r0 + tx < rows && c0 + j < cols) tile[j][tx] = in[r0 + tx + int64_t(c0 + j) * ld_in];
-    }
-    __syncthreads();
-    for (int j = ty; j < 32; j += int(blockDim.y)) {
-      if (r0 + j < rows && c0 + tx < cols) out[c0 + tx + int64_t(r0 + j) * ld_out] = tile[tx][j];
-    }
-    __syncthreads();
-  }
-}
-
 // ---- Host side ----------------------------------------------------------------------------------
 
 using EncodeTiled = PFN_cuTensorMapEncodeTiled_v12000;
@@ -620,14 +602,6 @@ cudaError_t launch_read_as(const SliceArgs& sa, bool a_k, bool b_k, int64_t slic
   }
 }
 
-// Writes the rows x cols fp32 matrix `in` transposed into `out` (leading dimension ld_out).
-cudaError_t transpose(const float* in, int64_t ld_in, int64_t rows, int64_t cols, float* out,
-                      int64_t ld_out, cudaStream_t stream) {
-  const dim3 grid(unsigned((rows + 31) / 32), unsigned(std::min<int64_t>((cols + 31) / 32, 65535)));
-  transpose_kernel<<<grid, dim3(32, 8), 0, stream>>>(in, ld_in, int(rows), int(cols), out, ld_out);
-  return cudaGetLastError();
-}
-
 // An operand as stored (rows x cols, column-major, leading dimension ld; k_major: its rows run
 // along k) and, once staged, as the copy engine reads it.
 struct Operand {
@@ -686,8 +660,12 @@ cudaError_t stage_operands(Operand* a, Operand* b, void** workspace, cudaStream_
     if (staging[i] == Staging::kCopy) {
       copies[copy_count++] = {src.data, src.ld, dst, staged[i].ld, src.rows, src.cols};
     } else if constexpr (!T::kReadsMNMajor) {
-      err = transpose(static_cast<const float*>(src.data), src.ld, src.rows, src.cols,
-                      reinterpret_cast<float*>(dst), staged[i].ld, stream);
+      TransposeProblem t;
+      t.trans = Op::kTrans;
+      t.rows = src.rows, t.cols = src.cols;
+      t.a = static_cast<const float*>(src.data), t.lda = src.ld;
+      t.b = reinterpret_cast<float*>(dst), t.ldb = staged[i].ld;
+      err = transpose::launch_sheared_64x64(t, stream);
     }
     staged[i].data = dst;
     *ops[i] = staged[i];

@@ -21,7 +21,8 @@
 // each stage completing on an mbarrier; one wgmma group stays in flight while the next is issued.
 // 16-bit operands are read as they lie in memory: k-contiguous ones K-major, m/n-contiguous ones
 // MN-major (wgmma's transpose immediates). Staging: TF32 wgmma reads K-major operands only, so
-// launch() first transposes an m/n-contiguous fp32 operand (A not transposed, B transposed) into a
+// launch() first transposes an m/n-contiguous fp32 operand (A not transposed, B transposed; with
+// kernels/transpose.h's sheared row) into a
 // k-contiguous workspace; an operand the copy engine cannot read in place (base or leading
 // dimension not a multiple of 16 bytes) is first copied as it lies into a workspace with 16-byte
 // rows (kernels/realign.h: both operands in one launch). Workspaces come from the device's default
