@@ -139,8 +139,8 @@ bool cgemm_packing_pays(const GemmProblem& p, const DeviceCaps&) { return p.flop
 // Complex fp32 on the FP64 tensor cores (the cgemm_widened rows): only where those run at the fp32
 // SIMT rate (sm_80, sm_90; elsewhere fp64 is a fraction of it). The widening pass costs about
 // 34 / n of the product's time for A and 34 / m for B (24 bytes moved per element against 8 n
-// FLOPs), so m and n must be large; the 64x64 tiles (two blocks per SM) must fill their last
-// wave; and k must be long enough for the zgemm kernel's pipeline. Measured in the shape sweep
+// FLOPs), so m and n must be large; the 64x64 tiles (two blocks per SM) must fill at least 3/4
+// of their waves' slots; and k must be long enough for the zgemm kernel's pipeline. Measured in the shape sweep
 // (H200, the row forced against the SIMT rows as routed before, docs/NOTES-f64-complex.md):
 // 4096^3 1.00 of cuBLAS against 0.87, 8192^3 1.02 against 0.87, 1024^3 0.91 against 0.84,
 // 3001x2999x1531 0.96 against 0.81, the panels 4096^2 x 256 0.97 against 0.92; it lost with
