@@ -140,12 +140,13 @@ bool cgemm_packing_pays(const GemmProblem& p, const DeviceCaps&) { return p.flop
 // SIMT rate (sm_80, sm_90; elsewhere fp64 is a fraction of it). The widening pass costs about
 // 34 / n of the product's time for A and 34 / m for B (24 bytes moved per element against 8 n
 // FLOPs), so m and n must be large; the 64x64 tiles (two blocks per SM) must fill at least 3/4
-// of their waves' slots; and k must be long enough for the zgemm kernel's pipeline. Measured in the shape sweep
-// (H200, the row forced against the SIMT rows as routed before, docs/NOTES-f64-complex.md):
-// 4096^3 1.00 of cuBLAS against 0.87, 8192^3 1.02 against 0.87, 1024^3 0.91 against 0.84,
-// 3001x2999x1531 0.96 against 0.81, the panels 4096^2 x 256 0.97 against 0.92; it lost with
-// k = 32-128 (4096^2 x 32: 0.78 against 0.97), with n or m at most 256 (32768x128x256: 0.74
-// against 0.88), and at 1025^3 (289 tiles: two waves, the second almost empty; 0.76 against 0.96).
+// of their waves' slots; and k must be long enough for the zgemm kernel's pipeline. Measured in the
+// shape sweep (H200, the row forced against the SIMT rows as routed before,
+// docs/NOTES-f64-complex.md): 4096^3 1.00 of cuBLAS against 0.87, 8192^3 1.02 against 0.87, 1024^3
+// 0.91 against 0.84, 3001x2999x1531 0.96 against 0.81, the panels 4096^2 x 256 0.97 against 0.92;
+// it lost with k = 32-128 (4096^2 x 32: 0.78 against 0.97), with n or m at most 256 (32768x128x256:
+// 0.74 against 0.88), and at 1025^3 (289 tiles: two waves, the second almost empty; 0.76 against
+// 0.96).
 bool fast_fp64(const DeviceCaps& caps) { return caps.sm_version == 80 || caps.sm_version == 90; }
 // The share of the slots (per_sm blocks on every SM) over all the waves that bm x bn tiles fill.
 double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t bm, int64_t bn,
