@@ -1,8 +1,9 @@
 // Shared by the GEMM families: for the 16-bit and TF32 tensor-core ones (gemm_mma, gemm_wgmma) the
 // kernel arguments, the epilogue's access to C in its storage type (fp32, fp16 or bf16; fp32
 // arithmetic, rounded once) and the checks of supports() that do not depend on the family; for
-// all, the grouped tile order, the triangle tests of GemmProblem::c_triangle and the memory pool
-// that holds the workspaces (packed or transposed operands, split-K partials).
+// all, the grouped tile order, the triangle tests of GemmProblem::c_triangle, the current device's
+// SM count and the memory pool that holds the workspaces (packed or transposed operands, split-K
+// partials).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -86,6 +87,14 @@ inline bool triangle_fits(const GemmProblem& p) {
 inline int thin_remainder(int64_t extent, int tile, int max_peel) {
   const int r = int(extent % tile);
   return extent > tile && r <= max_peel ? r : 0;
+}
+
+// The current device's SM count (split-K's slice rule, the persistent rows' grid).
+inline cudaError_t current_sm_count(int* sms) {
+  int device = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess) err = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
+  return err;
 }
 
 inline bool aligned_to(const void* p, size_t bytes) {

@@ -308,29 +308,37 @@ struct SliceArgs {
   int64_t m_pad;
 };
 
+// Where a thread's accumulators lie in the block's tile (wgmma's m64nN D layout: warp w of a
+// warpgroup has rows 16w..16w+15, laid out per 8 columns as mma.sync's m16n8 tiles): accumulator i
+// holds (row, column) accumulator_at(accumulator_origin(), i), as (x, y).
+__device__ inline int2 accumulator_origin() {
+  const int lane = int(threadIdx.x) % 32;
+  const int warp = int(threadIdx.x) / 32;
+  return make_int2((warp / 4) * kWgmmaM + (warp % 4) * 16 + lane / 4, (lane % 4) * 2);
+}
+__device__ inline int2 accumulator_at(int2 origin, int i) {
+  return make_int2(origin.x + ((i >> 1) & 1) * 8, origin.y + (i >> 2) * 8 + (i & 1));
+}
+
 // Epilogue of the block's 128 x N tile at (m0, n0), run by all its threads once both warpgroups
 // are done with the ring, whose memory (`tile`) then holds the tile: C = alpha * acc + beta * C,
 // or (split-K) acc into this slice's partial tile. With no k-tiles acc was never written and
 // counts as zero. The accumulators go to shared memory first, column-major with columns of
-// kTileLd floats: accumulator i of a thread holds C(row, col) below (wgmma's m64nN D layout: warp
-// w of a warpgroup has rows 16w..16w+15, laid out per 8 columns as mma.sync's m16n8 tiles), and
-// the padding puts one store's 8 rows x 4 columns in 32 different banks. Then each
-// warp writes whole columns, a lane every 32nd row: 128 contiguous bytes a store, whatever C's
-// alignment (per-accumulator stores wrote 32 bytes a column, each sector of an unaligned C in two
-// pieces at different times).
+// kTileLd floats, each accumulator where accumulator_at() says, and the padding puts one store's 8
+// rows x 4 columns in 32 different banks. Then each warp writes whole columns, a lane every 32nd
+// row: 128 contiguous bytes a store, whatever C's alignment (per-accumulator stores wrote 32 bytes
+// a column, each sector of an unaligned C in two pieces at different times).
 template <class Cfg>
 __device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceArgs& sa, float* tile,
                            int m0, int n0, bool have_acc) {
   const Args& args = sa.g;
   const int lane = int(threadIdx.x) % 32;
   const int warp = int(threadIdx.x) / 32;
-  const int row0 = (warp / 4) * kWgmmaM + (warp % 4) * 16 + lane / 4;
-  const int col0 = (lane % 4) * 2;
+  const int2 at0 = accumulator_origin();
 #pragma unroll
   for (int i = 0; i < Cfg::kAccumulators; ++i) {
-    const int row = row0 + ((i >> 1) & 1) * 8;
-    const int col = col0 + (i >> 2) * 8 + (i & 1);
-    tile[col * kTileLd + row] = have_acc ? acc[i] : 0.0f;
+    const int2 at = accumulator_at(at0, i);
+    tile[at.y * kTileLd + at.x] = have_acc ? acc[i] : 0.0f;
   }
   __syncthreads();
   constexpr int kWarps = Cfg::kThreads / 32;
@@ -370,21 +378,18 @@ __device__ void load_tile(uint32_t tile, const CUtensorMap* map, int mn0, int k0
 
 // The persistent rows' epilogue, straight from the accumulators to an fp32 C whose columns start
 // on 32-byte boundaries (supports() checks): C = alpha * acc + beta * C. Accumulator i of a thread
-// holds C(row, col) below (as in store_tile()); for each i a warp writes 8 consecutive rows of 4
+// holds C(row, col) at accumulator_at(); for each i a warp writes 8 consecutive rows of 4
 // columns, whole 32-byte sectors. The ring is not touched, so the copies of the block's next tile
 // already in flight land while these stores drain. With no k-tiles acc counts as zero.
 template <class Cfg>
 __device__ void store_direct(const float (&acc)[Cfg::kAccumulators], const Args& args, int m0,
                              int n0, bool have_acc) {
-  const int lane = int(threadIdx.x) % 32;
-  const int warp = int(threadIdx.x) / 32;
-  const int row0 = m0 + (warp / 4) * kWgmmaM + (warp % 4) * 16 + lane / 4;
-  const int col0 = n0 + (lane % 4) * 2;
+  const int2 at0 = accumulator_origin();
   float* const c = static_cast<float*>(args.c);
 #pragma unroll
   for (int i = 0; i < Cfg::kAccumulators; ++i) {
-    const int row = row0 + ((i >> 1) & 1) * 8;
-    const int col = col0 + (i >> 2) * 8 + (i & 1);
+    const int2 in_tile = accumulator_at(at0, i);
+    const int row = m0 + in_tile.x, col = n0 + in_tile.y;
     if (row >= args.m || col >= args.n) continue;
     const int64_t at = row + int64_t(col) * args.ldc;
     float v = args.alpha * (have_acc ? acc[i] : 0.0f);
@@ -574,10 +579,8 @@ cudaError_t launch_layouts(const SliceArgs& sa, int64_t slices, cudaStream_t str
   int64_t blocks = ((args.m + Cfg::kBlockM - 1) / Cfg::kBlockM) *
                    int64_t((args.n + Cfg::kBlockN - 1) / Cfg::kBlockN);
   if constexpr (kPersistent) {
-    int device = 0, sms = 0;
-    err = cudaGetDevice(&device);
-    if (err == cudaSuccess)
-      err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    int sms = 0;
+    err = gemm_device::current_sm_count(&sms);
     if (err != cudaSuccess) return err;
     blocks = std::min<int64_t>(blocks, int64_t(sms) * Cfg::kBlocksPerSm);
   }

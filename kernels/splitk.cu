@@ -91,19 +91,11 @@ __global__ void __launch_bounds__(kReduceThreads)
   }
 }
 
-// The current device's SM count.
-cudaError_t current_sms(int* sms) {
-  int device = 0;
-  cudaError_t err = cudaGetDevice(&device);
-  if (err == cudaSuccess) err = cudaDeviceGetAttribute(sms, cudaDevAttrMultiProcessorCount, device);
-  return err;
-}
-
 template <class Real, class Out, bool kComplex>
 cudaError_t launch_reduce(int64_t m, int64_t n, int64_t slices, const void* partial, int64_t m_pad,
                           Scalar alpha, Scalar beta, void* c, int64_t ldc, cudaStream_t stream) {
   int sms = 0;
-  if (cudaError_t err = current_sms(&sms); err != cudaSuccess) return err;
+  if (cudaError_t err = gemm_device::current_sm_count(&sms); err != cudaSuccess) return err;
   ReduceArgs<Real, Out> a;
   a.m = m, a.n = n, a.slices = int(slices);
   a.partial = static_cast<const Real*>(partial);
@@ -125,7 +117,7 @@ cudaError_t slices_of(const Geometry& g, const GemmProblem& p, Slices* out) {
   *out = Slices{};
   if (p.alpha.is_zero()) return cudaSuccess;
   int sms = 0;
-  if (cudaError_t err = current_sms(&sms); err != cudaSuccess) return err;
+  if (cudaError_t err = gemm_device::current_sm_count(&sms); err != cudaSuccess) return err;
   *out = slices_for(g, p.m, p.n, p.k, sms);
   return cudaSuccess;
 }

@@ -4,8 +4,12 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "gemm_device_common.cuh"
+
 namespace tileblas::widen {
 namespace {
+
+using gemm_device::aligned_to;
 
 constexpr int kLanes = 32, kColsPerBlock = 8;
 constexpr int kRowsPerLane = 4;
@@ -52,10 +56,6 @@ __global__ void __launch_bounds__(kLanes* kColsPerBlock) widen_kernel(const Args
       d[row] = make_double2(double(re), double(im));
     }
   }
-}
-
-bool aligned_to(const void* p, uintptr_t bytes) {
-  return reinterpret_cast<uintptr_t>(p) % bytes == 0;
 }
 
 }  // namespace
