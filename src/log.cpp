@@ -27,14 +27,16 @@ Reason Reason::predicted(const char* text, double cpu_s, double gpu_s) {
 }
 
 std::string Reason::str() const {
-  std::string s = text_ ? text_ : owned_text_;
+  std::string s = text_ ? text_ : owned_ ? owned_->text : std::string();
   if (has_prediction_) {
     char buf[80];
     std::snprintf(buf, sizeof buf, ": predicted cpu %.3g ms, gpu %.3g ms", cpu_s_ * 1e3,
                   gpu_s_ * 1e3);
     s += buf;
   }
-  return s + detail_separator_ + (kept_detail_ ? *kept_detail_ : detail_);
+  s += detail_separator_;
+  if (kept_detail_) return s + *kept_detail_;
+  return owned_ ? s + owned_->detail : s;
 }
 
 namespace {

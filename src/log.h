@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <utility>
 
@@ -23,9 +24,11 @@ class Reason {
  public:
   Reason() = default;
   // `text` must be a string literal (or otherwise outlive every record of the call).
-  Reason(const char* text) : text_(text) {}                   // NOLINT(runtime/explicit)
-  Reason(std::string text) : owned_text_(std::move(text)) {}  // NOLINT(runtime/explicit)
-  Reason(const char* text, std::string detail) : text_(text), detail_(std::move(detail)) {}
+  Reason(const char* text) : text_(text) {}  // NOLINT(runtime/explicit)
+  Reason(std::string text)                   // NOLINT(runtime/explicit)
+      : owned_(std::make_unique<Owned>(Owned{std::move(text), {}})) {}
+  Reason(const char* text, std::string detail)
+      : text_(text), owned_(std::make_unique<Owned>(Owned{{}, std::move(detail)})) {}
 
   // "<text>: predicted cpu <cpu_s> ms, gpu <gpu_s> ms".
   static Reason predicted(const char* text, double cpu_s, double gpu_s);
@@ -40,7 +43,8 @@ class Reason {
 
   // Appends "; <detail>" (the kernel row's why, say). Replaces an earlier detail.
   Reason& with_detail(std::string detail) {
-    detail_ = std::move(detail);
+    if (!owned_) owned_ = std::make_unique<Owned>();
+    owned_->detail = std::move(detail);
     kept_detail_ = nullptr;
     detail_separator_ = "; ";
     return *this;
@@ -49,10 +53,15 @@ class Reason {
   std::string str() const;
 
  private:
-  const char* text_ = nullptr;  // static; owned_text_ is used when this is null
-  std::string owned_text_;
-  std::string detail_;
-  const std::string* kept_detail_ = nullptr;  // stands for detail_ where set
+  // The strings a reason owns: most have none, and moving one (every call records one) is then a
+  // few words.
+  struct Owned {
+    std::string text;  // used where text_ is null
+    std::string detail;
+  };
+  const char* text_ = nullptr;  // static; owned_->text is used when this is null
+  std::unique_ptr<Owned> owned_;
+  const std::string* kept_detail_ = nullptr;  // stands for the owned detail where set
   const char* detail_separator_ = "";
   bool has_prediction_ = false;
   double cpu_s_ = 0, gpu_s_ = 0;
