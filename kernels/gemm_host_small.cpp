@@ -210,6 +210,9 @@ bool supports(const GemmProblem& p, Isa isa) {
   if (!cpu_has(isa) || !is_host_type(p) || p.c_triangle != Triangle::kAll) return false;
   if (p.m < 1 || p.n < 1 || p.k < 1) return false;
   // m and n bound the workspace with k; the bound on each keeps the product from overflowing.
+  // Up to 512 in every dimension the workspace fits without computing it: at most 4mk + 2kn reals
+  // for complex A' and B' and (2m + 32) 2k + 8 (2k) for the real kernel's packing, 2.7 M of 4 M.
+  if (p.m <= 512 && p.n <= 512 && p.k <= 512) return true;
   if (p.m > kMaxElements || p.n > kMaxElements || p.k > kMaxElements) return false;
   return workspace_of(p, isa) <= kMaxElements;
 }

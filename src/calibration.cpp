@@ -309,10 +309,18 @@ std::atomic<const Rates*>& slot_of(const GemmProblem& p) {
   return rate_slots[int(p.ab_type) * 2 + (p.allow_tf32 ? 1 : 0)];
 }
 
+// measured_cpu_rates()' slots, one per data type.
+std::atomic<const Rates*> cpu_rate_slots[kDataTypeCount];
+
 }  // namespace
 
 const Rates* rates_if_measured(const GemmProblem& p) {
   return slot_of(p).load(std::memory_order_acquire);
+}
+
+const Rates* any_rates_if_measured(const GemmProblem& p) {
+  if (const Rates* r = rates_if_measured(p)) return r;
+  return cpu_rate_slots[int(p.ab_type)].load(std::memory_order_acquire);
 }
 
 const Rates* measured_rates(const GemmProblem& p, Device& device) {
@@ -342,7 +350,7 @@ const Rates* measured_rates(const GemmProblem& p, Device& device) {
     r.h2d_pinned_bps = r.h2d_pageable_bps = r.d2h_pinned_bps = r.d2h_pageable_bps = 1.0;
     r.h2d_staged_bps = r.d2h_staged_bps = r.bounce_bps = r.bounce_flops = 0.0;
   }
-  r.host_kernel_sure_flops = host_kernel_sure_flops(r);
+  r.small_calls = small_call_rule(r);
   if (config().verbose) {
     std::fprintf(
         stderr,
@@ -453,8 +461,7 @@ const Level3Points* measured_level3_points(const Level3Problem& p, Device& devic
 }
 
 const Rates* measured_cpu_rates(const GemmProblem& p) {
-  static std::atomic<const Rates*> slots[kDataTypeCount];
-  std::atomic<const Rates*>& slot = slots[int(p.ab_type)];
+  std::atomic<const Rates*>& slot = cpu_rate_slots[int(p.ab_type)];
   if (const Rates* r = slot.load(std::memory_order_acquire)) return r;
   static std::mutex mu;
   std::unique_lock<std::mutex> lock(mu, std::try_to_lock);
@@ -463,7 +470,7 @@ const Rates* measured_cpu_rates(const GemmProblem& p) {
   Rates r;
   r.gpu_overhead_s = std::numeric_limits<double>::infinity();  // no GPU: never the faster side
   measure_cpu(p, r);
-  r.host_kernel_sure_flops = host_kernel_sure_flops(r);
+  r.small_calls = small_call_rule(r);
   if (config().verbose) {
     std::fprintf(stderr, "tileblas: measured rates (%s, no GPU): cpu %.1f GFLOP/s + %.1f us\n",
                  name_of(p.ab_type), r.cpu_flops * 1e-9, r.cpu_overhead_s * 1e6);

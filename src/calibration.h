@@ -23,6 +23,8 @@ class Device;
 const Rates* measured_rates(const GemmProblem& p, Device& device);
 // The same once measured (one atomic load, nothing made current), else nullptr.
 const Rates* rates_if_measured(const GemmProblem& p);
+// Those, else measured_cpu_rates()' once measured, else nullptr (at most two atomic loads).
+const Rates* any_rates_if_measured(const GemmProblem& p);
 // The points of p's Level-3 routine and type (src/router.h Level3Points), measured on the first
 // host call of that routine and type that needs them: the CPU BLAS routine and the GPU plan on
 // pageable host operands (run_level3(), staged copies) at 128, 256 and 512, side L, lower, N,

@@ -2,6 +2,10 @@
 // one path, fall back to the CPU on any GPU failure, record the call. gemm() (src/gemm.cpp) and
 // level3() (src/level3.cpp) run it with a policy type that supplies what differs between them:
 //
+//   const char* run_small_host_call(Reason* why)
+//                                      runs a small host call whose route needs no classification
+//                                      or costing (GEMM: src/router.h small_call_rule()) and
+//                                      returns what ran, with *why; nullptr where it does not apply
 //   Problem problem                    the call (a GemmProblem, a Level3Problem): what
 //                                      operands_of() describes and record_call() records
 //   Route route(const CallSite&)       prices the paths and routes (rates are measured on the
@@ -53,8 +57,10 @@ struct CallSite {
 // current (most host calls stay on the CPU). An operand on another GPU leaves the call no device.
 CallSite call_site_of(const Operands& o);
 
+// dispatch() after its first step: the operands classified, the paths priced, one path run.
+// Out of line: its frame (the GPU path's) would otherwise be set up for every small call too.
 template <class Op>
-void dispatch(Op& op, const char* routine) {
+[[gnu::noinline]] void dispatch_classified(Op& op, const char* routine) {
   // Classify the operands.
   const CallSite site = call_site_of(operands_of(op.problem));
 
@@ -105,6 +111,17 @@ void dispatch(Op& op, const char* routine) {
 
   // Record.
   record_call(routine, op.problem, side, ran, std::move(route.reason));
+}
+
+template <class Op>
+void dispatch(Op& op, const char* routine) {
+  // A small host call the measured rates settle alone.
+  Reason small_why;
+  if (const char* ran = op.run_small_host_call(&small_why)) {
+    record_call(routine, op.problem, TILEBLAS_ROUTE_CPU, ran, std::move(small_why));
+    return;
+  }
+  dispatch_classified(op, routine);
 }
 
 }  // namespace tileblas

@@ -1,6 +1,7 @@
 // tileblas::gemm through the dispatch (src/dispatch.h): GEMM's rates and routes, its CPU paths of
 // its own (our host kernel, the host team), the GPU run and the columns a failed one leaves.
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <iterator>
 
@@ -12,6 +13,7 @@
 #include "executor.h"
 #include "gemm_host_small.h"
 #include "log.h"
+#include "memory.h"
 #include "operands.h"
 #include "ops.h"
 #include "router.h"
@@ -59,6 +61,19 @@ GemmProblem columns_from(const GemmProblem& p, int64_t j0) {
   return q;
 }
 
+// Why a small host call took `path` (src/router.h small_call_rule()); `no_device_why` (kept for the
+// process) where there is no GPU.
+Reason small_call_reason(CpuPath path, const std::string* no_device_why) {
+  const bool kernel = path == CpuPath::kHostKernel;
+  if (no_device_why) {
+    return Reason::with_kept_detail(kernel ? "host kernel, below the measured crossover; no GPU: "
+                                           : "CPU BLAS, below the measured crossover; no GPU: ",
+                                    *no_device_why);
+  }
+  return kernel ? "host data, host kernel: below the measured crossover"
+                : "host data, CPU BLAS: below the measured crossover";
+}
+
 // GEMM's part of the dispatch (src/dispatch.h). Its CPU path has two options of its own beside the
 // CPU BLAS: our host kernel and the host team.
 struct GemmDispatch {
@@ -69,6 +84,34 @@ struct GemmDispatch {
   GemmProblem problem;
   const Rates* rates = nullptr;
   LeftInC left;  // what a failed GPU run left in the caller's C
+
+  // A host call within the measured rates' small_call_rule(): run on its CPU path, its operands
+  // classified by address alone (heap and stack are host memory) and no cost computed. This comes
+  // before every other step of the dispatch, as most host calls are small. Returns what ran and
+  // sets *why; nullptr (nothing run) where the call does not qualify.
+  const char* run_small_host_call(Reason* why) {
+    const GemmProblem& p = problem;
+    if (config().mode != Mode::kAuto || p.k <= 0 || p.alpha == 0.0) return nullptr;
+    const Rates* rates = any_rates_if_measured(p);
+    if (!rates || !(p.flops() <= rates->small_calls.flops)) return nullptr;
+    if (!in_host_only_range(p.a) || !in_host_only_range(p.b) || !in_host_only_range(p.c)) {
+      return nullptr;
+    }
+    // Rates measured without a GPU say so; a device lost since (a fork, a CUDA error) changes no
+    // small call's route.
+    const std::string* no_device_why =
+        std::isinf(rates->gpu_overhead_s) ? &Device::unavailable_reason() : nullptr;
+    if (rates->small_calls.path == CpuPath::kHostKernel) {
+      const gemm_host_small::Isa isa = gemm_host_small::best_isa();
+      if (!gemm_host_small::supports(p, isa)) return nullptr;
+      gemm_host_small::run(p, isa);
+      *why = small_call_reason(CpuPath::kHostKernel, no_device_why);
+      return gemm_host_small::name_of(isa, p.ab_type);
+    }
+    gemm_on_cpu(p);
+    *why = small_call_reason(CpuPath::kCpuBlas, no_device_why);
+    return cpu_blas_label();
+  }
 
   GemmRoute route(const CallSite& site) {
     const GemmProblem& p = problem;
@@ -85,16 +128,13 @@ struct GemmDispatch {
         rates = measured_cpu_rates(p);
       }
     }
-    // Small host problems below the measured crossover: our host kernel, as route_gemm() would
-    // say, without its costing (host_kernel_sure_flops()).
-    if (rates && p.flops() <= rates->host_kernel_sure_flops &&
-        gemm_host_small::supports(p, gemm_host_small::best_isa())) {
+    // Small host problems: the CPU path route_gemm() would pick, without its costing.
+    if (rates && p.flops() <= rates->small_calls.flops &&
+        (rates->small_calls.path != CpuPath::kHostKernel ||
+         gemm_host_small::supports(p, gemm_host_small::best_isa()))) {
       GemmRoute r;
-      r.cpu_path = CpuPath::kHostKernel;
-      r.reason = site.device ? Reason("host data, host kernel: below the measured crossover")
-                             : Reason::with_kept_detail(
-                                   "host kernel, below the measured crossover; no GPU: ",
-                                   site.no_device_why);
+      r.cpu_path = rates->small_calls.path;
+      r.reason = small_call_reason(r.cpu_path, site.device ? nullptr : &site.no_device_why);
       return r;
     }
     return route_gemm(p, site.where, config(), site.caps(), site.no_device_why, rates);

@@ -160,6 +160,10 @@ struct Level3Dispatch {
   const Level3Problem& problem;
   LeftInC left{};  // what a failed GPU run left in a host output
 
+  // No shortcut for small calls: every Level-3 call is classified and routed (a call small enough
+  // for the CPU runs for microseconds, beside which the dispatch is noise).
+  static const char* run_small_host_call(Reason*) { return nullptr; }
+
   Level3Route route(const CallSite& site) const {
     const Level3Problem& p = problem;
     Device* device = site.device;

@@ -562,19 +562,26 @@ const char* no_gpu_label(CpuPath path) {
 
 }  // namespace
 
-double host_kernel_sure_flops(const Rates& r) {
+SmallCallRule small_call_rule(const Rates& r) {
   const double gpu_floor = gpu_fixed_cost(r);
-  double sure = 0;
+  SmallCallRule rule;
   for (int i = 0; i < r.cpu_points; ++i) {
-    const double t_kernel = r.host_kernel_point_s[i], t_team = r.cpu_team_point_s[i];
-    const bool team_loses = t_team <= 0 || t_kernel < t_team;
-    if (!(t_kernel > 0 && t_kernel * kHostKernelAdvantage < r.cpu_point_s[i] && team_loses &&
-          !(gpu_floor * kGpuAdvantage < t_kernel))) {
+    const double t_blas = r.cpu_point_s[i], t_kernel = r.host_kernel_point_s[i],
+                 t_team = r.cpu_team_point_s[i];
+    const bool kernel_wins = t_kernel > 0 && t_kernel * kHostKernelAdvantage < t_blas &&
+                             (t_team <= 0 || t_kernel < t_team);
+    const bool blas_wins = !(t_kernel > 0 && t_kernel * kHostKernelAdvantage < t_blas) &&
+                           !(t_team > 0 && t_team * kTeamAdvantage < t_blas);
+    const CpuPath path = kernel_wins ? CpuPath::kHostKernel : CpuPath::kCpuBlas;
+    const double t_cpu = kernel_wins ? t_kernel : t_blas;
+    if (!(kernel_wins || blas_wins) || (i > 0 && path != rule.path) ||
+        gpu_floor * kGpuAdvantage < t_cpu) {
       break;
     }
-    sure = r.cpu_point_flops[i];
+    rule.path = path;
+    rule.flops = r.cpu_point_flops[i];
   }
-  return sure;
+  return rule;
 }
 
 bool gemm_needs_rates(const Placement& where, const Config& cfg) {

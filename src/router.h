@@ -17,6 +17,21 @@ namespace tileblas {
 
 struct Operands;
 
+// How a CPU route computes host data.
+enum class CpuPath {
+  kCpuBlas,     // one CPU BLAS call
+  kHostTeam,    // panels of C on our host kernel (or as CPU BLAS calls), run by the host team
+                // (src/cpu_team.h)
+  kHostKernel,  // our own kernel on the calling thread (kernels/gemm_host_small.h)
+};
+
+// Host problems of at most `flops` FLOPs that route_gemm() sends, whatever their shape, to `path`
+// (kHostKernel: those the kernel supports). flops 0: none.
+struct SmallCallRule {
+  CpuPath path = CpuPath::kCpuBlas;
+  double flops = 0;
+};
+
 // Measured rates that feed the cost model (src/calibration.cpp measures them on first need).
 struct Rates {
   double cpu_flops = 0;       // CPU BLAS sgemm rate at a mid size, FLOP/s
@@ -37,9 +52,9 @@ struct Rates {
   // The same sizes on our own host kernel (kernels/gemm_host_small.h) on the calling thread; 0
   // where it was not measured (no variant for this CPU).
   double host_kernel_point_s[kMaxCpuPoints] = {};
-  // Host problems of this type of at most this many FLOPs that the host kernel supports go to it
-  // without costing (host_kernel_sure_flops()); 0: none.
-  double host_kernel_sure_flops = 0;
+  // Host problems of this type small enough that route_gemm() sends each to the same CPU path
+  // (small_call_rule()): gemm() runs them without classifying their operands or costing them.
+  SmallCallRule small_calls;
   double h2d_pinned_bps = 0;  // bytes/s host -> device from pinned memory
   double h2d_pageable_bps = 0;
   double d2h_pinned_bps = 0;
@@ -111,14 +126,6 @@ enum class HostCopies {
              // compute
 };
 
-// How a CPU route computes host data.
-enum class CpuPath {
-  kCpuBlas,     // one CPU BLAS call
-  kHostTeam,    // panels of C on our host kernel (or as CPU BLAS calls), run by the host team
-                // (src/cpu_team.h)
-  kHostKernel,  // our own kernel on the calling thread (kernels/gemm_host_small.h)
-};
-
 // A GEMM's route. GPU routes with host operands also say how those are copied, and for kStaged
 // the panels' width (panel_cols, >= n: one panel).
 // CPU routes say which CPU path runs them and, for the host team, in how many panels (cpu_parts)
@@ -157,13 +164,13 @@ double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const R
 // The same through the bounce buffer (for calls whose host operands fit it: bounce_fits()).
 double predict_bounced_seconds(const GemmProblem& p, const Placement& where, const Rates& r);
 
-// The FLOPs up to which route_gemm() sends every host problem of the rates' type that our host
-// kernel supports to that kernel, whatever its shape, per these rates: the largest measured size
-// such that at it and at every smaller one the kernel is predicted faster than the CPU BLAS by its
-// margin, than the host team, and than the GPU's fixed cost (all three interpolate linearly
-// between the points, so what holds at two points holds between them). 0 if none. gemm() skips the
-// cost model below it.
-double host_kernel_sure_flops(const Rates& r);
+// The small host calls of the rates' type that route_gemm() sends to one CPU path without a
+// choice: the largest measured size such that at it and at every smaller one the same path is
+// predicted fastest (the host kernel by its margin over the CPU BLAS and faster than the host team;
+// the CPU BLAS where neither the kernel nor the team beats it by their margins) and faster than
+// the GPU's fixed cost. Every prediction interpolates linearly between the points, so what holds at
+// two points holds between them. flops 0 if even the smallest size has no such path.
+SmallCallRule small_call_rule(const Rates& r);
 
 // Side and kernel for a GEMM. `caps` is nullptr when no device is usable (`no_device_why` says
 // why); host data then runs on the CPU path `rates` (of the CPU side alone) predicts fastest, or

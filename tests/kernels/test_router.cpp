@@ -372,7 +372,7 @@ TEST(RouterTest, HostTeamWhenPredictedFaster) {
 // whatever the CPU rates say.
 TEST(RouterTest, OperandOnAnotherGpuNeverRunsOnTheHostKernel) {
   Rates rates = typical_rates();
-  rates.host_kernel_sure_flops = 1e12;
+  rates.small_calls = {CpuPath::kHostKernel, 1e12};
   for (int i = 0; i < rates.cpu_points; ++i) {
     rates.host_kernel_point_s[i] = rates.cpu_point_s[i] / 10;
     rates.cpu_team_point_s[i] = rates.cpu_point_s[i] / 10;
@@ -463,7 +463,9 @@ TEST(RouterTest, NoDeviceTakesTheHostKernelWhereMeasuredFaster) {
   EXPECT_EQ(no_rates.cpu_path, CpuPath::kCpuBlas);
   EXPECT_EQ(no_rates.reason.str(), "no GPU: " + why);
   // The shortcut below the crossover holds without a GPU: no fixed GPU cost bounds it.
-  EXPECT_DOUBLE_EQ(tileblas::host_kernel_sure_flops(rates), square(64).flops());
+  const tileblas::SmallCallRule rule = tileblas::small_call_rule(rates);
+  EXPECT_EQ(rule.path, CpuPath::kHostKernel);
+  EXPECT_DOUBLE_EQ(rule.flops, square(64).flops());
 }
 
 // A process without a GPU measures the CPU side alone, once per data type: the CPU BLAS at every
@@ -479,7 +481,9 @@ TEST(CalibrationTest, CpuSideIsMeasuredWithoutADevice) {
     if (small::best_isa() != small::Isa::kNone) EXPECT_GT(r.host_kernel_point_s[i], 0.0) << i;
   }
   EXPECT_TRUE(std::isinf(r.gpu_overhead_s));
-  EXPECT_DOUBLE_EQ(r.host_kernel_sure_flops, tileblas::host_kernel_sure_flops(r));
+  const tileblas::SmallCallRule rule = tileblas::small_call_rule(r);
+  EXPECT_EQ(r.small_calls.path, rule.path);
+  EXPECT_DOUBLE_EQ(r.small_calls.flops, rule.flops);
   EXPECT_EQ(&r, tileblas::measured_cpu_rates(square(8)));
 }
 
@@ -578,19 +582,32 @@ TEST(RouterTest, HostKernelWhenPredictedFaster) {
 
   // The shortcut's bound: 64^3 (at 128^3 the CPU BLAS is faster); below it every shape the kernel
   // supports routes to the kernel; a GPU fixed cost under the kernel's time lowers it.
-  EXPECT_DOUBLE_EQ(tileblas::host_kernel_sure_flops(rates), 2.0 * 64 * 64 * 64);
-  EXPECT_DOUBLE_EQ(tileblas::host_kernel_sure_flops(fast_gpu), 2.0 * 16 * 16 * 16);
-  EXPECT_EQ(tileblas::host_kernel_sure_flops(close), 0.0);
-  for (int i = 0; i < 200; ++i) {
-    GemmProblem q = square(1);
-    q.m = 1 + int64_t(tbtest::rng()() % 300), q.n = 1 + int64_t(tbtest::rng()() % 300);
-    q.k = 1 + int64_t(tbtest::rng()() % 64);
-    q.trans_a = tbtest::rng()() % 2 ? tileblas::Op::kTrans : tileblas::Op::kNoTrans;
-    q.lda = q.a_rows(), q.ldb = q.b_rows(), q.ldc = q.m;
-    if (q.flops() > tileblas::host_kernel_sure_flops(rates)) continue;
-    const auto r = tileblas::route_gemm(q, host, Config{}, &caps, "", &rates);
-    EXPECT_EQ(r.cpu_path, CpuPath::kHostKernel)
-        << q.m << "x" << q.n << "x" << q.k << ": " << r.reason.str();
+  EXPECT_EQ(tileblas::small_call_rule(rates).path, CpuPath::kHostKernel);
+  EXPECT_DOUBLE_EQ(tileblas::small_call_rule(rates).flops, 2.0 * 64 * 64 * 64);
+  EXPECT_DOUBLE_EQ(tileblas::small_call_rule(fast_gpu).flops, 2.0 * 16 * 16 * 16);
+  // Within 10% of the CPU BLAS at 16^3, 5x faster at 64^3: the CPU BLAS at the smallest point, the
+  // kernel at the next, so no size has one path up to it but 16^3.
+  EXPECT_EQ(tileblas::small_call_rule(close).path, CpuPath::kCpuBlas);
+  EXPECT_DOUBLE_EQ(tileblas::small_call_rule(close).flops, 2.0 * 16 * 16 * 16);
+  // Every shape within a rule routes to its path.
+  for (const Rates* r : {&rates, &close}) {
+    const tileblas::SmallCallRule rule = tileblas::small_call_rule(*r);
+    const uint64_t mn_max = r == &rates ? 300 : 40, k_max = r == &rates ? 64 : 16;
+    int checked = 0;
+    for (int i = 0; i < 400; ++i) {
+      GemmProblem q = square(1);
+      q.m = 1 + int64_t(tbtest::rng()() % mn_max), q.n = 1 + int64_t(tbtest::rng()() % mn_max);
+      q.k = 1 + int64_t(tbtest::rng()() % k_max);
+      q.trans_a = tbtest::rng()() % 2 ? tileblas::Op::kTrans : tileblas::Op::kNoTrans;
+      q.lda = q.a_rows(), q.ldb = q.b_rows(), q.ldc = q.m;
+      if (q.flops() > rule.flops) continue;
+      ++checked;
+      const auto routed = tileblas::route_gemm(q, host, Config{}, &caps, "", r);
+      EXPECT_EQ(routed.side, TILEBLAS_ROUTE_CPU);
+      EXPECT_EQ(routed.cpu_path, rule.path)
+          << q.m << "x" << q.n << "x" << q.k << ": " << routed.reason.str();
+    }
+    EXPECT_GT(checked, 10);
   }
 }
 
