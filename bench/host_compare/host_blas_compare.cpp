@@ -15,7 +15,9 @@
 // A A^H; k = n); "host_l3/?hemm_/<n>/LL" (C = A B, A hermitian, given by its lower triangle).
 // Method, per benchmark: random data in [-1, 1) (the same in every configuration); one warm-up
 // call, untimed (tileblas's first call of a type measures its cost model's rates, NVBLAS's first
-// call initialises the GPU, staging buffers grow), and a second where the first took 0.25-2 s; then
+// call initialises the GPU, staging buffers grow), and a second where the first took 0.25-2 s; 0.5
+// s of sleep where the first call took at least 20 ms and 10 times a warm one (the threads a
+// one-time cost woke settle); then
 // the median of `reps` timed calls, timed in batches where one call takes under 20 us; reps such
 // that the timed part lasts about
 // --target_seconds, at least 3. Manual time = the median time of one call.
@@ -46,6 +48,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <thread>
 #include <type_traits>
 #include <vector>
 
@@ -367,6 +370,12 @@ void host_call(benchmark::State& state, Routine r, int n, bool with_beta) {
       ++calls;
     } while (spent < 2e-3 && calls < 100000);
     estimate = spent / calls;
+  }
+  // A one-time cost in the first call may leave threads busy after it: the CPU BLAS's pool, woken
+  // by large calls measuring rates, spins for a while before it sleeps (OpenBLAS: about 0.1 s), and
+  // on shared cores slows what runs next. The timed calls start once it has settled.
+  if (warmup_s >= 0.02 && warmup_s > 10 * estimate) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
   }
   const int batch = triangular ? 1 : std::max(1, int(20e-6 / std::max(estimate, 1e-9)));
   const int reps = int(std::clamp(g_options.target_seconds / (estimate * batch), 3.0, 1001.0));
