@@ -22,7 +22,7 @@
 # at 1024, 4096, 8192 take 2-3 minutes (OpenBLAS ~50 s, NVBLAS ~30-45 s, tileblas ~25 s, much of
 # it making the 8192 data), ztrmm,ctrmm,zhemm,chemm about 2 more: run those as a second call.
 #
-# Usage: host_blas_compare.sh [--quick] [--level3] [--l3_routines LIST] [--l3_sizes LIST]
+# Usage: host_blas_compare.sh [--quick] [--level3] [--l3_routines LIST] [--l3_sizes LIST] [--repeat N]
 #                             [--bin PATH] [--tileblas PATH] [--nvblas PATH] [OUTDIR]
 #   --quick      sizes <= 128 and short timings (a few seconds): the ctest host_blas_compare_quick
 #                (?gemm_ at 8-128, and every Level-3 routine of the bench at 64 and 128)
@@ -31,6 +31,8 @@
 #   --l3_routines  the Level-3 routines to run, in this order (comma-separated names: ?trsm, ?trmm,
 #                ?syrk in s, d, c, z; ?herk, ?hemm in c, z; e.g. ztrsm,ctrsm,zherk,cherk)
 #   --l3_sizes   with --level3: these sizes instead (comma-separated, e.g. 64,128,256,512)
+#   --repeat N   run the configurations N times in turn (OpenBLAS, NVBLAS, tileblas, OpenBLAS, ...;
+#                N times the time): each row takes each configuration's run of median rate
 #   --bin        the bench binary (default: bin/ beside this script in the GPU bundle, else
 #                build/bench/host_compare/ of the repository)
 #   --tileblas   libtileblas.so to preload (default: lib/ of the bundle, else build/compat/)
@@ -39,13 +41,14 @@
 # On the GPU machine, from the bundle of scripts/gpu_bundle.sh: bash /tmp/tb/host_blas_compare.sh $OUT/host
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-quick=0 level3=0 l3_routines="" l3_sizes=1024,4096,8192 bin="" tileblas="" nvblas="" out=""
+quick=0 level3=0 l3_routines="" l3_sizes=1024,4096,8192 repeat=1 rep="" bin="" tileblas="" nvblas="" out=""
 while [ $# -gt 0 ]; do
   case $1 in
     --quick) quick=1 ;;
     --level3) level3=1 ;;
     --l3_routines) l3_routines=$2; shift ;;
     --l3_sizes) l3_sizes=$2; shift ;;
+    --repeat) repeat=$2; shift ;;
     --bin) bin=$2; shift ;;
     --tileblas) tileblas=$2; shift ;;
     --nvblas) nvblas=$2; shift ;;
@@ -120,29 +123,30 @@ openblas=$(ldd "$bin" | awk '/libopenblas/ { print $3 }')
 
 common=(--sizes=$sizes --beta_sizes=$beta_sizes --target_seconds=$target --max_call_seconds=8
         "${routine_args[@]}" --benchmark_out_format=json)
-# run NAME [ENV=VALUE...] [-- EXTRA BINARY ARGS]: one configuration; its JSON in $work/NAME.json.
+# run NAME [ENV=VALUE...] [-- EXTRA BINARY ARGS]: one configuration; its JSON in $work/NAME$rep.json.
 run() {
   local name=$1; shift
   local deadline_var=deadline_$name
   local envs=() extra=(--deadline_seconds=${!deadline_var})
   while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
   [ $# -gt 0 ] && { shift; extra+=("$@"); }
-  echo "== $name: ${envs[*]}" | tee -a "$work/logs.txt"
+  echo "== $name$rep: ${envs[*]}" | tee -a "$work/logs.txt"
   local start=$SECONDS
   env OPENBLAS_NUM_THREADS=$threads "${envs[@]}" timeout $((${!deadline_var} + 60)) "$bin" "${common[@]}" "${extra[@]}" \
-    --benchmark_out="$work/$name.json" \
-    --benchmark_context="config=$name,gpu=${gpu:-no GPU},cpu=$cpu" >"$work/$name.out" 2>&1
+    --benchmark_out="$work/$name$rep.json" \
+    --benchmark_context="config=$name,gpu=${gpu:-no GPU},cpu=$cpu" >"$work/$name$rep.out" 2>&1
   local rc=$?
-  grep -E '^\[host-compare\]' "$work/$name.out" | grep -E 'FAIL' || true
-  { cat "$work/$name.out"; echo "== $name: exit $rc after $((SECONDS - start)) s"; } >>"$work/logs.txt"
-  echo "== $name: exit $rc after $((SECONDS - start)) s"
+  grep -E '^\[host-compare\]' "$work/$name$rep.out" | grep -E 'FAIL' || true
+  { cat "$work/$name$rep.out"; echo "== $name$rep: exit $rc after $((SECONDS - start)) s"; } >>"$work/logs.txt"
+  echo "== $name$rep: exit $rc after $((SECONDS - start)) s"
   return $rc
 }
 
 status=0
-run openblas -- ${ob_skip:+--skip_above=$ob_skip} || status=1
-runs=(--openblas "$work/openblas.json")
+runs=()
+use_nvblas=0
 if [ -n "$gpu" ] && [ -n "$nvblas" ]; then
+  use_nvblas=1
   cat >"$work/nvblas.conf" <<EOF
 NVBLAS_LOGFILE $work/nvblas.log
 NVBLAS_CPU_BLAS_LIB $(readlink -f "$openblas")
@@ -150,13 +154,21 @@ NVBLAS_GPU_LIST ALL
 NVBLAS_AUTOPIN_MEM_ENABLED
 EOF
   { echo "== nvblas.conf ($nvblas)"; cat "$work/nvblas.conf"; } >>"$work/logs.txt"
-  run nvblas LD_PRELOAD="$nvblas" NVBLAS_CONFIG_FILE="$work/nvblas.conf" \
-    LD_LIBRARY_PATH="$(dirname "$nvblas"):${LD_LIBRARY_PATH:-}" || status=1
-  { echo "== nvblas.log"; cat "$work/nvblas.log" 2>/dev/null; } >>"$work/logs.txt"
-  runs+=(--nvblas "$work/nvblas.json")
 fi
-run tileblas LD_PRELOAD="$tileblas" || status=1
-runs+=(--tileblas "$work/tileblas.json")
+for ((i = 1; i <= repeat; i++)); do
+  rep=""
+  [ "$repeat" -gt 1 ] && rep=-$i
+  run openblas -- ${ob_skip:+--skip_above=$ob_skip} || status=1
+  runs+=(--openblas "$work/openblas$rep.json")
+  if [ "$use_nvblas" = 1 ]; then
+    run nvblas LD_PRELOAD="$nvblas" NVBLAS_CONFIG_FILE="$work/nvblas.conf" \
+      LD_LIBRARY_PATH="$(dirname "$nvblas"):${LD_LIBRARY_PATH:-}" || status=1
+    { echo "== nvblas.log"; cat "$work/nvblas.log" 2>/dev/null; } >>"$work/logs.txt"
+    runs+=(--nvblas "$work/nvblas$rep.json")
+  fi
+  run tileblas LD_PRELOAD="$tileblas" || status=1
+  runs+=(--tileblas "$work/tileblas$rep.json")
+done
 
 note_args=()
 for n in "${notes[@]}"; do note_args+=(--note "$n"); done

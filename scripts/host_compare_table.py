@@ -18,10 +18,13 @@ Checks (a failure prints a FAIL line and makes the exit status 1):
 
 Writes OUT/host-compare.md (the table, then the notes; scripts/update_readme.py --marker
 host-compare puts it in the README) and OUT/host-compare.json (rows, failures, notes and the three
-raw Google Benchmark outputs), and prints the markdown.
+raw Google Benchmark outputs; with repeated runs the first of each under "runs", the others under
+"more_runs"), and prints the markdown.
 
 Usage: host_compare_table.py --openblas A.json [--nvblas B.json] --tileblas C.json
                              [--note TEXT]... [--out DIR]
+Each of --openblas, --nvblas, --tileblas may be given once per repeated run (host_blas_compare.sh
+--repeat): each row then takes, per configuration, the repetition of median rate.
 """
 import argparse
 import json
@@ -77,6 +80,19 @@ def results_of(data):
     return out
 
 
+def median_results(per_run):
+    """One {key: entry} from a run's, or from repeated runs': per key the entry of median rate (the
+    lower of the two middle ones; one whose result check failed, if any), or the first run's where
+    none has a rate."""
+    merged = {}
+    for key in set().union(*per_run) if per_run else ():
+        entries = [r[key] for r in per_run if key in r]
+        timed = sorted((e for e in entries if rate(e) is not None), key=rate)
+        failed = [e for e in timed if e.get("check_ok", 1) != 1]  # a failed check is never hidden
+        merged[key] = failed[0] if failed else timed[(len(timed) - 1) // 2] if timed else entries[0]
+    return merged
+
+
 def fmt(x):
     if x >= 100:
         return f"{x:.0f}"
@@ -97,18 +113,23 @@ def rate(entry):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     for c in CONFIGS:
-        ap.add_argument("--" + c, help=f"JSON of the {c} run")
+        ap.add_argument("--" + c, action="append",
+                        help=f"JSON of the {c} run (given again for each repeated run: a row takes the "
+                             "repetition of median rate)")
     ap.add_argument("--note", action="append", default=[], help="a line for the notes under the table")
     ap.add_argument("--out", help="folder for host-compare.md and host-compare.json")
     args = ap.parse_args()
 
-    runs, results, why_absent = {}, {}, {}
+    runs, more_runs, results, why_absent, repeats = {}, {}, {}, {}, 1
     for c in CONFIGS:
-        data, why = load(getattr(args, c))
-        runs[c] = data
-        results[c] = results_of(data) if data else {}
-        if data is None:
-            why_absent[c] = why
+        loaded = [load(path) for path in (getattr(args, c) or [None])]
+        datas = [data for data, _ in loaded if data]
+        runs[c] = datas[0] if datas else None
+        more_runs[c] = datas[1:]
+        results[c] = median_results([results_of(data) for data in datas])
+        repeats = max(repeats, len(datas))
+        if not datas:
+            why_absent[c] = loaded[0][1]
     if not results["tileblas"] and not results["openblas"]:
         print("host_compare_table: neither the OpenBLAS nor the tileblas run has results", file=sys.stderr)
         return 1
@@ -209,7 +230,10 @@ def main():
 
     lines.append("Host pointers, square n x n operands; beta !=0: alpha and beta nonzero (complex for c/z), C read. "
                  "GFLOP/s from the median call after a warm-up call. "
-                 "Same binary, same data, one machine, one run: OpenBLAS alone, NVBLAS preloaded, tileblas preloaded.")
+                 + ("Same binary, same data, one machine, one run: OpenBLAS alone, NVBLAS preloaded, tileblas preloaded."
+                    if repeats == 1 else
+                    f"Same binary, same data, one machine: OpenBLAS alone, NVBLAS preloaded and tileblas preloaded, "
+                    f"each run {repeats} times in turn; each cell is the median of its configuration's runs."))
     lines.append("")
     lines.append("Flops as LAPACK's timers count them (LAWN 41): M multiplications and A additions are M + A flops "
                  "in s, d and 6M + 2A in c, z (8 a complex multiply-add); a call: "
@@ -233,7 +257,8 @@ def main():
         (out / "host-compare.md").write_text(markdown)
         (out / "host-compare.json").write_text(json.dumps(
             {"gpu": gpu, "date": date, "rows": rows, "failures": failures, "notes": notes,
-             "runs": {c: runs[c] for c in CONFIGS if runs[c] is not None}}, indent=1) + "\n")
+             "runs": {c: runs[c] for c in CONFIGS if runs[c] is not None}, "repeats": repeats,
+             "more_runs": {c: more_runs[c] for c in CONFIGS if more_runs[c]}}, indent=1) + "\n")
     return 1 if failures else 0
 
 
