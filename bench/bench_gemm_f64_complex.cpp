@@ -2,7 +2,8 @@
 // cublasCgemm in the default math mode (which runs fp64 on the FP64 tensor cores; complex fp32
 // stays fp32), same device buffers, same run. One benchmark per row and shape:
 // "<d|z|c>gemm/<row>/<m>x<n>x<k>/<transposes>" at squares 1024..8192, 4097^3, TN/NT at 4096, CC
-// for complex, and two skinny shapes (register_benches says which rows run where).
+// for complex, and two skinny shapes (register_benches says which rows run where); complex fp32
+// also at the narrow shapes of the trsm/trmm plans' GEMMs (kNarrowC32Shapes).
 // Inputs random in [-1, 1); alpha = 1, beta = 0; FLOPs counted as GemmProblem::flops() (8 per
 // complex multiply-add). rel_diff = ||C_ours - C_cublas|| / ||C_cublas||.
 #include <cublas_v2.h>
@@ -10,6 +11,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,6 +42,20 @@ const Shape kShapes[] = {
     {8192, 8192, 8192, Op::kNoTrans, Op::kNoTrans},
     {8192, 8192, 256, Op::kNoTrans, Op::kNoTrans},
     {8192, 128, 8192, Op::kNoTrans, Op::kNoTrans},
+};
+
+// Complex fp32 only: the GEMMs of ctrsm / ctrmm's plans at 4096 and 8192 below the widened rows'
+// m, n >= 1000 (side L: m = 256 or 512 rows of B by all n columns, k = m; docs/NOTES-level3.md),
+// their side-R mirrors (n narrow), the same with A or B transposed, and one coupling GEMM already
+// widened (1024 rows).
+const Shape kNarrowC32Shapes[] = {
+    {256, 4096, 256, Op::kNoTrans, Op::kNoTrans},   {512, 4096, 512, Op::kNoTrans, Op::kNoTrans},
+    {256, 8192, 256, Op::kNoTrans, Op::kNoTrans},   {512, 8192, 512, Op::kNoTrans, Op::kNoTrans},
+    {1024, 4096, 1024, Op::kNoTrans, Op::kNoTrans}, {4096, 256, 256, Op::kNoTrans, Op::kNoTrans},
+    {4096, 512, 512, Op::kNoTrans, Op::kNoTrans},   {8192, 256, 256, Op::kNoTrans, Op::kNoTrans},
+    {8192, 512, 512, Op::kNoTrans, Op::kNoTrans},   {256, 4096, 256, Op::kTrans, Op::kNoTrans},
+    {256, 4096, 256, Op::kNoTrans, Op::kTrans},     {4096, 256, 256, Op::kNoTrans, Op::kTrans},
+    {4096, 256, 256, Op::kTrans, Op::kNoTrans},     {512, 4096, 512, Op::kNoTrans, Op::kTrans},
 };
 
 const char* op_name(DataType t) {
@@ -188,8 +204,13 @@ bool row_supports(const GemmKernel& row, DataType t, const Shape& s) {
 // the other vector rows at the NN squares and the skinny shapes; the scalar-load rows at 4096^3 NN
 // and wherever no vector row supports the shape (4097^3: odd leading dimensions).
 bool register_benches() {
+  std::vector<Shape> c32_shapes(std::begin(kShapes), std::end(kShapes));
+  c32_shapes.insert(c32_shapes.end(), std::begin(kNarrowC32Shapes), std::end(kNarrowC32Shapes));
   for (DataType t : {DataType::kF64, DataType::kC64, DataType::kC32}) {
-    for (const Shape& s : kShapes) {
+    const std::vector<Shape> shapes =
+        t == DataType::kC32 ? c32_shapes
+                            : std::vector<Shape>(std::begin(kShapes), std::end(kShapes));
+    for (const Shape& s : shapes) {
       if (!tileblas::is_complex(t) && (s.ta == Op::kConjTrans || s.tb == Op::kConjTrans)) continue;
       const bool nn = s.ta == Op::kNoTrans && s.tb == Op::kNoTrans;
       const bool square = s.m == s.n && s.n == s.k;
