@@ -154,9 +154,27 @@ double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t bm, int64
   const int64_t t = tiles(p, bm, bn), slots = per_sm * caps.num_sms;
   return double(t) / double(tiles(t, slots) * slots);
 }
+// Below m, n >= 1000 the widening's cost is weighed against the SIMT row's own: the packed row
+// makes the same pass (16 bytes moved per element against 24) over the operands it cannot read in
+// place (A transposed, B not), so only widening an operand it reads in place is extra (34 / n of
+// the product for A, 34 / m for B). From m, n >= 256 on, the widened row takes A transposed or
+// n >= 512, and B not transposed or m >= 1000. Measured (H200, every row at the trsm/trmm plans'
+// narrow GEMMs against cublasCgemm, same run, docs/bench/h200-2026-11-26-cgemm-narrow.md; NT:
+// -cgemm-narrow-nt.md), widened against SIMT packed: 256x4096x256 NN 0.79 against 0.78,
+// 512x4096x512 NN 1.09 / 1.04, 512x8192x512 NN 0.90 / 0.83, 4096x512x512 NN 1.09 / 1.07,
+// 8192x512x512 NN 0.90 / 0.87, 256x4096x256 TN 0.79 / 0.73, 4096x256x256 TN 0.79 / 0.72; where
+// the rule keeps the SIMT row: 8192x256x256 NN 0.98 / 1.04, 4096x256x256 NN 0.79 / 0.81,
+// 256x4096x256 NT 0.78 / 0.89, 512x4096x512 NT 0.91 / 0.94 (B read in place: m = 512 is not
+// enough), and in the sweep 8192x256x2048 NN 0.86 / 0.88. Of the sweep's shapes only
+// 256x16384x1024 NN changed rows: 0.81 to 0.86.
 bool cgemm_widening_pays(const GemmProblem& p, const DeviceCaps& caps) {
-  return fast_fp64(caps) && p.k >= 256 && std::min(p.m, p.n) >= 1000 &&
-         wave_fill(p, caps, 64, 64, 2) >= 0.75;
+  if (!fast_fp64(caps) || p.k < 256 || std::min(p.m, p.n) < 256 ||
+      wave_fill(p, caps, 64, 64, 2) < 0.75) {
+    return false;
+  }
+  const bool a_read_in_place = p.trans_a == Op::kNoTrans,
+             b_read_in_place = p.trans_b != Op::kNoTrans;
+  return (!a_read_in_place || p.n >= 512) && (!b_read_in_place || p.m >= 1000);
 }
 // Split-K on widened operands where the zgemm split-K rule holds and m and n exceed 128: the small
 // squares 251^3-513^3 ran at 0.63-0.91 of cuBLAS against 0.47-0.85 on the SIMT split-K row (the

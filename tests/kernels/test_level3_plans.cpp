@@ -250,7 +250,8 @@ TEST(Level3PlanDevice, LargerCalls) {
 }
 
 // Complex fp32 calls whose GEMMs are large enough for the router to run them on the FP64 tensor
-// cores on sm_80 / sm_90 (the cgemm_widened rows: k >= 256, m and n >= 1000), triangles of C
+// cores on sm_80 / sm_90 (the cgemm_widened rows: k >= 256, m and n >= 1000, or m >= 256 with n
+// large where A is read in place; src/router.cpp), triangles of C
 // (herk, syr2k) among them; complex scalars, NaN where nothing may be read or written.
 TEST(Level3PlanDevice, ComplexSingleOnWidenedGemms) {
   TB_REQUIRE_GPU();
@@ -269,6 +270,13 @@ TEST(Level3PlanDevice, ComplexSingleOnWidenedGemms) {
   cases.push_back(c);
   c.op = Level3Op::kSyr2k, c.trans = Op::kTrans, c.uplo = tileblas::Uplo::kUpper;
   c.alpha = Scalar(0.75, -0.5), c.beta = Scalar(0.5, 0.25);
+  cases.push_back(c);
+  // Side L with B's 4096 columns: the GEMM leaves (256 or 512 rows of B by 4096, k = the rows) and
+  // the couplings below them widen too (m >= 256 with n >= 1000, A read in place or transposed).
+  c.op = Level3Op::kTrsm, c.m = 1024, c.n = 4096, c.side = tileblas::Side::kLeft;
+  c.uplo = tileblas::Uplo::kLower, c.trans = Op::kNoTrans, c.diag = tileblas::Diag::kNonUnit;
+  cases.push_back(c);
+  c.op = Level3Op::kTrmm, c.uplo = tileblas::Uplo::kUpper, c.trans = Op::kTrans;
   cases.push_back(c);
   check_cases(cases, run_on_device);
 }
