@@ -61,6 +61,12 @@ struct TypeF64 {
   __device__ static uint32_t k_swizzle(int row) { return uint32_t((row >> 1) & 1) << 2; }
   // m/n-contiguous rows (k): lanes read chunk g of k rows 2q (+1): XOR with 2q.
   __device__ static uint32_t mn_swizzle(int row) { return uint32_t(row & 6); }
+  // Paired tile rows (stored_paired: 16 or more chunks): A's lanes read chunk 8s + 2q + r of tile
+  // rows g (g = 2q', 2q' + 1: bit 0 differs), B's chunk 16 tile + 2g + r of tile rows q (bits 0
+  // and 1 differ; chunk bit 1 is g's bit 0): row bit 0 flips chunk bit 0, row bit 1 chunk bit 2.
+  __device__ static uint32_t paired_swizzle(int row) {
+    return uint32_t(row & 1) | (uint32_t(row & 2) << 1);
+  }
 };
 
 struct TypeC64 {
@@ -156,78 +162,114 @@ struct Config {
 
 // ---- Global -> shared copies --------------------------------------------------------------------
 
-// One operand's copies, as one thread sees them. Tile rows are m or n (k-contiguous) or k
-// (m/n-contiguous), each kChunksPerRow 16-byte chunks. Thread t copies chunk t % kChunksPerRow of
-// rows r0 + i kRowStep (r0 = t / kChunksPerRow < kRowStep); k-tiles are copied in order, one
-// pointer advancing. Only what changes or depends on the thread is kept in registers (the operand
-// and its leading dimension come from the kernel's parameters): the rows' swizzles are XOR-linear
-// and kRowStep is a power of two, so row r0 + i kRowStep lies at a compile-time XOR and add from
-// row r0's chunk.
-template <class T, class Cfg, Layout kLayout, int kRows, bool kVector>
+enum class Operand { kA, kB };
+
+// Whether an operand tile is stored paired in shared memory. A 16-byte chunk as the tile lies in
+// global memory holds two consecutive elements of one matrix row (m/n for k-contiguous, k for
+// m/n-contiguous). A dgemm fragment register pair wants two m/n rows at one k for A, and two k at
+// one column for B: as stored, k-contiguous A and m/n-contiguous B tiles give the wrong pairs, and
+// the compiler reorders them with register moves. Those tiles are stored paired: chunk c of tile
+// row r holds element c of matrix rows 2r and 2r + 1, copied 8 bytes at a time. zgemm's elements
+// fill a chunk each: never paired.
+template <class T>
+constexpr bool stored_paired(Operand operand, Layout layout) {
+  return !T::kComplex &&
+         layout == (operand == Operand::kA ? Layout::kKContiguous : Layout::kMNContiguous);
+}
+
+// One operand's copies, as one thread sees them. Matrix rows (as stored: m or n for k-contiguous
+// tiles, k for m/n-contiguous ones) lie in tile rows of kChunksPerRow 16-byte chunks: one matrix
+// row a tile row, or (kPaired) two, interleaved element by element. Thread t copies unit
+// t % kChunksPerRow of tile rows r0 + i kRowStep (r0 = t / kChunksPerRow < kRowStep): 16 bytes
+// of one matrix row (kElems elements from `along`), as one copy (kVector) or two 8-byte ones;
+// paired, the two go to the same half of chunks `along` and `along` + 1, and neighbouring units
+// alternate between the pair's two rows. k-tiles are copied in order, one pointer advancing. Only
+// what changes or depends on the thread is kept in registers (the operand and its leading
+// dimension come from the kernel's parameters): the rows' swizzles are XOR-linear and kRowStep is a
+// power of two, so row r0 + i kRowStep lies at a compile-time XOR and add from row r0's chunk.
+template <class T, class Cfg, Layout kLayout, int kRows, bool kVector, bool kPaired>
 struct TileCopier {
+  static_assert(!kPaired || !T::kComplex, "only dgemm tiles are stored paired");
   static constexpr bool kK = kLayout == Layout::kKContiguous;
   static constexpr int kElems = kChunkBytes / T::kBytes;  // elements per chunk: 2 (f64), 1 (c64)
-  static constexpr int kChunksPerRow = kK ? Cfg::kBlockK / kElems : kRows / kElems;
-  static constexpr int kTileRows = kK ? kRows : Cfg::kBlockK;
+  static constexpr int kRowElems = kK ? Cfg::kBlockK : kRows;    // along a matrix row
+  static constexpr int kMatrixRows = kK ? kRows : Cfg::kBlockK;  // of the tile
+  static constexpr int kPairs = kPaired ? 2 : 1;                 // matrix rows a tile row
+  static constexpr int kChunksPerRow = kRowElems * kPairs / kElems;
+  static constexpr int kTileRows = kMatrixRows / kPairs;
   static constexpr int kRowBytes = kChunksPerRow * kChunkBytes;
   static constexpr int kRowStep = Cfg::kThreads / kChunksPerRow;
+  static constexpr int kMatrixRowStep = kRowStep * kPairs;
   static constexpr int kCopies = kTileRows / kRowStep;
   static_assert(Cfg::kThreads % kChunksPerRow == 0 && kTileRows % kRowStep == 0 && kCopies >= 1,
-                "every thread copies the same chunk column of the same number of rows");
+                "every thread copies the same unit column of the same number of rows");
   static_assert((kRowStep & (kRowStep - 1)) == 0, "rows kRowStep apart swizzle by a constant XOR");
   static_assert(kChunksPerRow % 8 == 0, "the swizzle permutes whole groups of 8 chunks");
 
-  const char* src;  // this thread's first chunk in the next k-tile to copy
+  const char* src;  // this thread's first unit in the next k-tile to copy
   uint32_t dst;     // its shared-memory offset in a tile
   int mn_left;      // k-contiguous: matrix rows from this thread's first row on;
-                    // m/n-contiguous: elements of the matrix in its chunk (0..kElems)
-  int k_left;       // k-contiguous: elements of k in its chunk (0..kElems, may go negative);
+                    // m/n-contiguous: elements of the matrix in its unit (0..kElems)
+  int k_left;       // k-contiguous: elements of k in its unit (0..kElems, may go negative);
                     // m/n-contiguous: k rows from its first row on (both in the next k-tile)
 
   __device__ static uint32_t swizzle(int row) {
-    return kK ? T::k_swizzle(row) : T::mn_swizzle(row);
+    if constexpr (kPaired) {
+      return T::paired_swizzle(row);
+    } else {
+      return kK ? T::k_swizzle(row) : T::mn_swizzle(row);
+    }
   }
 
   __device__ TileCopier(const void* operand, int64_t ld, int mn0, int mn_extent, int k_extent) {
     const int row0 = int(threadIdx.x) / kChunksPerRow;
-    const int chunk = int(threadIdx.x) % kChunksPerRow;
+    const int unit = int(threadIdx.x) % kChunksPerRow;
+    // The unit's (first) chunk and its 8-byte half in the tile, and its first element: element
+    // `along` of matrix row `line`.
+    const int half = kPaired ? unit & 1 : 0;
+    const int chunk = kPaired ? unit - half : unit;
+    const int line = row0 * kPairs + half;
+    const int along = kPaired ? chunk : chunk * kElems;
     const char* base = static_cast<const char*>(operand);
-    dst = uint32_t(row0 * kRowBytes) + ((uint32_t(chunk) ^ swizzle(row0)) << 4);
+    dst =
+        uint32_t(row0 * kRowBytes) + ((uint32_t(chunk) ^ swizzle(row0)) << 4) + uint32_t(8 * half);
     if constexpr (kK) {
-      src = base + (int64_t(mn0 + row0) * ld + chunk * kElems) * T::kBytes;
-      mn_left = mn_extent - mn0 - row0;
-      k_left = k_extent - chunk * kElems;
+      src = base + (int64_t(mn0 + line) * ld + along) * T::kBytes;
+      mn_left = mn_extent - mn0 - line;
+      k_left = k_extent - along;
     } else {
-      src = base + (int64_t(row0) * ld + mn0 + chunk * kElems) * T::kBytes;
-      mn_left = min(max(mn_extent - mn0 - chunk * kElems, 0), kElems);
-      k_left = k_extent - row0;
+      src = base + (int64_t(line) * ld + mn0 + along) * T::kBytes;
+      mn_left = min(max(mn_extent - mn0 - along, 0), kElems);
+      k_left = k_extent - line;
     }
   }
 
   // Copies the next k-tile of `operand` (leading dimension ld) into the tile at shared address
   // `tile`, then advances.
   __device__ void copy_next(uint32_t tile, const void* operand, int64_t ld) {
-    const int64_t row_step = ld * T::kBytes * kRowStep;
+    const int64_t row_step = ld * T::kBytes * kMatrixRowStep;
     const char* from = src;
 #pragma unroll
     for (int i = 0; i < kCopies; ++i) {
-      // Elements of this chunk inside the matrix (0..kElems).
+      // Elements of this unit inside the matrix (0..kElems).
       int valid;
       if constexpr (kK) {
-        valid = mn_left > i * kRowStep ? min(max(k_left, 0), kElems) : 0;
+        valid = mn_left > i * kMatrixRowStep ? min(max(k_left, 0), kElems) : 0;
       } else {
-        valid = k_left > i * kRowStep ? mn_left : 0;
+        valid = k_left > i * kMatrixRowStep ? mn_left : 0;
       }
-      const uint32_t at =
-          tile + (dst ^ (swizzle(i * kRowStep) << 4)) + uint32_t(i * kRowStep * kRowBytes);
-      if constexpr (kVector) {
-        cp_async_16(at, valid > 0 ? from : operand, valid * T::kBytes);
+      const uint32_t row_at = uint32_t(i * kRowStep * kRowBytes);
+      const uint32_t chunk_at = dst ^ (swizzle(i * kRowStep) << 4);
+      if constexpr (kVector && !kPaired) {
+        cp_async_16(tile + chunk_at + row_at, valid > 0 ? from : operand, valid * T::kBytes);
       } else {
-        // 8 bytes at a time: an f64 element, or half (re or im) of a c64 element.
+        // 8 bytes at a time: an f64 element (paired: into chunk `along` + w, whose index differs
+        // from `along`'s in bit 0 only), or half (re or im) of a c64 element.
 #pragma unroll
         for (int w = 0; w < 2; ++w) {
           const bool ok = (w * 8) / T::kBytes < valid;
-          cp_async_8(at + 8 * w, ok ? from + 8 * w : operand, ok ? 8 : 0);
+          const uint32_t at = kPaired ? (chunk_at ^ uint32_t(w << 4)) : chunk_at + 8 * w;
+          cp_async_8(tile + at + row_at, ok ? from + 8 * w : operand, ok ? 8 : 0);
         }
       }
       from += row_step;
@@ -247,21 +289,33 @@ struct TileCopier {
 // in m; B: kBlockN, in n). `lane_offset` holds everything that depends on the lane; the rest are
 // compile-time offsets. XOR terms only touch chunk bits (4..6), below the 128-byte multiples added
 // to them, so they are applied to the lane's offset first (one register per XOR-ed variant).
-template <class T, class Cfg, Layout kLayout, int kRows>
+template <class T, class Cfg, Layout kLayout, int kRows, bool kPaired>
 struct FragmentReader {
   static constexpr bool kK = kLayout == Layout::kKContiguous;
-  static constexpr int kRowBytes = kK ? Cfg::kBlockK * T::kBytes : kRows * T::kBytes;
+  static constexpr int kRowBytes = (kK ? Cfg::kBlockK : kRows) * T::kBytes * (kPaired ? 2 : 1);
+  // dgemm: whether a chunk holds two m/n rows at one k (else one m/n row at two k).
+  __device__ static constexpr bool chunk_along_mn() { return kK == kPaired; }
   uint32_t lane_offset;
 
   // dgemm: lane (g, q) holds rows (m or n) w0 + 16 tile + 2g + {0,1} and k-step rows 8s + 2q +
   // {0,1}. k-contiguous: row 2g + r, chunk 4s + q, swizzle bit 2 = g & 1 (XOR with 4s). m/n-
-  // contiguous: k row 2q + r, chunk w0/2 + 8 tile + g, swizzle 2q.
+  // contiguous: k row 2q + r, chunk w0/2 + 8 tile + g, swizzle 2q. Paired k-contiguous (A): tile
+  // row w0/2 + 8 tile + g, chunk 8s + 2q + r, swizzle paired_swizzle(g). Paired m/n-contiguous
+  // (B): tile row 4s + q, chunk w0 + 16 tile + 2g + r, swizzle paired_swizzle(q).
   // zgemm: lane (g, q) holds rows w0 + 16 tile + g (+8), k 8s + q (+4). k-contiguous: row g + ..,
   // chunk q + 4 v, swizzle bit 2 = g & 1. m/n-contiguous: k row q + 4 v, chunk w0 + g + ..,
   // swizzle 2q.
   __device__ FragmentReader(int w0, int lane) {
     const int g = lane >> 2, q = lane & 3;
-    if constexpr (!T::kComplex) {
+    if constexpr (kPaired) {
+      if constexpr (kK) {
+        lane_offset = uint32_t((w0 / 2 + g) * kRowBytes) +
+                      ((uint32_t(2 * q) ^ T::paired_swizzle(w0 / 2 + g)) << 4);
+      } else {
+        lane_offset =
+            uint32_t(q * kRowBytes) + ((uint32_t(w0 + 2 * g) ^ T::paired_swizzle(q)) << 4);
+      }
+    } else if constexpr (!T::kComplex) {
       if constexpr (kK) {
         lane_offset = uint32_t((w0 + 2 * g) * kRowBytes) + uint32_t((q ^ ((g & 1) << 2)) << 4);
       } else {
@@ -276,10 +330,17 @@ struct FragmentReader {
     }
   }
 
-  // dgemm: the 16 bytes at rows 16 tile + 2g + r (k-contiguous: both k 2q, 2q + 1 of k-step s) or
-  // at k row 8s + 2q + r (m/n-contiguous: both rows 2g, 2g + 1 of `tile`), r = 0 or 1.
+  // dgemm: the 16 bytes of m16 (A) or n16 (B) tile `tile` and k-step s the lane loads r-th
+  // (r = 0 or 1). chunk_along_mn(): both rows 2g, 2g + 1 at k 8s + 2q + r; else both k 8s + 2q,
+  // 8s + 2q + 1 at row 16 tile + 2g + r.
   __device__ uint32_t f64(uint32_t tile_base, int tile, int s, int r) const {
-    if constexpr (kK) {
+    if constexpr (kPaired && kK) {
+      return tile_base + (lane_offset ^ uint32_t(r << 4)) + uint32_t(8 * tile * kRowBytes) +
+             uint32_t(s * 128);
+    } else if constexpr (kPaired) {
+      return tile_base + (lane_offset ^ uint32_t(r << 4)) + uint32_t(4 * s * kRowBytes) +
+             uint32_t(tile * 256);
+    } else if constexpr (kK) {
       return tile_base + (lane_offset ^ uint32_t(s << 6)) + uint32_t((16 * tile + r) * kRowBytes);
     } else {
       return tile_base + lane_offset + uint32_t((8 * s + r) * kRowBytes) + uint32_t(tile * 128);
@@ -301,27 +362,29 @@ struct FragmentReader {
 //   MMA row g + 8 v0 of m16 tile i     -> warp row 16 i + 2g + v0
 //   MMA col g of n8 tile j             -> warp col 16 (j / 2) + 2g + j % 2
 //   MMA k q + 4 v of k-step s          -> k 8 s + 2q + v
-template <class Cfg, Layout kLayout, class Reader>
+// Each load fills one register pair of the fragment (a[0], a[1] / a[2], a[3]; b[0], b[1]) where
+// the tile's chunks pair the elements that way, else halves of two pairs.
+template <class Reader>
 __device__ __forceinline__ void load_a_f64(double (&a)[4], const Reader& rd, uint32_t tile, int i,
                                            int s) {
-  if constexpr (kLayout == Layout::kKContiguous) {
-    lds_f64x2(a[0], a[2], rd.f64(tile, i, s, 0));  // row 2g: k 2q, 2q + 1
-    lds_f64x2(a[1], a[3], rd.f64(tile, i, s, 1));  // row 2g + 1
-  } else {
+  if constexpr (Reader::chunk_along_mn()) {
     lds_f64x2(a[0], a[1], rd.f64(tile, i, s, 0));  // k 2q: rows 2g, 2g + 1
     lds_f64x2(a[2], a[3], rd.f64(tile, i, s, 1));  // k 2q + 1
+  } else {
+    lds_f64x2(a[0], a[2], rd.f64(tile, i, s, 0));  // row 2g: k 2q, 2q + 1
+    lds_f64x2(a[1], a[3], rd.f64(tile, i, s, 1));  // row 2g + 1
   }
 }
 // B fragments of n8 tiles 2 jp and 2 jp + 1.
-template <class Cfg, Layout kLayout, class Reader>
+template <class Reader>
 __device__ __forceinline__ void load_b_pair_f64(double (&b0)[2], double (&b1)[2], const Reader& rd,
                                                 uint32_t tile, int jp, int s) {
-  if constexpr (kLayout == Layout::kKContiguous) {
-    lds_f64x2(b0[0], b0[1], rd.f64(tile, jp, s, 0));  // col 2g (tile 2 jp): k 2q, 2q + 1
-    lds_f64x2(b1[0], b1[1], rd.f64(tile, jp, s, 1));  // col 2g + 1 (tile 2 jp + 1)
-  } else {
+  if constexpr (Reader::chunk_along_mn()) {
     lds_f64x2(b0[0], b1[0], rd.f64(tile, jp, s, 0));  // k 2q: cols 2g, 2g + 1
     lds_f64x2(b0[1], b1[1], rd.f64(tile, jp, s, 1));  // k 2q + 1
+  } else {
+    lds_f64x2(b0[0], b0[1], rd.f64(tile, jp, s, 0));  // col 2g (tile 2 jp): k 2q, 2q + 1
+    lds_f64x2(b1[0], b1[1], rd.f64(tile, jp, s, 1));  // col 2g + 1 (tile 2 jp + 1)
   }
 }
 
@@ -383,12 +446,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   const char* b_slice =
       static_cast<const char*>(args.b) +
       (kBLayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.ldb) * T::kBytes;
-  TileCopier<T, Cfg, kALayout, Cfg::kBlockM, kVector> a_copier(a_slice, args.lda, m0, args.m,
-                                                               k_extent);
-  TileCopier<T, Cfg, kBLayout, Cfg::kBlockN, kVector> b_copier(b_slice, args.ldb, n0, args.n,
-                                                               k_extent);
-  const FragmentReader<T, Cfg, kALayout, Cfg::kBlockM> a_reader(warp_m0, lane);
-  const FragmentReader<T, Cfg, kBLayout, Cfg::kBlockN> b_reader(warp_n0, lane);
+  constexpr bool kAPaired = stored_paired<T>(Operand::kA, kALayout);
+  constexpr bool kBPaired = stored_paired<T>(Operand::kB, kBLayout);
+  TileCopier<T, Cfg, kALayout, Cfg::kBlockM, kVector, kAPaired> a_copier(a_slice, args.lda, m0,
+                                                                         args.m, k_extent);
+  TileCopier<T, Cfg, kBLayout, Cfg::kBlockN, kVector, kBPaired> b_copier(b_slice, args.ldb, n0,
+                                                                         args.n, k_extent);
+  const FragmentReader<T, Cfg, kALayout, Cfg::kBlockM, kAPaired> a_reader(warp_m0, lane);
+  const FragmentReader<T, Cfg, kBLayout, Cfg::kBlockN, kBPaired> b_reader(warp_n0, lane);
   const uint32_t smem0 = smem_address(smem);
   const bool alpha_zero = args.alpha_re == 0.0 && args.alpha_im == 0.0;
   const int k_tiles = alpha_zero ? 0 : (k_extent + Cfg::kBlockK - 1) / Cfg::kBlockK;
@@ -430,14 +495,14 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
     if constexpr (T::kComplex) {
       load_a_c64(af[0][i], af[1][i], a_reader, tile, i, args.conj_a);
     } else {
-      load_a_f64<Cfg, kALayout>(af[0][i], a_reader, tile, i, s);
+      load_a_f64(af[0][i], a_reader, tile, i, s);
     }
   };
   auto load_b = [&](int j, uint32_t tile, int s) {  // dgemm: the pair of tiles j, j + 1 (j even)
     if constexpr (T::kComplex) {
       load_b_c64(bf[0][j], bf[1][j], b_reader, tile, j, args.conj_b);
     } else {
-      load_b_pair_f64<Cfg, kBLayout>(bf[0][j], bf[0][j + 1], b_reader, tile, j / 2, s);
+      load_b_pair_f64(bf[0][j], bf[0][j + 1], b_reader, tile, j / 2, s);
     }
   };
 

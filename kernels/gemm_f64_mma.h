@@ -22,13 +22,16 @@
 //         block of 4 x 2 such warps (144 KiB), one per SM.
 // A multistage cp.async pipeline copies each operand tile into shared memory as it lies in global
 // memory (k-contiguous: A transposed, B not; or m/n-contiguous), XOR-swizzled in 16-byte chunks so
-// that the 16-byte fragment loads and the copies are free of bank conflicts. dgemm fragments are
-// read 16 bytes (two doubles) a load: the MMA's k index is permuted inside each k-step (lane q
-// holds k = 2q, 2q + 1) and its rows and columns inside the warp tile (lane g holds rows 2g, 2g +
-// 1, and columns of two n8 tiles side by side), the same permutation for A and B, undone by the
-// epilogue. zgemm fragments are one complex element (16 bytes) a load. One barrier per k-tile; the
-// next k-step's fragments are loaded into the registers of the current one as soon as these are
-// dead. Blocks are rasterized in groups of 8 tile rows (L2 reuse).
+// that the 16-byte fragment loads and the copies are free of bank conflicts; dgemm stores a
+// k-contiguous A and an m/n-contiguous B paired instead (each chunk one element of two consecutive
+// rows of the matrix as stored, copied 8 bytes at a time), so that every fragment load fills one
+// MMA register pair. dgemm fragments are read 16 bytes (two doubles) a load: the MMA's k index is
+// permuted inside each k-step (lane q holds k = 2q, 2q + 1) and its rows and columns inside the
+// warp tile (lane g holds rows 2g, 2g + 1, and columns of two n8 tiles side by side), the same
+// permutation for A and B, undone by the epilogue. zgemm fragments are one complex element (16
+// bytes) a load. One barrier per k-tile; the next k-step's fragments are loaded into the registers
+// of the current one as soon as these are dead. Blocks are rasterized in groups of 8 tile rows (L2
+// reuse).
 //
 // Edges: any m, n >= 1 and k >= 0. Rows, columns and k outside the matrices are zero-filled in
 // shared memory (cp.async with a short source size: nothing outside is read), C's stores are
@@ -52,12 +55,13 @@
 // faster than complex fp32 on the SIMT units; the router takes it only there. The workspace holds
 // 16 bytes per element of A and B (cudaErrorMemoryAllocation where the pool cannot give it).
 //
-// Alignment: the vector rows (names without "scalarload") copy A and B in 16-byte chunks and need
-// A and B 16-byte aligned, and (dgemm) lda, ldb even. The "scalarload" rows copy 8 bytes at a time
-// and need only 8-byte alignment of A and B (any leading dimension); otherwise they are identical.
-// C needs 8-byte alignment (16-byte stores are used where C and ldc allow them). Needs sm_80 or
-// newer and the row's shared memory per block. The cgemm_widened rows take A and B at any
-// alignment of their parts (4 bytes) and any leading dimension; C aligned to its parts.
+// Alignment: the vector rows (names without "scalarload") copy A and B in 16-byte chunks (dgemm's
+// paired tiles: 8 bytes) and need A and B 16-byte aligned, and (dgemm) lda, ldb even. The
+// "scalarload" rows copy 8 bytes at a time and need only 8-byte alignment of A and B (any leading
+// dimension); otherwise they are identical. C needs 8-byte alignment (16-byte stores are used where
+// C and ldc allow them). Needs sm_80 or newer and the row's shared memory per block. The
+// cgemm_widened rows take A and B at any alignment of their parts (4 bytes) and any leading
+// dimension; C aligned to its parts.
 #pragma once
 
 #include <cuda_runtime_api.h>
