@@ -3,6 +3,7 @@
 // alpha/beta in {0, 1, 0.7, -2}, NaN-poisoned C when beta == 0, padding of C untouched.
 // Runs on the CPU in CI; on the GPU machine the same cases go through the router to the GPU.
 #include <cuda_runtime_api.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -210,6 +211,38 @@ TEST(SgemmApi, RecordsRouteOfLastCall) {
     EXPECT_EQ(tileblas_last_route(), TILEBLAS_ROUTE_CPU);
     EXPECT_NE(std::string(tileblas_last_reason()).find("no GPU"), std::string::npos);
   }
+}
+
+// A small host call takes one CPU path whether its operands lie in the heap (routed before they
+// are classified) or in an mmap'd buffer (classified, then routed): the same kernel, and C equal to
+// the last bit.
+TEST(SgemmApi, SmallHostCallTakesOnePathWhereverItsOperandsLie) {
+  const int n = 8, count = n * n;
+  const float alpha = 0.7f, beta = 0.0f;
+  std::vector<float> a = tbtest::random_floats(count), b = tbtest::random_floats(count);
+  std::vector<float> c_heap(count, std::numeric_limits<float>::quiet_NaN());
+  for (int call = 0; call < 2; ++call) {  // the first may measure the rates
+    sgemm_("N", "T", &n, &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c_heap.data(), &n, 1,
+           1);
+  }
+  const std::string heap_kernel = tileblas_last_kernel();
+  const tileblas_route heap_route = tileblas_last_route();
+
+  void* mapped = mmap(nullptr, size_t(3 * count) * sizeof(float), PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mapped, MAP_FAILED);
+  float* a_map = static_cast<float*>(mapped);
+  float* b_map = a_map + count;
+  float* c_map = b_map + count;
+  std::copy(a.begin(), a.end(), a_map);
+  std::copy(b.begin(), b.end(), b_map);
+  std::fill(c_map, c_map + count, std::numeric_limits<float>::quiet_NaN());
+  sgemm_("N", "T", &n, &n, &n, &alpha, a_map, &n, b_map, &n, &beta, c_map, &n, 1, 1);
+  EXPECT_EQ(tileblas_last_route(), heap_route) << tileblas_last_reason();
+  EXPECT_EQ(tileblas_last_kernel(), heap_kernel) << tileblas_last_reason();
+  EXPECT_EQ(0, std::memcmp(c_map, c_heap.data(), size_t(count) * sizeof(float)));
+  for (int i = 0; i < count; ++i) ASSERT_FALSE(std::isnan(c_heap[i])) << i;
+  munmap(mapped, size_t(3 * count) * sizeof(float));
 }
 
 // A child after fork() gets right answers (on the CPU when the parent had used the GPU).
