@@ -50,7 +50,7 @@ void gemm_on_cpu(const GemmProblem& p) {
   // 16-bit A and B.
   const float alpha = float(p.alpha.re), beta = float(p.beta.re);
   std::vector<float> a, b;
-  if (p.k > 0 && p.alpha != 0.0f) {
+  if (p.multiplies()) {
     a = widen(p.a, p.lda, p.a_rows(), p.a_cols(), p.ab_type);
     b = widen(p.b, p.ldb, p.b_rows(), p.b_cols(), p.ab_type);
   }

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <iterator>
+#include <optional>
 
 #include "calibration.h"
 #include "cpu_gemm.h"
@@ -40,7 +41,7 @@ const char* name_of(DataType t) {
 
 Operands operands_of(const GemmProblem& p) {
   const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
-  const bool products = p.alpha != 0.0 && p.k > 0;
+  const bool products = p.multiplies();
   Operands o;
   o.a = {p.a, p.lda, p.a_rows(), p.a_cols(), ab, products, false};
   o.b = {p.b, p.ldb, p.b_rows(), p.b_cols(), ab, products, false};
@@ -91,31 +92,43 @@ struct GemmDispatch {
   // sets *why; nullptr (nothing run) where the call does not qualify.
   const char* run_small_host_call(Reason* why) {
     const GemmProblem& p = problem;
-    if (config().mode != Mode::kAuto || p.k <= 0 || p.alpha == 0.0) return nullptr;
-    const Rates* rates = any_rates_if_measured(p);
-    if (!rates || !(p.flops() <= rates->small_calls.flops)) return nullptr;
+    if (config().mode != Mode::kAuto || !p.multiplies()) return nullptr;
+    const Rates* measured = any_rates_if_measured(p);
+    if (!measured || !(p.flops() <= measured->small_calls.flops)) return nullptr;
     if (!in_host_only_range(p.a) || !in_host_only_range(p.b) || !in_host_only_range(p.c)) {
       return nullptr;
     }
     // Rates measured without a GPU say so; a device lost since (a fork, a CUDA error) changes no
     // small call's route.
     const std::string* no_device_why =
-        std::isinf(rates->gpu_overhead_s) ? &Device::unavailable_reason() : nullptr;
-    if (rates->small_calls.path == CpuPath::kHostKernel) {
-      const gemm_host_small::Isa isa = gemm_host_small::best_isa();
-      if (!gemm_host_small::supports(p, isa)) return nullptr;
-      gemm_host_small::run(p, isa);
-      *why = small_call_reason(CpuPath::kHostKernel, no_device_why);
-      return gemm_host_small::name_of(isa, p.ab_type);
-    }
-    gemm_on_cpu(p);
-    *why = small_call_reason(CpuPath::kCpuBlas, no_device_why);
+        std::isinf(measured->gpu_overhead_s) ? &Device::unavailable_reason() : nullptr;
+    std::optional<GemmRoute> r = small_call_route(*measured, no_device_why);
+    if (!r) return nullptr;
+    *why = std::move(r->reason);
+    if (r->cpu_path == CpuPath::kHostKernel) return run_host_kernel();
+    on_cpu_blas(p);
     return cpu_blas_label();
+  }
+
+  // The route of p within the rates' small_call_rule() (the CPU path route_gemm() would pick,
+  // without its costing), or none where p is outside it or the host kernel does not support it.
+  std::optional<GemmRoute> small_call_route(const Rates& r,
+                                            const std::string* no_device_why) const {
+    const SmallCallRule& rule = r.small_calls;
+    if (!(problem.flops() <= rule.flops) ||
+        (rule.path == CpuPath::kHostKernel &&
+         !gemm_host_small::supports(problem, gemm_host_small::best_isa()))) {
+      return std::nullopt;
+    }
+    GemmRoute route;
+    route.cpu_path = rule.path;
+    route.reason = small_call_reason(rule.path, no_device_why);
+    return route;
   }
 
   GemmRoute route(const CallSite& site) {
     const GemmProblem& p = problem;
-    if (gemm_needs_rates(site.where, config()) && p.k > 0 && p.alpha != 0.0) {
+    if (gemm_needs_rates(site.where, config()) && p.multiplies()) {
       if (site.device) {
         rates = rates_if_measured(p);
         if (!rates) {
@@ -128,16 +141,20 @@ struct GemmDispatch {
         rates = measured_cpu_rates(p);
       }
     }
-    // Small host problems: the CPU path route_gemm() would pick, without its costing.
-    if (rates && p.flops() <= rates->small_calls.flops &&
-        (rates->small_calls.path != CpuPath::kHostKernel ||
-         gemm_host_small::supports(p, gemm_host_small::best_isa()))) {
-      GemmRoute r;
-      r.cpu_path = rates->small_calls.path;
-      r.reason = small_call_reason(r.cpu_path, site.device ? nullptr : &site.no_device_why);
-      return r;
+    if (rates) {
+      if (std::optional<GemmRoute> r =
+              small_call_route(*rates, site.device ? nullptr : &site.no_device_why)) {
+        return std::move(*r);
+      }
     }
     return route_gemm(p, site.where, config(), site.caps(), site.no_device_why, rates);
+  }
+
+  // Our host kernel on the calling thread; returns its name.
+  const char* run_host_kernel() {
+    const gemm_host_small::Isa isa = gemm_host_small::best_isa();
+    gemm_host_small::run(problem, isa);
+    return gemm_host_small::name_of(isa, problem.ab_type);
   }
 
   const char* run_own_cpu_path(GemmRoute& route, const CallSite& site) {
@@ -156,9 +173,7 @@ struct GemmDispatch {
           route_gemm(problem, site.where, config(), site.caps(), site.no_device_why, &without_team);
     }
     if (route.side == TILEBLAS_ROUTE_CPU && route.cpu_path == CpuPath::kHostKernel) {
-      const gemm_host_small::Isa isa = gemm_host_small::best_isa();
-      gemm_host_small::run(problem, isa);
-      return gemm_host_small::name_of(isa, problem.ab_type);
+      return run_host_kernel();
     }
     return nullptr;
   }

@@ -96,6 +96,8 @@ struct GemmProblem {
   int64_t a_cols() const { return trans_a == Op::kNoTrans ? k : m; }
   int64_t b_rows() const { return trans_b == Op::kNoTrans ? k : n; }
   int64_t b_cols() const { return trans_b == Op::kNoTrans ? n : k; }
+  // Whether A and B are read: alpha != 0 and k > 0 (netlib: else C = beta C only).
+  bool multiplies() const { return alpha != 0.0 && k > 0; }
   // Real floating-point operations: a complex multiply-add is 8 of them.
   double flops() const {
     return (is_complex(ab_type) ? 8.0 : 2.0) * double(m) * double(n) * double(k);
