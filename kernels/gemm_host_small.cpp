@@ -90,15 +90,17 @@ void run_real(const GemmProblem& p, Isa isa) {
 // B' whose rows 2l and 2l + 1 are Br(l, :) and Bi(l, :), is alpha op(A) op(B) with its real and
 // imaginary parts interleaved down each column: C's own storage seen as a real 2m x n matrix with
 // leading dimension 2 ldc. Conjugation and alpha are applied while packing; beta by the real
-// kernel where it is real, else by one pass over C first.
+// kernel where it is real, else by one pass over C first. B' is B's own storage (leading dimension
+// 2 ldb) where B is not transposed: only op(A) is packed then.
 struct Packed1m {
   int64_t a_elems, b_elems;  // A' and B', in reals
 };
 template <class R>
 Packed1m packed_1m(const GemmProblem& p) {
-  return {4 * p.m * p.k, 2 * p.k * p.n};
+  return {4 * p.m * p.k, p.trans_b == Op::kNoTrans ? 0 : 2 * p.k * p.n};
 }
 
+// b: B' packed (leading dimension 2k), or nullptr where B' is B itself.
 template <class R>
 Args<R> real_problem_1m(const GemmProblem& p, const R* a, const R* b) {
   Args<R> g;
@@ -106,7 +108,11 @@ Args<R> real_problem_1m(const GemmProblem& p, const R* a, const R* b) {
   g.alpha = R(1);
   g.beta = p.beta.im == 0 ? R(p.beta.re) : R(1);
   g.a = a, g.lda = 2 * p.m;
-  g.b = b, g.ldb = 2 * p.k;
+  if (b) {
+    g.b = b, g.ldb = 2 * p.k;
+  } else {
+    g.b = static_cast<const R*>(p.b), g.ldb = 2 * p.ldb;
+  }
   g.c = static_cast<R*>(p.c), g.ldc = 2 * p.ldc;
   return g;
 }
@@ -136,7 +142,7 @@ void run_complex(const GemmProblem& p, Isa isa) {
   const Packed1m s = packed_1m<R>(p);
   R* work = workspace<R>(size_t(workspace_1m<R>(p, isa)));
   R* a1m = work;
-  R* b1m = work + s.a_elems;
+  R* b1m = s.b_elems > 0 ? work + s.a_elems : nullptr;
   const C* a = static_cast<const C*>(p.a);
   const C* b = static_cast<const C*>(p.b);
   const int64_t rows = 2 * p.m;
@@ -151,7 +157,7 @@ void run_complex(const GemmProblem& p, Isa isa) {
       odd[2 * i] = -x.imag(), odd[2 * i + 1] = x.real();
     }
   }
-  for (int64_t j = 0; j < p.n; ++j) {
+  for (int64_t j = 0; j < p.n && b1m; ++j) {
     R* col = b1m + j * 2 * p.k;
     for (int64_t l = 0; l < p.k; ++l) {
       C x = p.trans_b == Op::kNoTrans ? b[l + j * p.ldb] : b[j + l * p.ldb];

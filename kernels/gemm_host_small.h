@@ -20,7 +20,8 @@
 // Complex data runs as one real problem of twice the rows and twice the k (the "1m" method):
 // op(A), scaled by alpha and conjugated where asked, packed as a real 2m x 2k matrix whose columns
 // 2l and 2l + 1 hold column l's (re, im) and (-im, re) pairs, op(B) as a real 2k x n matrix of
-// real and imaginary rows; their real product is alpha op(A) op(B) in C's own interleaved storage.
+// real and imaginary rows (B's own storage, read in place, when B is not transposed); their real
+// product is alpha op(A) op(B) in C's own interleaved storage.
 // A complex beta with a nonzero imaginary part is applied in one pass over C before.
 //
 // Variants, one per instruction set, each compiled in a file of its own with that set enabled

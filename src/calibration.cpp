@@ -8,6 +8,7 @@
 #include <iterator>
 #include <limits>
 #include <mutex>
+#include <string>
 #include <vector>
 
 #include "cpu_blas.h"
@@ -150,6 +151,20 @@ void measure_cpu(const GemmProblem& like, Rates& r) {
   const double* t = r.cpu_point_s;
   r.cpu_flops = std::max((f[last] - f[last - 1]) / std::max(t[last] - t[last - 1], 1e-9), 1e8);
   r.cpu_overhead_s = std::max(t[kAt64] - f[kAt64] / r.cpu_flops, 0.0);
+  if (config().verbose) {
+    auto us = [](double seconds) {  // "-" where not measured
+      char text[16] = "-";
+      if (seconds > 0) std::snprintf(text, sizeof text, "%.1f", seconds * 1e6);
+      return std::string(text);
+    };
+    std::string points;
+    for (int i = 0; i < r.cpu_points; ++i) {
+      points += " " + std::to_string(kSizes[i]) + ": " + us(r.cpu_point_s[i]) + "/" +
+                us(r.host_kernel_point_s[i]) + "/" + us(r.cpu_team_point_s[i]);
+    }
+    std::fprintf(stderr, "tileblas: CPU points (%s), n: CPU BLAS/host kernel/host team us:%s\n",
+                 name_of(like.ab_type), points.c_str());
+  }
 }
 
 // Pageable data through the staging pipeline, as a matrix of 1 MiB columns, at 1 MiB and at

@@ -120,11 +120,37 @@ bool team_panels_on_host_kernel(const GemmProblem& p) {
   return gemm_host_small::supports(p, gemm_host_small::best_isa());
 }
 
+TeamSplit team_split(const GemmProblem& p, int64_t parts, bool on_host_kernel) {
+  const bool complex = is_complex(p.ab_type);
+  const int64_t rows_min = !complex ? 1 : on_host_kernel ? kComplexRowsMin : kComplexColumnsMin;
+  const int64_t cols_min = complex ? kComplexColumnsMin : 1;
+  const int64_t row_room = p.m / rows_min, col_room = p.n / cols_min;
+  const bool rows_fit = row_room >= parts, cols_fit = col_room >= parts;
+  bool by_rows = p.m > p.n;
+  if (rows_fit != cols_fit) {
+    by_rows = rows_fit;
+  } else if (!rows_fit) {
+    by_rows = row_room > col_room;
+  } else if (on_host_kernel) {
+    // What a panel packs: the host kernel packs op(A) when A is transposed or complex (A', 4mk
+    // reals) and op(B) when B is complex and transposed (B', 2kn reals); a row panel packs its
+    // share of op(A) and all of op(B), a column panel all of op(A) and its share of op(B).
+    const bool packs_a = complex || p.trans_a != Op::kNoTrans;
+    const bool packs_b = complex && p.trans_b != Op::kNoTrans;
+    if (packs_a != packs_b) {
+      by_rows = packs_a;
+    } else if (packs_a) {
+      by_rows = 2 * p.m > p.n;  // 4mk / parts + 2kn against 4mk + 2kn / parts
+    }
+  }
+  return {by_rows, by_rows ? row_room : col_room};
+}
+
 bool gemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel, bool wake_if_asleep) {
   CpuTeam* team = CpuTeam::get();
   if (!team || !cpu_team_serves(p)) return false;
   if (on_host_kernel && !team_panels_on_host_kernel(p)) return false;
-  const bool by_rows = p.m > p.n;
+  const bool by_rows = team_split(p, parts, on_host_kernel).by_rows;
   const Panels job{&p, int(std::min<int64_t>(parts, by_rows ? p.m : p.n)), by_rows,
                    on_host_kernel ? gemm_host_small::best_isa() : gemm_host_small::Isa::kNone};
   return team->run(job.parts, gemm_panel, &job, wake_if_asleep);

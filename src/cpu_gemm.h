@@ -17,8 +17,26 @@ void gemm_on_cpu(const GemmProblem& p);
 // (the types of our host kernel and of the CPU ?gemm_; 16-bit data is widened in one call).
 bool cpu_team_serves(const GemmProblem& p);
 
-// The same as gemm_on_cpu() for a problem the team serves, in `parts` >= 2 panels of C (column
-// panels, or row panels when m > n) run side by side by the host team: each panel on our host
+// How the host team cuts p for `parts` panels: row panels (of C and op(A)) or column panels (of C
+// and op(B)), and how many panels of at least the smallest width that side takes (`room`). Complex
+// panels on the host kernel pack op(A) in the 1m form: a column panel all of it, a row panel its
+// own rows (and all of op(B) when B is transposed), so they are at least kComplexColumnsMin columns
+// (on the H100 host, cgemm_ 64^3 in 16 column panels of 4 ran at 0.63 of one OpenBLAS call) or
+// kComplexRowsMin rows; complex CPU BLAS panels at least kComplexColumnsMin either way; real ones
+// at least one. The side whose room holds `parts` (else the
+// larger room); where both do, the side whose panels pack less of A and B (on the host kernel),
+// else rows when m > n.
+struct TeamSplit {
+  bool by_rows;
+  int64_t room;
+};
+TeamSplit team_split(const GemmProblem& p, int64_t parts, bool on_host_kernel);
+constexpr int64_t kComplexColumnsMin = 16;
+constexpr int64_t kComplexRowsMin = 8;
+
+// The same as gemm_on_cpu() for a problem the team serves, in `parts` >= 2 panels of C (row or
+// column panels as team_split() chooses, at most one per row or column) run side by side by the
+// host team: each panel on our host
 // kernel (kernels/gemm_host_small.h) when `on_host_kernel`, else as one CPU BLAS call of p's type
 // (sgemm_, dgemm_, cgemm_ or zgemm_); sleeping workers are woken for it when `wake_if_asleep`
 // (CpuTeam::run()). Returns false, having computed nothing, when the team cannot take the call now

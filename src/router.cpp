@@ -222,11 +222,6 @@ constexpr double kTeamWakeAboveSeconds = 100e-6;
 // from each of ours.
 constexpr double kCpuTeamPartFlops = double(1 << 17);
 constexpr double kCpuTeamMaxPartProducts = 64.0 * 64 * 64;
-// Complex panels on the host kernel each pack the whole of the other operand in the 1m form (op(A)
-// as a real 2m x 2k matrix for column panels), so a panel of a few columns spends longer packing
-// than multiplying: on the H100 host, cgemm_ 64^3 in 16 panels of 4 columns ran at 0.63 of one
-// OpenBLAS call. Complex panels are at least this many columns (rows) wide.
-constexpr int64_t kComplexPanelMin = 16;
 
 // `kernel` is a name prefix: it covers a family's alignment variants (e.g. _align16 before
 // _align4), tried in gemm_kernels() order.
@@ -384,12 +379,13 @@ int cpu_team_parts(const GemmProblem& p, int threads) {
   const size_t real_size = size_of(p.ab_type) / (is_complex(p.ab_type) ? 2 : 1);
   const double fp32_flops = p.flops() * double(real_size / sizeof(float));
   const int64_t by_work = int64_t(std::ceil(fp32_flops / kCpuTeamPartFlops));
-  const int64_t widest = std::max(p.m, p.n) / (is_complex(p.ab_type) ? kComplexPanelMin : 1);
-  const int64_t parts = std::min({by_work, int64_t(threads), widest});
+  const int64_t wanted = std::min(by_work, int64_t(threads));
+  const bool on_host_kernel = team_panels_on_host_kernel(p);
+  const int64_t parts = std::min(wanted, team_split(p, wanted, on_host_kernel).room);
   if (parts < 2) return 0;
   // Panels on our host kernel never wake a CPU BLAS's threads: any size.
   const double products = double(p.m) * double(p.n) * double(p.k);
-  if (products / double(parts) > kCpuTeamMaxPartProducts && !team_panels_on_host_kernel(p)) {
+  if (products / double(parts) > kCpuTeamMaxPartProducts && !on_host_kernel) {
     return 0;
   }
   return int(parts);

@@ -8,7 +8,8 @@
 // more parts than rows or columns, real and complex alpha and beta, padded leading dimensions
 // (padding of A and B holds NaN; padding of C and guard elements before and after it a sentinel
 // that must stay), beta == 0 on a NaN C, alpha == 0, exact results on integer data.
-// TeamGemmTypes.*: problems it must refuse (16-bit data, mixed types) leave C untouched.
+// TeamSplit.*: which side a call is cut along. TeamGemmTypes.*: problems it must refuse (16-bit
+// data, mixed types) leave C untouched.
 // run() may return false whenever the workers sleep, so a test that needs a computed result retries
 // (until_true) for a bounded time, checking every refused attempt left everything untouched.
 #include <sys/types.h>
@@ -609,6 +610,37 @@ TYPED_TEST(TeamGemm, ExactOnIntegerData) { run_grid(kShapes, integer_scalars<Typ
 TYPED_TEST(TeamGemm, MorePartsThanRowsOrColumns) {
   run_grid(kFewPanelShapes, scalars<TypeParam>(), false);
   run_grid(kFewPanelShapes, integer_scalars<TypeParam>(), true);
+}
+
+// The cut: the side with room for the parts; where both have, on our host kernel the side whose
+// panels pack less (complex op(A) and transposed real op(A) by rows, complex op(B) transposed and
+// wider than 2m by columns), else rows when m > n.
+TEST(TeamSplit, PacksLessWhereBothSidesHaveRoom) {
+  auto problem = [](DataType t, Op ta, Op tb, int64_t m, int64_t n) {
+    GemmProblem p;
+    p.ab_type = p.c_type = t;
+    p.trans_a = ta, p.trans_b = tb;
+    p.m = m, p.n = n, p.k = 64;
+    return p;
+  };
+  auto by_rows = [](const GemmProblem& p, int parts, bool on_host_kernel) {
+    return tileblas::team_split(p, parts, on_host_kernel).by_rows;
+  };
+  const Op N = Op::kNoTrans, T = Op::kTrans, C = Op::kConjTrans;
+  EXPECT_FALSE(by_rows(problem(DataType::kF64, N, N, 128, 128), 16, true));
+  EXPECT_TRUE(by_rows(problem(DataType::kF64, N, N, 129, 128), 16, true));
+  EXPECT_TRUE(by_rows(problem(DataType::kF64, T, N, 128, 128), 16, true));
+  EXPECT_FALSE(by_rows(problem(DataType::kF64, T, N, 128, 128), 16, false));
+  EXPECT_TRUE(by_rows(problem(DataType::kC64, N, N, 128, 128), 16, true));
+  EXPECT_TRUE(by_rows(problem(DataType::kC32, C, T, 128, 255), 8, true));
+  EXPECT_FALSE(by_rows(problem(DataType::kC32, C, T, 128, 257), 8, true));
+  EXPECT_FALSE(by_rows(problem(DataType::kC64, N, N, 128, 128), 8, false));
+  // Room: complex rows of at least 8 on the host kernel, complex columns of at least 16.
+  EXPECT_EQ(tileblas::team_split(problem(DataType::kC64, N, N, 128, 128), 16, true).room, 16);
+  EXPECT_EQ(tileblas::team_split(problem(DataType::kC64, N, N, 128, 128), 16, false).room, 8);
+  EXPECT_FALSE(by_rows(problem(DataType::kC64, N, N, 24, 512), 16, true));  // 3 rows of room
+  EXPECT_TRUE(by_rows(problem(DataType::kF32, N, N, 4096, 3), 16, true));
+  EXPECT_FALSE(by_rows(problem(DataType::kF32, T, N, 3, 4096), 16, true));
 }
 
 // 16-bit data, or A and B of another type than C: refused (the caller uses gemm_on_cpu), C
