@@ -470,6 +470,7 @@ const Level3Points* measured_level3_points(const Level3Problem& p, Device& devic
                  name_of(p.op), name_of(p.type), pts.cpu_s[0] * 1e6, pts.cpu_s[1] * 1e6,
                  pts.cpu_s[2] * 1e6, pts.gpu_s[0] * 1e6, pts.gpu_s[1] * 1e6, pts.gpu_s[2] * 1e6);
   }
+  pts.cpu_up_to_flops = level3_small_call_flops(pts);
   const Level3Points* stored = new Level3Points(pts);  // never freed, as the rates
   slot.store(stored, std::memory_order_release);
   return stored;

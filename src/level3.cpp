@@ -13,6 +13,7 @@
 #include "env.h"
 #include "executor.h"
 #include "log.h"
+#include "memory.h"
 #include "operands.h"
 #include "ops.h"
 #include "plans.h"
@@ -160,9 +161,21 @@ struct Level3Dispatch {
   const Level3Problem& problem;
   LeftInC left{};  // what a failed GPU run left in a host output
 
-  // No shortcut for small calls: every Level-3 call is classified and routed (a call small enough
-  // for the CPU runs for microseconds, beside which the dispatch is noise).
-  static const char* run_small_host_call(Reason*) { return nullptr; }
+  // A host call no larger than where the routine's measured points send every call to the CPU
+  // BLAS (Level3Points::cpu_up_to_flops), with its operands in the brk heap or on the stack: the
+  // CPU BLAS at once, as route() would route it, without classifying the operands or costing.
+  const char* run_small_host_call(Reason* why) const {
+    if (config().mode != Mode::kAuto) return nullptr;
+    const Level3Points* points = level3_points_if_measured(problem);
+    if (!points || !(problem.flops() <= points->cpu_up_to_flops)) return nullptr;
+    const Operands o = operands_of(problem);
+    for (const Operand* x : {&o.a, &o.b, &o.c}) {
+      if (x->ptr && !in_host_only_range(x->ptr)) return nullptr;
+    }
+    on_cpu_blas(problem);
+    *why = "host data, measured for this routine: the CPU BLAS up to this size";
+    return cpu_blas_label();
+  }
 
   Level3Route route(const CallSite& site) const {
     const Level3Problem& p = problem;

@@ -742,6 +742,15 @@ double level3_point_seconds(const Level3Points& pts, const double* seconds, doub
   return seconds[Level3Points::kCount - 1];
 }
 
+double level3_small_call_flops(const Level3Points& pts) {
+  double flops = 0;
+  for (int i = 0; i < Level3Points::kCount; ++i) {
+    if (pts.gpu_s[i] * kGpuAdvantage < pts.cpu_s[i]) break;
+    flops = pts.flops[i];
+  }
+  return flops;
+}
+
 Level3Route route_level3(const Level3Problem& p, const Placement& where, const Config& cfg,
                          const DeviceCaps* caps, const std::string& no_device_why,
                          bool plan_supports, const Rates* rates, const Level3Points* points) {

@@ -201,7 +201,14 @@ struct Level3Points {
   double flops[kCount] = {};  // ascending
   double cpu_s[kCount] = {};
   double gpu_s[kCount] = {};
+  double cpu_up_to_flops = 0;  // level3_small_call_flops(), set where the points are measured
 };
+
+// The FLOPs of the largest point up to which the CPU BLAS wins at every point by route_level3()'s
+// margin, so that route_level3() sends every host call of up to that many FLOPs to the CPU (the
+// CPU's time falls with the FLOPs below the smallest point, the GPU's stays); 0 where the GPU wins
+// at the smallest. level3() runs such calls without classifying their operands or costing them.
+double level3_small_call_flops(const Level3Points& pts);
 
 // Seconds at p's FLOPs from the points: linear between two; below the smallest, the CPU's time
 // scaled down with the FLOPs and the GPU's taken as the smallest's (its fixed costs). Only for

@@ -11,11 +11,13 @@
 // go through the router, and device and managed pointers run in place.
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <complex>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
@@ -862,6 +864,45 @@ TEST(Level3ApiQuirks, RowMajorConjTransOfSyrkAndTransOfHerk) {
                 1e-13L * (1 + eh.scale(i, j).real()));
     }
   }
+}
+
+// A small host call takes one path whether its operands lie in the heap (where the routine's
+// measured points may send it to the CPU BLAS before classifying them) or in an mmap'd buffer
+// (classified, then routed): the same route and routine, and B equal to the last bit.
+TEST(Level3ApiRoutes, SmallHostCallTakesOnePathWhereverItsOperandsLie) {
+  const int n = 24, count = n * n;
+  const double alpha = 0.75;
+  const auto dtrsm = reinterpret_cast<TrF>(exported("dtrsm_"));
+  ASSERT_TRUE(dtrsm);
+  std::vector<double> a(count), b0(count);
+  for (int j = 0; j < n; ++j) {
+    for (int i = 0; i < n; ++i) {
+      a[i + j * n] = i == j ? 1.5 + random_element<double>() / 4 : random_element<double>() / n;
+      b0[i + j * n] = random_element<double>();
+    }
+  }
+  std::vector<double> b_heap;
+  for (int call = 0; call < 2; ++call) {  // the first may measure the rates and points
+    b_heap = b0;
+    dtrsm("L", "L", "N", "N", &n, &n, &alpha, a.data(), &n, b_heap.data(), &n, 1, 1, 1, 1);
+  }
+  const std::string heap_kernel = tileblas_last_kernel();
+  const tileblas_route heap_route = tileblas_last_route();
+  std::printf("heap operands: %s (%s)\n", heap_kernel.c_str(), tileblas_last_reason());
+
+  const size_t bytes = size_t(2 * count) * sizeof(double);
+  void* mapped = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(mapped, MAP_FAILED);
+  double* a_map = static_cast<double*>(mapped);
+  double* b_map = a_map + count;
+  std::copy(a.begin(), a.end(), a_map);
+  std::copy(b0.begin(), b0.end(), b_map);
+  dtrsm("L", "L", "N", "N", &n, &n, &alpha, a_map, &n, b_map, &n, 1, 1, 1, 1);
+  EXPECT_EQ(tileblas_last_route(), heap_route) << tileblas_last_reason();
+  EXPECT_EQ(tileblas_last_kernel(), heap_kernel) << tileblas_last_reason();
+  EXPECT_EQ(0, std::memcmp(b_map, b_heap.data(), size_t(count) * sizeof(double)));
+  for (int i = 0; i < count; ++i) ASSERT_FALSE(std::isnan(b_heap[i])) << i;
+  munmap(mapped, bytes);
 }
 
 // ---- GPU: device and managed pointers ------------------------------------------------------

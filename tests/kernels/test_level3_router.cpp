@@ -329,4 +329,34 @@ TEST(Level3Router, MeasuredPointsDecideSmallCalls) {
   EXPECT_EQ(r.reason.str().find("measured for this routine"), std::string::npos);
 }
 
+// The small calls level3() runs at once on the CPU BLAS: those of up to the largest point the CPU
+// wins at, and at every point before it; route_level3() sends each of them to the CPU too.
+TEST(Level3Router, SmallCallFlopsEndWhereTheGpuFirstWins) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const Rates rates = typical_rates();
+  tileblas::Level3Points pts;
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
+    const double n = 128 << i;
+    pts.flops[i] = n * n * n;
+    pts.cpu_s[i] = 40e-6 * (1 << (3 * i));  // 40, 320, 2560 us
+    pts.gpu_s[i] = 150e-6 * (1 << i);       // 150, 300, 600 us
+  }
+  // 256: 320 us on the CPU against 300 on the GPU, within the margin: still the CPU.
+  EXPECT_EQ(tileblas::level3_small_call_flops(pts), pts.flops[1]);
+  const Placement host;
+  for (const int64_t n : {1, 8, 64, 100, 128, 200, 256}) {
+    const Level3Problem p = problem(Level3Op::kTrsm, n, n);
+    EXPECT_EQ(tileblas::route_level3(p, host, Config{}, &caps, "", true, &rates, &pts).side,
+              TILEBLAS_ROUTE_CPU)
+        << n;
+  }
+  pts.gpu_s[1] = 200e-6;  // the GPU wins at 256: the CPU only up to 128
+  EXPECT_EQ(tileblas::level3_small_call_flops(pts), pts.flops[0]);
+  pts.gpu_s[0] = 20e-6;  // and at 128 (after the CPU's win at 256): none
+  pts.gpu_s[1] = 300e-6;
+  EXPECT_EQ(tileblas::level3_small_call_flops(pts), 0.0);
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) pts.gpu_s[i] = 1.0;
+  EXPECT_EQ(tileblas::level3_small_call_flops(pts), pts.flops[2]);
+}
+
 }  // namespace
