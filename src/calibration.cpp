@@ -141,9 +141,12 @@ void measure_cpu(const GemmProblem& like, Rates& r) {
     const GemmProblem p = square(kSizes[i]);
     const int parts = cpu_team_parts(p, r.cpu_team_threads);
     if (parts < 2) continue;
-    // As a routed call runs it: one CPU BLAS call when the team cannot take it.
+    // As a routed call runs it: waking sleeping workers where it would, else one CPU BLAS call
+    // when the team cannot take it. (Calls of more than the workers' spin that do not wake them
+    // find them asleep, one after the other.)
+    const bool wake = team_call_wakes(r.cpu_point_s[i], r.host_kernel_point_s[i]);
     r.cpu_team_point_s[i] = warm_median_seconds(0.01, [&] {
-      if (!gemm_on_cpu_team(p, parts, team_panels_on_host_kernel(p))) gemm_on_cpu(p);
+      if (!gemm_on_cpu_team(p, parts, team_panels_on_host_kernel(p), wake)) gemm_on_cpu(p);
     });
   }
   const int last = r.cpu_points - 1;

@@ -374,6 +374,13 @@ double predict_cpu_seconds(const GemmProblem& p, const Rates& r) {
   return t[r.cpu_points - 1] + (f - x[r.cpu_points - 1]) / r.cpu_flops;
 }
 
+bool team_call_wakes(double cpu_blas_seconds, double host_kernel_seconds) {
+  const double one_thread = host_kernel_seconds > 0
+                                ? std::min(host_kernel_seconds, cpu_blas_seconds)
+                                : cpu_blas_seconds;
+  return one_thread >= kTeamWakeAboveSeconds;
+}
+
 int cpu_team_parts(const GemmProblem& p, int threads) {
   if (!cpu_team_serves(p)) return 0;
   const size_t real_size = size_of(p.ab_type) / (is_complex(p.ab_type) ? 2 : 1);
@@ -556,8 +563,7 @@ double choose_cpu_path(const GemmProblem& p, const Rates& rates, GemmRoute* r) {
     r->cpu_path = CpuPath::kHostKernel;
     r->cpu_parts = 0;
   }
-  const double t_one_thread = t_kernel > 0 ? std::min(t_kernel, t_blas) : t_blas;
-  r->wake_team = r->cpu_path == CpuPath::kHostTeam && t_one_thread >= kTeamWakeAboveSeconds;
+  r->wake_team = r->cpu_path == CpuPath::kHostTeam && team_call_wakes(t_blas, t_kernel);
   return t_cpu;
 }
 

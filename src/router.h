@@ -150,6 +150,11 @@ int64_t gemm_panel_cols(const GemmProblem& p, const Placement& where, const Devi
 // CPU BLAS runs on one thread.
 int cpu_team_parts(const GemmProblem& p, int threads);
 
+// Whether a host-team call wakes sleeping workers (CpuTeam::run()'s wake_if_asleep), given its
+// time on one thread as one CPU BLAS call and on our host kernel (0: not supported): where the
+// faster of them takes at least kTeamWakeAboveSeconds (src/router.cpp).
+bool team_call_wakes(double cpu_blas_seconds, double host_kernel_seconds);
+
 // Predicted seconds for the CPU and for the GPU (transfers included) per the cost model; for the
 // GPU, host operands copied plainly (panel_cols == 0) or staged in panels of panel_cols.
 double predict_cpu_seconds(const GemmProblem& p, const Rates& r);
