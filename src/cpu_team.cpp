@@ -123,16 +123,18 @@ bool CpuTeam::run(int parts, Job job, const void* ctx, bool wake_if_asleep) {
   static std::mutex busy;
   std::unique_lock<std::mutex> lock(busy, std::try_to_lock);
   if (parts < 2 || !lock.owns_lock()) return false;
-  // The awake workers, up to one per part beyond the caller's; then, if asked, sleeping ones.
+  // The awake workers, up to one per part beyond the caller's; then, if asked, the others (asleep
+  // when looked at first; a worker may fall asleep or wake meanwhile, and is chosen once).
   const int wanted = std::min(parts, threads_) - 1;
   int chosen[kMaxThreads];
+  bool taken[kMaxThreads] = {};
   int used = 0;
   for (int i = 0; i < threads_ - 1 && used < wanted; ++i) {
-    if (!workers_[i].sleeping.load(std::memory_order_relaxed)) chosen[used++] = i;
+    if (!workers_[i].sleeping.load(std::memory_order_relaxed)) chosen[used++] = i, taken[i] = true;
   }
   const int awake = used;
   for (int i = 0; i < threads_ - 1 && used < wanted && wake_if_asleep; ++i) {
-    if (workers_[i].sleeping.load(std::memory_order_relaxed)) chosen[used++] = i;
+    if (!taken[i]) chosen[used++] = i;
   }
   const int64_t now = now_ns();
   if (awake < wanted && used == awake && now - last_run_ns_ < int64_t(kSpinSeconds * 1e9) &&

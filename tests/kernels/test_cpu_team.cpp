@@ -2,7 +2,8 @@
 // CpuTeam.*: every part of a call that returns true runs exactly once and a call that returns
 // false runs nothing (one caller back to back, four callers at once, after idling long enough for
 // the workers to sleep), parts and caller see each other's plain writes, the team wakes up when
-// calls keep coming, a fork() child has no team. TeamGemm/<f32|f64|c32|c64>.*: gemm_on_cpu_team
+// calls keep coming, calls that wake sleepers made as the workers fall asleep each run every part
+// once, a fork() child has no team. TeamGemm/<f32|f64|c32|c64>.*: gemm_on_cpu_team
 // against OpenBLAS's ?gemm_ of the type on fresh random data, panels on our host kernel and as CPU
 // BLAS calls, for every transpose pair (conjugate ones too for complex), row and column panels,
 // more parts than rows or columns, real and complex alpha and beta, padded leading dimensions
@@ -21,10 +22,12 @@
 #include <chrono>
 #include <cmath>
 #include <complex>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <memory>
+#include <random>
 #include <sstream>
 #include <string>
 #include <thread>
@@ -267,6 +270,46 @@ TEST(CpuTeam, CallThatWakesSleepersRunsAfterIdling) {
     on_a_worker = ctx.on_workers.load() > 0;
   }
   EXPECT_TRUE(on_a_worker) << "no woken worker ever took a part";
+}
+
+// Calls that wake sleepers, each made about when the workers' spin after the last one ends, so
+// that workers fall asleep while calls choose them: every part of every call runs once. A call
+// that would wait forever (a worker chosen twice, its first posting overwritten) ends the test
+// program after 20 s without progress.
+TEST(CpuTeam, WakingCallsWhileWorkersFallAsleep) {
+  Team* team = Team::get();
+  if (!team) GTEST_SKIP() << "a single CPU: no team";
+  const int parts = team->threads();
+  PartCounts counts(parts);
+  std::atomic<int> done{0};
+  std::atomic<bool> finished{false};
+  std::thread watchdog([&] {
+    int seen = -1;
+    for (auto last = std::chrono::steady_clock::now(); !finished.load();) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      const auto now = std::chrono::steady_clock::now();
+      if (done.load() != seen) {
+        seen = done.load(), last = now;
+      } else if (now - last > std::chrono::seconds(20)) {
+        std::fprintf(stderr, "WakingCallsWhileWorkersFallAsleep: call %d never returned\n", seen);
+        std::_Exit(3);
+      }
+    }
+  });
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<double> pause(0.95 * Team::kSpinSeconds, 1.05 * Team::kSpinSeconds);
+  const int rounds = 20000;
+  for (int round = 0; round < rounds; ++round) {
+    const auto until = std::chrono::steady_clock::now() +
+                       std::chrono::duration<double>(pause(rng));
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    EXPECT_TRUE(counts.run(*team, true)) << "round " << round;
+    done.fetch_add(1);
+  }
+  finished.store(true);
+  watchdog.join();
+  EXPECT_EQ(counts.check(rounds), "");
 }
 
 TEST(CpuTeam, ConcurrentCallers) {
