@@ -23,9 +23,8 @@ bool cpu_team_serves(const GemmProblem& p);
 // own rows (and all of op(B) when B is transposed), so they are at least kComplexColumnsMin columns
 // (on the H100 host, cgemm_ 64^3 in 16 column panels of 4 ran at 0.63 of one OpenBLAS call) or
 // kComplexRowsMin rows; complex CPU BLAS panels at least kComplexColumnsMin either way; real ones
-// at least one. The side whose room holds `parts` (else the
-// larger room); where both do, the side whose panels pack less of A and B (on the host kernel),
-// else rows when m > n.
+// at least one. The side whose room holds `parts` (else the larger room); where both do, the side
+// whose panels pack less of A and B (on the host kernel), else rows when m > n.
 struct TeamSplit {
   bool by_rows;
   int64_t room;
@@ -36,12 +35,11 @@ constexpr int64_t kComplexRowsMin = 8;
 
 // The same as gemm_on_cpu() for a problem the team serves, in `parts` >= 2 panels of C (row or
 // column panels as team_split() chooses, at most one per row or column) run side by side by the
-// host team: each panel on our host
-// kernel (kernels/gemm_host_small.h) when `on_host_kernel`, else as one CPU BLAS call of p's type
-// (sgemm_, dgemm_, cgemm_ or zgemm_); sleeping workers are woken for it when `wake_if_asleep`
-// (CpuTeam::run()). Returns false, having computed nothing, when the team cannot take the call now
-// (none, busy, or asleep and not to be woken) or does not serve p: the caller then routes it
-// another way.
+// host team: each panel on our host kernel (kernels/gemm_host_small.h) when `on_host_kernel`,
+// else as one CPU BLAS call of p's type (sgemm_, dgemm_, cgemm_ or zgemm_); sleeping workers are
+// woken for it when `wake_if_asleep` (CpuTeam::run()). Returns false, having computed nothing,
+// when the team cannot take the call now (none, busy, or asleep and not to be woken) or does not
+// serve p: the caller then routes it another way.
 bool gemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel,
                       bool wake_if_asleep = false);
 

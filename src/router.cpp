@@ -375,9 +375,8 @@ double predict_cpu_seconds(const GemmProblem& p, const Rates& r) {
 }
 
 bool team_call_wakes(double cpu_blas_seconds, double host_kernel_seconds) {
-  const double one_thread = host_kernel_seconds > 0
-                                ? std::min(host_kernel_seconds, cpu_blas_seconds)
-                                : cpu_blas_seconds;
+  const double one_thread =
+      host_kernel_seconds > 0 ? std::min(host_kernel_seconds, cpu_blas_seconds) : cpu_blas_seconds;
   return one_thread >= kTeamWakeAboveSeconds;
 }
 

@@ -145,9 +145,9 @@ int64_t gemm_panel_cols(const GemmProblem& p, const Placement& where, const Devi
 
 // Panels for running p on a host team of `threads` (src/cpu_gemm.h): one per kCpuTeamPartFlops of
 // work (in fp32 FLOPs' time: fp64 and complex double count twice), at most one per thread and as
-// many as team_split() has room for; 0 where that would be fewer than two, or the team does not serve p's types
-// (cpu_team_serves(): f32, f64, c32, c64), or (panels run as CPU BLAS calls) panels beyond what the
-// CPU BLAS runs on one thread.
+// many as team_split() has room for; 0 where that would be fewer than two, or the team does not
+// serve p's types (cpu_team_serves(): f32, f64, c32, c64), or (panels run as CPU BLAS calls) panels
+// beyond what the CPU BLAS runs on one thread.
 int cpu_team_parts(const GemmProblem& p, int threads);
 
 // Whether a host-team call wakes sleeping workers (CpuTeam::run()'s wake_if_asleep), given its

@@ -297,11 +297,11 @@ TEST(CpuTeam, WakingCallsWhileWorkersFallAsleep) {
     }
   });
   std::mt19937 rng(7);
-  std::uniform_real_distribution<double> pause(0.95 * Team::kSpinSeconds, 1.05 * Team::kSpinSeconds);
+  std::uniform_real_distribution<double> pause(0.95 * Team::kSpinSeconds,
+                                               1.05 * Team::kSpinSeconds);
   const int rounds = 20000;
   for (int round = 0; round < rounds; ++round) {
-    const auto until = std::chrono::steady_clock::now() +
-                       std::chrono::duration<double>(pause(rng));
+    const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(pause(rng));
     while (std::chrono::steady_clock::now() < until) {
     }
     EXPECT_TRUE(counts.run(*team, true)) << "round " << round;
