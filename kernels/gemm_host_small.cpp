@@ -157,10 +157,10 @@ void run_complex(const GemmProblem& p, Isa isa) {
       odd[2 * i] = -x.imag(), odd[2 * i + 1] = x.real();
     }
   }
-  for (int64_t j = 0; j < p.n && b1m; ++j) {
+  for (int64_t j = 0; j < p.n && b1m; ++j) {  // op(B) = B^T or B^H: B' packed
     R* col = b1m + j * 2 * p.k;
     for (int64_t l = 0; l < p.k; ++l) {
-      C x = p.trans_b == Op::kNoTrans ? b[l + j * p.ldb] : b[j + l * p.ldb];
+      C x = b[j + l * p.ldb];
       if (p.trans_b == Op::kConjTrans) x = std::conj(x);
       col[2 * l] = x.real(), col[2 * l + 1] = x.imag();
     }

@@ -95,9 +95,7 @@ struct GemmDispatch {
     if (config().mode != Mode::kAuto || !p.multiplies()) return nullptr;
     const Rates* measured = any_rates_if_measured(p);
     if (!measured || !(p.flops() <= measured->small_calls.flops)) return nullptr;
-    if (!in_host_only_range(p.a) || !in_host_only_range(p.b) || !in_host_only_range(p.c)) {
-      return nullptr;
-    }
+    if (!all_in_host_only_range({p.a, p.b, p.c})) return nullptr;
     // Rates measured without a GPU say so; a device lost since (a fork, a CUDA error) changes no
     // small call's route.
     const std::string* no_device_why =

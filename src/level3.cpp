@@ -168,10 +168,7 @@ struct Level3Dispatch {
     if (config().mode != Mode::kAuto) return nullptr;
     const Level3Points* points = level3_points_if_measured(problem);
     if (!points || !(problem.flops() <= points->cpu_up_to_flops)) return nullptr;
-    const Operands o = operands_of(problem);
-    for (const Operand* x : {&o.a, &o.b, &o.c}) {
-      if (x->ptr && !in_host_only_range(x->ptr)) return nullptr;
-    }
+    if (!all_in_host_only_range({problem.a, problem.b, problem.c})) return nullptr;
     on_cpu_blas(problem);
     *why = "host data, measured for this routine: the CPU BLAS up to this size";
     return cpu_blas_label();

@@ -193,6 +193,13 @@ bool in_host_only_range(const void* p) {
   return a >= stack.lo && a < stack.hi;
 }
 
+bool all_in_host_only_range(std::initializer_list<const void*> operands) {
+  for (const void* p : operands) {
+    if (p && !in_host_only_range(p)) return false;
+  }
+  return true;
+}
+
 MemKind classify(const void* p, int device) {
   if (!p || in_host_only_range(p) || !cuda_context_exists()) return MemKind::kHostPageable;
   if (PointerGetAttributesFn get = driver().pointer_get_attributes) {

@@ -7,6 +7,7 @@
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -29,6 +30,8 @@ bool cuda_context_exists();
 // there registered with cudaHostRegister is then taken as pageable, which is correct, if slower
 // to copy).
 bool in_host_only_range(const void* p);
+// The same for a call's operands; nullptr (an operand the routine lacks) counts as in range.
+bool all_in_host_only_range(std::initializer_list<const void*> operands);
 
 // Classifies a pointer for tileblas's device `device`. Only call with a usable device; without any
 // CUDA context every pointer is host pageable and no context is created. Pointers
