@@ -18,6 +18,7 @@
 #include "env.h"
 #include "executor.h"
 #include "gemm_host_small.h"
+#include "host_plans.h"
 #include "memory.h"
 
 namespace tileblas {
@@ -418,11 +419,12 @@ Level3Problem level3_square(const Level3Problem& like, int n) {
   return p;
 }
 
-// level3_square(like, n) on host buffers: times on the CPU BLAS and the GPU plan. trmm/trsm's A is
-// the identity (B keeps its values however often it runs), the others' operands calibration
+// level3_square(like, n) on host buffers: times on the CPU BLAS, as the host plan (its GEMMs routed
+// by `rates`; where it handles the routine) and through the GPU plan (with a device). trmm/trsm's A
+// is the identity (B keeps its values however often it runs), the others' operands calibration
 // values (filled()), beta 0.5: every call computes on finite numbers.
-bool measure_level3_point(const Level3Problem& like, int n, Device& device, double* cpu_s,
-                          double* gpu_s) {
+bool measure_level3_point(const Level3Problem& like, int n, Device* device, const Rates& rates,
+                          double* cpu_s, double* host_s, double* gpu_s) {
   Level3Problem p = level3_square(like, n);
   const size_t count = size_t(n) * size_t(n);
   const bool triangular = p.op == Level3Op::kTrmm || p.op == Level3Op::kTrsm;
@@ -433,10 +435,16 @@ bool measure_level3_point(const Level3Problem& like, int n, Device& device, doub
   }
   p.a = a.data(), p.b = b.data(), p.c = c.data();
   *cpu_s = warm_median_seconds(0.005, [&] { cpu_blas::level3(p); });
+  *host_s = 0;
+  if (level3_on_host_handles(p)) {
+    *host_s = warm_median_seconds(0.005, [&] { run_level3_on_host(p, rates); });
+  }
+  *gpu_s = std::numeric_limits<double>::infinity();
+  if (!device) return true;
   const Placement host;  // every operand pageable host memory
   cudaError_t err = cudaSuccess;
   *gpu_s = warm_median_seconds(0.005, [&] {
-    if (err == cudaSuccess) err = run_level3(p, host, device.caps(), device.stream());
+    if (err == cudaSuccess) err = run_level3(p, host, device->caps(), device->stream());
   });
   return err == cudaSuccess;
 }
@@ -451,7 +459,8 @@ const Level3Points* level3_points_if_measured(const Level3Problem& p) {
   return level3_slot_of(p).load(std::memory_order_acquire);
 }
 
-const Level3Points* measured_level3_points(const Level3Problem& p, Device& device) {
+const Level3Points* measured_level3_points(const Level3Problem& p, Device* device,
+                                           const Rates& rates) {
   if (const Level3Points* pts = level3_points_if_measured(p)) return pts;
   static std::mutex mu;
   std::unique_lock<std::mutex> lock(mu, std::try_to_lock);
@@ -459,21 +468,26 @@ const Level3Points* measured_level3_points(const Level3Problem& p, Device& devic
   std::atomic<const Level3Points*>& slot = level3_slot_of(p);
   if (const Level3Points* pts = slot.load(std::memory_order_relaxed)) return pts;
   Level3Points pts;
+  pts.rates = &rates;
   for (int i = 0; i < Level3Points::kCount; ++i) {
     pts.flops[i] = level3_square(p, kLevel3Sizes[i]).flops();
-    if (!measure_level3_point(p, kLevel3Sizes[i], device, &pts.cpu_s[i], &pts.gpu_s[i])) {
+    if (!measure_level3_point(p, kLevel3Sizes[i], device, rates, &pts.cpu_s[i], &pts.host_s[i],
+                              &pts.gpu_s[i])) {
       cudaGetLastError();
       return nullptr;  // the GEMM-based predictions decide; measured again on the next call
     }
   }
   if (config().verbose) {
     std::fprintf(stderr,
-                 "tileblas: measured %s (%s) at 128/256/512: cpu %.1f/%.1f/%.1f us, gpu "
-                 "%.1f/%.1f/%.1f us\n",
+                 "tileblas: measured %s (%s) at 128/256/512: cpu %.1f/%.1f/%.1f us, host plan "
+                 "%.1f/%.1f/%.1f us, gpu %.1f/%.1f/%.1f us\n",
                  name_of(p.op), name_of(p.type), pts.cpu_s[0] * 1e6, pts.cpu_s[1] * 1e6,
-                 pts.cpu_s[2] * 1e6, pts.gpu_s[0] * 1e6, pts.gpu_s[1] * 1e6, pts.gpu_s[2] * 1e6);
+                 pts.cpu_s[2] * 1e6, pts.host_s[0] * 1e6, pts.host_s[1] * 1e6, pts.host_s[2] * 1e6,
+                 pts.gpu_s[0] * 1e6, pts.gpu_s[1] * 1e6, pts.gpu_s[2] * 1e6);
   }
-  pts.cpu_up_to_flops = level3_small_call_flops(pts);
+  const Level3SmallCalls small = level3_small_calls(pts);
+  pts.cpu_up_to_flops = small.flops;
+  pts.cpu_up_to_path = small.path;
   const Level3Points* stored = new Level3Points(pts);  // never freed, as the rates
   slot.store(stored, std::memory_order_release);
   return stored;

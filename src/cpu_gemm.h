@@ -8,10 +8,17 @@
 
 namespace tileblas {
 
+struct Rates;
+
 // C = alpha * op(A) * op(B) + beta * C on host pointers. fp32, fp64 and complex go straight to the
 // CPU BLAS's ?gemm_ of their type; 16-bit types are widened to fp32, multiplied by the CPU sgemm
 // (fp32 accumulation, as on the GPU) and, for an fp16 C, rounded back.
 void gemm_on_cpu(const GemmProblem& p);
+
+// p on host pointers on the CPU path that route_gemm() (src/router.h) picks for it with `rates` (of
+// p's type) and no GPU: our host kernel, the host team or one CPU BLAS call. Defined beside GEMM's
+// dispatch (src/gemm.cpp), which runs those paths; the host plans' GEMMs (src/host_plans.h).
+void gemm_on_cpu_path(const GemmProblem& p, const Rates& rates);
 
 // Whether the host team serves p's element types: A, B and C of one type, f32, f64, c32 or c64
 // (the types of our host kernel and of the CPU ?gemm_; 16-bit data is widened in one call).

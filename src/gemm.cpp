@@ -204,6 +204,15 @@ struct GemmDispatch {
 
 }  // namespace
 
+void gemm_on_cpu_path(const GemmProblem& call, const Rates& rates) {
+  static const std::string kNoDevice = "a step of a plan on the host";
+  GemmDispatch op(call);
+  op.rates = &rates;
+  const CallSite site{Placement{}, nullptr, kNoDevice};
+  GemmRoute route = route_gemm(op.problem, site.where, config(), nullptr, kNoDevice, &rates);
+  if (!op.run_own_cpu_path(route, site)) GemmDispatch::on_cpu_blas(op.problem);
+}
+
 void gemm(const GemmProblem& call, const char* routine) {
   GemmDispatch op(call);
   dispatch(op, routine);

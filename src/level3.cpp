@@ -1,6 +1,7 @@
 // tileblas::level3: symm, hemm, syrk, herk, syr2k, her2k, trmm and trsm through the dispatch that
 // gemm() uses (src/dispatch.h): routed by route_level3() (src/router.cpp), run as the GPU plan
-// (src/plans.h) through the executor or as the CPU BLAS's routine of the same name and type.
+// (src/plans.h) through the executor, as the plan on the host (src/host_plans.h) or as the CPU
+// BLAS's routine of the same name and type.
 #include <cstdio>
 #include <optional>
 #include <string>
@@ -12,6 +13,7 @@
 #include "dispatch.h"
 #include "env.h"
 #include "executor.h"
+#include "host_plans.h"
 #include "log.h"
 #include "memory.h"
 #include "operands.h"
@@ -146,54 +148,71 @@ std::optional<Level3Problem> level3_columns_left(const Level3Problem& p, int64_t
 
 namespace {
 
-// The GPU plan's name for the verbose line (src/plans.h has no per-plan names).
-const char* plan_label(Level3Op op) {
+// The plans' names for the verbose line ("trsm plan", "trsm plan on the host"): made once, kept for
+// the process (record_call() keeps the pointer).
+const char* plan_label(Level3Op op, bool on_host) {
   static const std::vector<std::string> labels = [] {
     std::vector<std::string> l;
-    for (int i = 0; i < 8; ++i) l.push_back(std::string(name_of(Level3Op(i))) + " plan");
+    for (int i = 0; i < 8; ++i) {
+      l.push_back(std::string(name_of(Level3Op(i))) + " plan");
+      l.push_back(std::string(name_of(Level3Op(i))) + " plan on the host");
+    }
     return l;
   }();
-  return labels[size_t(op)].c_str();
+  return labels[size_t(op) * 2 + (on_host ? 1 : 0)].c_str();
 }
 
-// Level 3's part of the dispatch (src/dispatch.h). On the CPU it has the CPU BLAS alone.
+// Level 3's part of the dispatch (src/dispatch.h). Its CPU path has one option of its own beside
+// the CPU BLAS: the routine's plan on the host (src/host_plans.h).
 struct Level3Dispatch {
   const Level3Problem& problem;
-  LeftInC left{};  // what a failed GPU run left in a host output
+  const Level3Points* points = nullptr;  // the routine's, where route() found or measured them
+  LeftInC left{};                        // what a failed GPU run left in a host output
 
-  // A host call no larger than where the routine's measured points send every call to the CPU
-  // BLAS (Level3Points::cpu_up_to_flops), with its operands in the brk heap or on the stack: the
-  // CPU BLAS at once, as route() would route it, without classifying the operands or costing.
+  // A host call no larger than where the routine's measured points send every call to one CPU path
+  // (Level3Points::cpu_up_to_flops), with its operands in the brk heap or on the stack: that path
+  // at once, as route() would route it, without classifying the operands or costing.
   const char* run_small_host_call(Reason* why) const {
     if (config().mode != Mode::kAuto) return nullptr;
-    const Level3Points* points = level3_points_if_measured(problem);
-    if (!points || !(problem.flops() <= points->cpu_up_to_flops)) return nullptr;
+    const Level3Points* pts = level3_points_if_measured(problem);
+    if (!pts || !(problem.flops() <= pts->cpu_up_to_flops)) return nullptr;
     if (!all_in_host_only_range({problem.a, problem.b, problem.c})) return nullptr;
+    if (pts->cpu_up_to_path == Level3CpuPath::kHostPlan) {
+      run_level3_on_host(problem, *pts->rates);
+      *why = "host data, measured for this routine: the host plan up to this size";
+      return plan_label(problem.op, true);
+    }
     on_cpu_blas(problem);
     *why = "host data, measured for this routine: the CPU BLAS up to this size";
     return cpu_blas_label();
   }
 
-  Level3Route route(const CallSite& site) const {
+  Level3Route route(const CallSite& site) {
     const Level3Problem& p = problem;
     Device* device = site.device;
     const bool plan_supports = device && level3_on_device_supports(p, device->caps());
-    // Rates only where they can send the call to the GPU.
+    // Rates and points only where they can change the route: host data in auto mode.
     const Rates* rates = nullptr;
-    const Level3Points* points = nullptr;
-    if (plan_supports && level3_needs_rates(p, site.where, config())) {
+    if (level3_needs_rates(p, site.where, config()) && (plan_supports || !device)) {
       // The GEMM rates of p's type (and TF32 choice, as gemm() keys them), and the routine's own
-      // points.
+      // points where they cover p.
       GemmProblem like = gemm_like(p);
       like.allow_tf32 = p.type == DataType::kF32 && config().allow_tf32;
-      rates = rates_if_measured(like);
-      const bool small = level3_points_cover(p);  // the routine's points decide it
+      const bool small = level3_points_cover(p);
       if (small) points = level3_points_if_measured(p);
-      if (!rates || (small && !points)) {
-        const CurrentDevice current(*device);
-        if (current.ok()) {
-          if (!rates) rates = measured_rates(like, *device);
-          if (small && !points) points = measured_level3_points(p, *device);
+      if (device) {
+        rates = rates_if_measured(like);
+        if (!rates || (small && !points)) {
+          const CurrentDevice current(*device);
+          if (current.ok()) {
+            if (!rates) rates = measured_rates(like, *device);
+            if (small && !points && rates) points = measured_level3_points(p, device, *rates);
+          }
+        }
+      } else if (small && !points) {
+        // No GPU: the points choose between the CPU BLAS and the host plan.
+        if (const Rates* cpu_rates = measured_cpu_rates(like)) {
+          points = measured_level3_points(p, nullptr, *cpu_rates);
         }
       }
     }
@@ -201,12 +220,18 @@ struct Level3Dispatch {
                         rates, points);
   }
 
-  static const char* run_own_cpu_path(Level3Route&, const CallSite&) { return nullptr; }
+  const char* run_own_cpu_path(const Level3Route& route, const CallSite&) const {
+    if (route.side != TILEBLAS_ROUTE_CPU || route.cpu_path != Level3CpuPath::kHostPlan || !points) {
+      return nullptr;
+    }
+    run_level3_on_host(problem, *points->rates);
+    return plan_label(problem.op, true);
+  }
 
   cudaError_t run_on_gpu(const Level3Route&, const CallSite& site) {
     return run_level3(problem, site.where, site.device->caps(), site.device->stream(), &left);
   }
-  const char* gpu_label(const Level3Route&) const { return plan_label(problem.op); }
+  const char* gpu_label(const Level3Route&) const { return plan_label(problem.op, false); }
 
   // A copy back that failed part way has written some of the output's columns: the CPU computes
   // the others (where they form a problem of the routine's own), or all of the call again where

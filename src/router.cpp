@@ -203,6 +203,9 @@ constexpr double kPlanShareOfGemmRate = 0.5;
 // Likewise the host team, and our host kernel, against one CPU BLAS call.
 constexpr double kTeamAdvantage = 1.1;
 constexpr double kHostKernelAdvantage = 1.1;
+// And a Level-3 routine's plan on the host against the CPU BLAS's own routine, at its measured
+// points (route_level3()).
+constexpr double kHostPlanAdvantage = 1.1;
 // A host-team call whose workers sleep wakes them when the call would take at least this long on
 // one thread (the faster of one CPU BLAS call and the host kernel). Waking costs the caller one
 // system call, but woken workers on cold cores, sharing them with a CPU BLAS's spinning threads,
@@ -747,25 +750,60 @@ double level3_point_seconds(const Level3Points& pts, const double* seconds, doub
   return seconds[Level3Points::kCount - 1];
 }
 
-double level3_small_call_flops(const Level3Points& pts) {
-  double flops = 0;
-  for (int i = 0; i < Level3Points::kCount; ++i) {
-    if (pts.gpu_s[i] * kGpuAdvantage < pts.cpu_s[i]) break;
-    flops = pts.flops[i];
-  }
-  return flops;
+Level3CpuPath level3_cpu_path_at(const Level3Points& pts, int i) {
+  return pts.host_s[i] > 0 && pts.host_s[i] * kHostPlanAdvantage < pts.cpu_s[i]
+             ? Level3CpuPath::kHostPlan
+             : Level3CpuPath::kCpuBlas;
 }
+
+Level3SmallCalls level3_small_calls(const Level3Points& pts) {
+  Level3SmallCalls small;
+  for (int i = 0; i < Level3Points::kCount; ++i) {
+    const Level3CpuPath path = level3_cpu_path_at(pts, i);
+    const double t_cpu = path == Level3CpuPath::kHostPlan ? pts.host_s[i] : pts.cpu_s[i];
+    if (pts.gpu_s[i] * kGpuAdvantage < t_cpu || (i > 0 && path != small.path)) break;
+    small.flops = pts.flops[i];
+    small.path = path;
+  }
+  return small;
+}
+
+namespace {
+
+// Host data at most as much work as the points' largest: the faster CPU path between the points
+// around p (the host plan where it wins at both, by its margin), and its seconds.
+double level3_cpu_path(const Level3Problem& p, const Level3Points& pts, Level3Route* r) {
+  const double f = p.flops();
+  const double t_blas = level3_point_seconds(pts, pts.cpu_s, f, true);
+  int i = 0;  // the first point at or above p
+  while (i + 1 < Level3Points::kCount && pts.flops[i] < f) ++i;
+  if (level3_cpu_path_at(pts, i) == Level3CpuPath::kHostPlan &&
+      (i == 0 || level3_cpu_path_at(pts, i - 1) == Level3CpuPath::kHostPlan)) {
+    r->cpu_path = Level3CpuPath::kHostPlan;
+    return level3_point_seconds(pts, pts.host_s, f, true);
+  }
+  return t_blas;
+}
+
+}  // namespace
 
 Level3Route route_level3(const Level3Problem& p, const Placement& where, const Config& cfg,
                          const DeviceCaps* caps, const std::string& no_device_why,
                          bool plan_supports, const Rates* rates, const Level3Points* points) {
   Level3Route r;
-  if (!caps) {
-    r.reason = Reason("no GPU: ", no_device_why);
-    return r;
-  }
-  if (!plan_supports) {
-    r.reason = "no GPU plan supports this problem";
+  const bool measured = points && where.all_host() && cfg.mode == Mode::kAuto && has_products(p) &&
+                        p.flops() <= points->flops[Level3Points::kCount - 1];
+  if (!caps || !plan_supports) {
+    // Host data still has two CPU paths, which the points choose between.
+    if (measured) level3_cpu_path(p, *points, &r);
+    const bool host_plan = r.cpu_path == Level3CpuPath::kHostPlan;
+    if (!caps) {
+      r.reason = Reason(host_plan ? "host plan (measured for this routine); no GPU: " : "no GPU: ",
+                        no_device_why);
+    } else {
+      r.reason = host_plan ? "no GPU plan supports this problem; host plan (measured)"
+                           : "no GPU plan supports this problem";
+    }
     return r;
   }
   if (where.any_device_accessible() || cfg.mode == Mode::kGpu) {
@@ -777,12 +815,17 @@ Level3Route route_level3(const Level3Problem& p, const Placement& where, const C
     r.reason = "host data, alpha == 0 or k == 0: O(n^2) work stays on the CPU";
     return r;
   }
-  const double f = p.flops();
-  if (points && f <= points->flops[Level3Points::kCount - 1]) {
-    const double t_cpu = level3_point_seconds(*points, points->cpu_s, f, true);
-    const double t_gpu = level3_point_seconds(*points, points->gpu_s, f, false);
-    if (t_gpu * kGpuAdvantage < t_cpu) r.side = TILEBLAS_ROUTE_GPU;
-    r.reason = Reason::predicted("host data, measured for this routine", t_cpu, t_gpu);
+  if (measured) {
+    const double t_cpu = level3_cpu_path(p, *points, &r);
+    const double t_gpu = level3_point_seconds(*points, points->gpu_s, p.flops(), false);
+    if (t_gpu * kGpuAdvantage < t_cpu) {
+      r.side = TILEBLAS_ROUTE_GPU;
+      r.cpu_path = Level3CpuPath::kCpuBlas;
+    }
+    r.reason = Reason::predicted(r.cpu_path == Level3CpuPath::kHostPlan
+                                     ? "host data, measured for this routine: host plan"
+                                     : "host data, measured for this routine",
+                                 t_cpu, t_gpu);
     return r;
   }
   if (!rates) {

@@ -196,24 +196,45 @@ GemmProblem gemm_like(const Level3Problem& p);
 double predict_level3_cpu_seconds(const Level3Problem& p, const Rates& r);
 double predict_level3_gpu_seconds(const Level3Problem& p, const Placement& where, const Rates& r);
 
+// How a Level-3 CPU route computes host data.
+enum class Level3CpuPath : uint8_t {
+  kCpuBlas,   // the CPU BLAS's routine of the call's name and type
+  kHostPlan,  // the routine's plan on the host (src/host_plans.h), its GEMMs on our CPU paths
+};
+
 // One Level-3 routine in one type as it runs, at square sizes up to where the GPU plan starts to
-// win (src/calibration.h): seconds on the CPU BLAS's own routine and through the GPU plan with
-// pageable host operands (staged copies included). Below the largest, these decide rather than the
-// GEMM-based predictions, which miss a plan's several launches and copies and a CPU BLAS's own
-// speed at its small sizes.
+// win (src/calibration.h): seconds on the CPU BLAS's own routine, as the plan on the host, and
+// through the GPU plan with pageable host operands (staged copies included; infinite without a
+// GPU). Below the largest, these decide rather than the GEMM-based predictions, which miss a plan's
+// several launches and copies and a CPU BLAS's own speed at its small sizes.
 struct Level3Points {
   static constexpr int kCount = 3;
   double flops[kCount] = {};  // ascending
   double cpu_s[kCount] = {};
+  double host_s[kCount] = {};  // 0: the host plan was not measured
   double gpu_s[kCount] = {};
-  double cpu_up_to_flops = 0;  // level3_small_call_flops(), set where the points are measured
+  // The GEMM rates of the routine's type that the host plan's GEMMs were routed by (and are, when
+  // the plan runs); set where host_s is.
+  const Rates* rates = nullptr;
+  // level3_small_calls(), set where the points are measured.
+  double cpu_up_to_flops = 0;
+  Level3CpuPath cpu_up_to_path = Level3CpuPath::kCpuBlas;
 };
 
-// The FLOPs of the largest point up to which the CPU BLAS wins at every point by route_level3()'s
-// margin, so that route_level3() sends every host call of up to that many FLOPs to the CPU (the
-// CPU's time falls with the FLOPs below the smallest point, the GPU's stays); 0 where the GPU wins
-// at the smallest. level3() runs such calls without classifying their operands or costing them.
-double level3_small_call_flops(const Level3Points& pts);
+// The faster CPU path at point i: the host plan where measured and faster than the CPU BLAS by
+// kHostPlanAdvantage (src/router.cpp), else the CPU BLAS.
+Level3CpuPath level3_cpu_path_at(const Level3Points& pts, int i);
+
+// The small host calls route_level3() sends to one CPU path without a choice: those of up to the
+// FLOPs of the largest point such that at it and at every smaller point the GPU loses by
+// route_level3()'s margin and the same CPU path wins (the CPU's time falls with the FLOPs below the
+// smallest point, the GPU's stays); flops 0 where the GPU wins at the smallest. level3() runs such
+// calls without classifying their operands or costing them.
+struct Level3SmallCalls {
+  double flops = 0;
+  Level3CpuPath path = Level3CpuPath::kCpuBlas;
+};
+Level3SmallCalls level3_small_calls(const Level3Points& pts);
 
 // Seconds at p's FLOPs from the points: linear between two; below the smallest, the CPU's time
 // scaled down with the FLOPs and the GPU's taken as the smallest's (its fixed costs). Only for
@@ -221,22 +242,24 @@ double level3_small_call_flops(const Level3Points& pts);
 double level3_point_seconds(const Level3Points& pts, const double* seconds, double flops,
                             bool scales_down);
 
-// A Level-3 call's side (the GPU runs it as a plan, src/plans.h) and why.
+// A Level-3 call's side (the GPU runs it as a plan, src/plans.h), its CPU path, and why.
 struct Level3Route {
   tileblas_route side = TILEBLAS_ROUTE_CPU;
+  Level3CpuPath cpu_path = Level3CpuPath::kCpuBlas;
   Reason reason;
 };
 
-// Whether route_level3() needs measured rates for p: host data in auto mode, with products to
-// compute (has_products()).
+// Whether route_level3() needs measured rates and points for p: host data in auto mode, with
+// products to compute (has_products()).
 bool level3_needs_rates(const Level3Problem& p, const Placement& where, const Config& cfg);
 
 // Side for a Level-3 call. `caps` is nullptr when no device is usable (`no_device_why` says why);
 // `plan_supports` is level3_on_device_supports() for p on that device. Data on the device (or
 // TILEBLAS_MODE=gpu) goes to the GPU where a plan supports it; host data only where the cost model
 // predicts the GPU, copies included, faster by the GEMM margin: from `points` (where given) at
-// or below their largest size, else from `rates`. `rates` and `points` may be nullptr where
-// level3_needs_rates() is false.
+// or below their largest size, else from `rates`. Host data on the CPU runs as the host plan where
+// `points` cover p and their CPU paths say so (with or without a GPU), else on the CPU BLAS.
+// `rates` and `points` may be nullptr where level3_needs_rates() is false.
 Level3Route route_level3(const Level3Problem& p, const Placement& where, const Config& cfg,
                          const DeviceCaps* caps, const std::string& no_device_why,
                          bool plan_supports, const Rates* rates,

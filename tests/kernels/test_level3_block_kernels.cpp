@@ -1,10 +1,10 @@
 // Kernel tier, the Level-3 plans' diagonal-block kernels (kernels/tri_update, tri_fill, tri_block)
-// in f32, f64, c32, c64, called through their launch() on device buffers, against the CPU
-// backend's loops (tests/support/level3_cpu_backend.h) on fresh random data. NaN fills whatever a
-// kernel must not read (the other triangle, unit diagonals, padding rows, C when beta == 0) and
-// whatever it must not write is compared bit for bit with what was there. tri_fill moves values
-// and is compared bit for bit; tri_update (one multiply-add) within 8 eps of O(1) terms;
-// tri_block (substitution, reciprocals where the loops divide) within 16 eps * order.
+// in f32, f64, c32, c64, called through their launch() on device buffers, against the host plans'
+// loops (src/host_plans.h; the plan tests check those against OpenBLAS) on fresh random data. NaN
+// fills whatever a kernel must not read (the other triangle, unit diagonals, padding rows, C when
+// beta == 0) and whatever it must not write is compared bit for bit with what was there. tri_fill
+// moves values and is compared bit for bit; tri_update (one multiply-add) within 8 eps of O(1)
+// terms; tri_block (substitution, reciprocals where the loops divide) within 16 eps * order.
 // Suites: Level3BlockKernel.* (the full grid; supports() rules need no GPU),
 // Level3BlockKernelSmall.* (a quick subset, for compute-sanitizer).
 #include <cuda_runtime_api.h>
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "device_support.h"
+#include "host_plans.h"
 #include "level3_cpu_backend.h"
 #include "test_support.h"
 #include "tri_block.h"
@@ -160,7 +161,7 @@ void tri_update_cases(DataType type, bool small) {
             std::vector<T> want = c;
             p.t = t_kind == 0 ? nullptr : t.data();
             p.c = want.data();
-            tbtest::cpu_tri_update(p);
+            tileblas::host_tri_update(p);
             p.t = t_kind == 0 ? nullptr : dt.p;
             p.c = dc.p;
             std::ostringstream what;
@@ -230,7 +231,7 @@ void tri_fill_cases(DataType type, bool small) {
           Device<T> da(a), db(b);
           std::vector<T> want = b;
           p.a = a.data(), p.b = want.data();
-          tbtest::cpu_tri_fill(p);
+          tileblas::host_tri_fill(p);
           p.a = da.p, p.b = db.p;
           std::ostringstream what;
           what << tileblas::name_of(type) << " tri_fill n=" << n << " uplo=" << int(uplo)
@@ -301,7 +302,7 @@ void tri_block_cases(DataType type, bool small) {
               Device<T> da(a), db(b);
               std::vector<T> want = b;
               p.a = a.data(), p.b = want.data();
-              tbtest::cpu_tri_block(p);
+              tileblas::host_tri_block(p);
               p.a = da.p, p.b = db.p;
               std::ostringstream what;
               what << tileblas::name_of(type) << " tri_block op=" << int(op)

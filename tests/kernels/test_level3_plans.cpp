@@ -13,7 +13,9 @@
 #include <string>
 #include <vector>
 
+#include "calibration.h"
 #include "device_support.h"
+#include "host_plans.h"
 #include "level3_cases.h"
 #include "level3_cpu_backend.h"
 #include "level3_plan.h"
@@ -69,6 +71,24 @@ TEST(Level3Plan, CpuBackendMatchesOpenBlas) {
       return std::string();
     });
   }
+}
+
+// The plans on the host (src/host_plans.h): GEMMs on GEMM's CPU paths as the measured CPU rates
+// route them (host kernel, host team, CPU BLAS), block operations as loops; at the host plans'
+// block sizes and at small ones.
+TEST(Level3Plan, HostPlanMatchesOpenBlas) {
+  std::vector<Level3Case> cases = tbtest::level3_plan_cases(kTypes, true, false, true);
+  check_cases(cases, [](const Level3Operands& ops, std::vector<unsigned char>& a,
+                        std::vector<unsigned char>& b, std::vector<unsigned char>& out) {
+    tileblas::GemmProblem like;
+    like.ab_type = like.c_type = ops.c.type;
+    const tileblas::Rates* rates = tileblas::measured_cpu_rates(like);
+    if (!rates) return std::string("no CPU rates");
+    const tileblas::Level3Problem p =
+        ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
+    tileblas::run_level3_on_host_with(p, *rates, ops.c.sizes);
+    return std::string();
+  });
 }
 
 // The decompositions recurse as documented: whole leaf blocks, one operation per block.

@@ -342,7 +342,7 @@ TEST(Level3Router, SmallCallFlopsEndWhereTheGpuFirstWins) {
     pts.gpu_s[i] = 150e-6 * (1 << i);       // 150, 300, 600 us
   }
   // 256: 320 us on the CPU against 300 on the GPU, within the margin: still the CPU.
-  EXPECT_EQ(tileblas::level3_small_call_flops(pts), pts.flops[1]);
+  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[1]);
   const Placement host;
   for (const int64_t n : {1, 8, 64, 100, 128, 200, 256}) {
     const Level3Problem p = problem(Level3Op::kTrsm, n, n);
@@ -351,12 +351,75 @@ TEST(Level3Router, SmallCallFlopsEndWhereTheGpuFirstWins) {
         << n;
   }
   pts.gpu_s[1] = 200e-6;  // the GPU wins at 256: the CPU only up to 128
-  EXPECT_EQ(tileblas::level3_small_call_flops(pts), pts.flops[0]);
+  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[0]);
   pts.gpu_s[0] = 20e-6;  // and at 128 (after the CPU's win at 256): none
   pts.gpu_s[1] = 300e-6;
-  EXPECT_EQ(tileblas::level3_small_call_flops(pts), 0.0);
+  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, 0.0);
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) pts.gpu_s[i] = 1.0;
-  EXPECT_EQ(tileblas::level3_small_call_flops(pts), pts.flops[2]);
+  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[2]);
 }
 
 }  // namespace
+
+// The host plan takes host calls where its points beat the CPU BLAS's by the margin at both points
+// around the call, the GPU still taking those it wins; without a GPU the points choose between
+// the two CPU paths alone. Small calls follow one path up to where the winner first changes.
+TEST(Level3Router, HostPlanWhereItsPointsWin) {
+  using tileblas::Level3CpuPath;
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const Rates rates = typical_rates();
+  tileblas::Level3Points pts;
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
+    const double n = 128 << i;
+    pts.flops[i] = n * n * n;
+    pts.cpu_s[i] = 40e-6 * (1 << (3 * i));   // 40, 320, 2560 us
+    pts.host_s[i] = 20e-6 * (1 << (3 * i));  // 20, 160, 1280 us
+    pts.gpu_s[i] = 1.0;
+  }
+  pts.host_s[2] = 2500e-6;  // within the margin at 512: the CPU BLAS there
+  EXPECT_EQ(tileblas::level3_cpu_path_at(pts, 1), Level3CpuPath::kHostPlan);
+  EXPECT_EQ(tileblas::level3_cpu_path_at(pts, 2), Level3CpuPath::kCpuBlas);
+  const tileblas::Level3SmallCalls small = tileblas::level3_small_calls(pts);
+  EXPECT_EQ(small.flops, pts.flops[1]);
+  EXPECT_EQ(small.path, Level3CpuPath::kHostPlan);
+
+  const Placement host;
+  const std::string none = "no device here";
+  for (const DeviceCaps* c : {&caps, static_cast<const DeviceCaps*>(nullptr)}) {
+    for (const int64_t n : {1, 64, 128, 200, 256}) {
+      const auto r = tileblas::route_level3(problem(Level3Op::kTrsm, n, n), host, Config{}, c, none,
+                                            true, &rates, &pts);
+      EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU) << n;
+      EXPECT_EQ(r.cpu_path, Level3CpuPath::kHostPlan) << n << ": " << r.reason.str();
+      EXPECT_NE(r.reason.str().find("host plan"), std::string::npos) << r.reason.str();
+    }
+    // Between 256 and 512 the plan wins at one point only: the CPU BLAS.
+    auto r = tileblas::route_level3(problem(Level3Op::kTrsm, 400, 400), host, Config{}, c, none,
+                                    true, &rates, &pts);
+    EXPECT_EQ(r.cpu_path, Level3CpuPath::kCpuBlas) << r.reason.str();
+    // Not in the forced modes, nor for data on the device.
+    Config forced;
+    forced.mode = Mode::kCpu;
+    r = tileblas::route_level3(problem(Level3Op::kTrsm, 64, 64), host, forced, c, none, true,
+                               &rates, &pts);
+    EXPECT_EQ(r.cpu_path, Level3CpuPath::kCpuBlas) << r.reason.str();
+  }
+  Placement on_device;
+  on_device.a = on_device.b = on_device.c = MemKind::kDevice;
+  auto r = tileblas::route_level3(problem(Level3Op::kTrsm, 64, 64), on_device, Config{}, &caps, "",
+                                  true, &rates, &pts);
+  EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU);
+  EXPECT_EQ(r.cpu_path, Level3CpuPath::kCpuBlas);
+  // A GPU faster than both at 256: the GPU there, and small calls only up to 128.
+  pts.gpu_s[1] = 100e-6;
+  r = tileblas::route_level3(problem(Level3Op::kTrsm, 256, 256), host, Config{}, &caps, "", true,
+                             &rates, &pts);
+  EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU) << r.reason.str();
+  EXPECT_EQ(r.cpu_path, Level3CpuPath::kCpuBlas);
+  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[0]);
+  // Where the CPU BLAS wins at 128 and the plan at 256, small calls end at 128.
+  pts.gpu_s[1] = 1.0;
+  pts.host_s[0] = 39e-6;
+  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[0]);
+  EXPECT_EQ(tileblas::level3_small_calls(pts).path, Level3CpuPath::kCpuBlas);
+}

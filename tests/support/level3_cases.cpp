@@ -9,6 +9,7 @@
 #include <limits>
 #include <sstream>
 
+#include "host_plans.h"
 #include "level3_cpu_backend.h"
 #include "test_support.h"
 
@@ -293,7 +294,7 @@ std::string check_level3(const Level3Operands& before, const std::vector<unsigne
 }
 
 std::vector<Level3Case> level3_plan_cases(const std::vector<DataType>& types, bool small_blocks,
-                                          bool device_blocks) {
+                                          bool device_blocks, bool host_blocks) {
   std::vector<Level3Case> cases;
   auto random_scalar = [](DataType t) {
     return tileblas::is_complex(t) ? Scalar(uniform(-1.5, 1.5), uniform(-1.5, 1.5))
@@ -325,6 +326,18 @@ std::vector<Level3Case> level3_plan_cases(const std::vector<DataType>& types, bo
       const int64_t leaf = b.sizes.tri_leaf, rank = b.sizes.rank_leaf;
       b.tri_shapes = {{leaf, 9}, {leaf + 1, 33}, {2 * leaf + 7, 20}};
       b.rank_shapes = {{rank, 4}, {rank + 37, 9}};
+      b.symm_shapes = {{70, 33}};
+      blocks.push_back(b);
+    }
+    if (host_blocks) {
+      // Past tri_block's loops, trsm's GEMM leaves (a last block to tri_block) and trmm's, and
+      // syrk's diagonal blocks.
+      Blocks b;
+      b.sizes = tileblas::host_level3_block_sizes(t);
+      const int64_t leaf = b.sizes.tri_leaf, trsm = b.sizes.trsm_leaf, trmm = b.sizes.trmm_leaf;
+      const int64_t rank = b.sizes.rank_leaf;
+      b.tri_shapes = {{leaf + 1, 9}, {trsm + leaf - 3, 20}, {2 * trsm + 5, 6}, {trmm + 3, 2}};
+      b.rank_shapes = {{rank - 1, 5}, {rank + 37, 9}};
       b.symm_shapes = {{70, 33}};
       blocks.push_back(b);
     }

@@ -59,9 +59,10 @@ std::string check_level3(const Level3Operands& before, const std::vector<unsigne
                          const std::vector<unsigned char>& b_after);
 
 // The cases of the plan tests: every routine of every type with every side, uplo, trans, diag,
-// at sizes crossing the block sizes (small ones that make deep recursions, and the device's),
-// alpha and beta random, 0 and 1. `types` restricts the types.
+// at sizes crossing the block sizes (small ones that make deep recursions, the device's, and with
+// `host_blocks` the host plans'), alpha and beta random, 0 and 1. `types` restricts the types.
 std::vector<Level3Case> level3_plan_cases(const std::vector<tileblas::DataType>& types,
-                                          bool small_blocks, bool device_blocks);
+                                          bool small_blocks, bool device_blocks,
+                                          bool host_blocks = false);
 
 }  // namespace tbtest

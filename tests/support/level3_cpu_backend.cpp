@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <cstring>
 
+#include "host_plans.h"
+
 namespace tbtest {
 
 namespace {
@@ -16,169 +18,6 @@ using tileblas::Level3Op;
 using tileblas::Op;
 using tileblas::Side;
 using tileblas::Uplo;
-
-template <class T>
-struct RealOf {
-  using type = T;
-};
-template <class R>
-struct RealOf<std::complex<R>> {
-  using type = R;
-};
-
-template <class T>
-T conj_of(T v) {
-  return v;
-}
-template <class R>
-std::complex<R> conj_of(std::complex<R> v) {
-  return std::conj(v);
-}
-template <class T>
-T real_only(T v) {
-  return v;
-}
-template <class R>
-std::complex<R> real_only(std::complex<R> v) {
-  return {v.real(), R(0)};
-}
-
-template <class T>
-T scalar_of(const tileblas::Scalar& s) {
-  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, double>) {
-    return T(s.re);
-  } else {
-    using R = typename RealOf<T>::type;
-    return T(R(s.re), R(s.im));
-  }
-}
-
-// fn(T{}) for the host element type T of `type`.
-template <class Fn>
-void with_type(DataType type, Fn&& fn) {
-  switch (type) {
-    case DataType::kF32:
-      fn(float{});
-      break;
-    case DataType::kF64:
-      fn(double{});
-      break;
-    case DataType::kC32:
-      fn(std::complex<float>{});
-      break;
-    case DataType::kC64:
-      fn(std::complex<double>{});
-      break;
-    default:
-      break;
-  }
-}
-
-template <class T>
-void tri_update_typed(const tileblas::TriUpdateProblem& p) {
-  const T* t = static_cast<const T*>(p.t);
-  T* c = static_cast<T*>(p.c);
-  const T beta = scalar_of<T>(p.beta);
-  const bool stacked = t && p.block > 0;
-  for (int64_t j = 0; j < p.n; ++j) {
-    for (int64_t i = 0; i < p.m; ++i) {
-      if (p.fill == Fill::kLower && i < j) continue;
-      if (p.fill == Fill::kUpper && i > j) continue;
-      if (p.fill == Fill::kDiagonal && i != j) continue;
-      if (stacked && i / p.block != j / p.block) continue;
-      const T tv = t ? t[i + (stacked ? j % p.block : j) * p.ldt] : T(0);
-      T& cij = c[i + j * p.ldc];
-      T v = p.beta.is_zero() ? tv : tv + beta * cij;
-      if constexpr (!std::is_same_v<T, typename RealOf<T>::type>) {
-        using R = typename RealOf<T>::type;
-        if (p.real_diagonal && i == j) {
-          v = T(std::real(tv) + (p.beta.is_zero() ? R(0) : R(p.beta.re) * std::real(cij)), R(0));
-        }
-      }
-      cij = v;
-    }
-  }
-}
-
-template <class T>
-void tri_fill_typed(const tileblas::TriFillProblem& p) {
-  const T* a = static_cast<const T*>(p.a);
-  T* b = static_cast<T*>(p.b);
-  const bool lower = p.uplo == Uplo::kLower;
-  for (int64_t j = 0; j < p.n; ++j) {
-    for (int64_t i = 0; i < p.n; ++i) {
-      const bool in_tri = lower ? i >= j : i <= j;
-      T v;
-      if (i == j) {
-        if (p.mode == tileblas::TriFillMode::kTriangular && p.diag == Diag::kUnit) {
-          v = T(1);
-        } else if (p.mode == tileblas::TriFillMode::kHermitian) {
-          v = real_only(a[i + i * p.lda]);
-        } else {
-          v = a[i + i * p.lda];
-        }
-      } else if (in_tri) {
-        v = a[i + j * p.lda];
-      } else if (p.mode == tileblas::TriFillMode::kTriangular) {
-        v = T(0);
-      } else {
-        v = a[j + i * p.lda];
-        if (p.mode == tileblas::TriFillMode::kHermitian) v = conj_of(v);
-      }
-      b[i + j * p.ldb] = v;
-    }
-  }
-}
-
-template <class T>
-void tri_block_typed(const tileblas::TriBlockProblem& p) {
-  const T* a = static_cast<const T*>(p.a);
-  T* b = static_cast<T*>(p.b);
-  const int64_t n = p.order;
-  const bool left = p.side == Side::kLeft;
-  const bool a_lower = p.uplo == Uplo::kLower;
-  // op(A)(i, j), reading only A's triangle (and not a unit diagonal).
-  auto op_a = [&](int64_t i, int64_t j) -> T {
-    const int64_t r = p.trans == Op::kNoTrans ? i : j, c = p.trans == Op::kNoTrans ? j : i;
-    if (r == c && p.diag == Diag::kUnit) return T(1);
-    if (a_lower ? r < c : r > c) return T(0);
-    const T v = a[r + c * p.lda];
-    return p.trans == Op::kConjTrans ? conj_of(v) : v;
-  };
-  // M = op(A) (left) or op(A)^T (right): each vector x solves M x = alpha b or becomes M alpha b.
-  std::vector<T> m(static_cast<size_t>(n * n));
-  for (int64_t j = 0; j < n; ++j) {
-    for (int64_t i = 0; i < n; ++i) m[i + j * n] = left ? op_a(i, j) : op_a(j, i);
-  }
-  const bool m_lower = (p.trans == Op::kNoTrans) == left ? a_lower : !a_lower;
-  const T alpha = scalar_of<T>(p.alpha);
-  std::vector<T> x(static_cast<size_t>(n)), y(static_cast<size_t>(n));
-  for (int64_t v = 0; v < p.count; ++v) {
-    auto elem = [&](int64_t i) -> T& { return left ? b[i + v * p.ldb] : b[v + i * p.ldb]; };
-    for (int64_t i = 0; i < n; ++i) x[i] = alpha * elem(i);
-    if (p.op == tileblas::TriBlockOp::kMultiply) {
-      for (int64_t i = 0; i < n; ++i) {
-        T s(0);
-        for (int64_t j = m_lower ? 0 : i; j <= (m_lower ? i : n - 1); ++j) s += m[i + j * n] * x[j];
-        y[i] = s;
-      }
-      x = y;
-    } else if (m_lower) {
-      for (int64_t i = 0; i < n; ++i) {
-        T s = x[i];
-        for (int64_t j = 0; j < i; ++j) s -= m[i + j * n] * x[j];
-        x[i] = s / m[i + i * n];
-      }
-    } else {
-      for (int64_t i = n - 1; i >= 0; --i) {
-        T s = x[i];
-        for (int64_t j = i + 1; j < n; ++j) s -= m[i + j * n] * x[j];
-        x[i] = s / m[i + i * n];
-      }
-    }
-    for (int64_t i = 0; i < n; ++i) elem(i) = x[i];
-  }
-}
 
 // ---- OpenBLAS ---------------------------------------------------------------------------------
 
@@ -280,16 +119,6 @@ struct ScalarBytes {
 char op_char(Op op) { return op == Op::kNoTrans ? 'N' : op == Op::kTrans ? 'T' : 'C'; }
 
 }  // namespace
-
-void cpu_tri_update(const tileblas::TriUpdateProblem& p) {
-  with_type(p.type, [&](auto zero) { tri_update_typed<decltype(zero)>(p); });
-}
-void cpu_tri_fill(const tileblas::TriFillProblem& p) {
-  with_type(p.type, [&](auto zero) { tri_fill_typed<decltype(zero)>(p); });
-}
-void cpu_tri_block(const tileblas::TriBlockProblem& p) {
-  with_type(p.type, [&](auto zero) { tri_block_typed<decltype(zero)>(p); });
-}
 
 std::string openblas_gemm(const tileblas::GemmProblem& p) {
   const Level3Blas& blas = Level3Blas::get();
@@ -455,21 +284,21 @@ cudaError_t CpuLevel3Backend::gemm(const tileblas::GemmProblem& p) {
 cudaError_t CpuLevel3Backend::tri_update(const tileblas::TriUpdateProblem& p) {
   ++counts_.tri_update;
   return run([p] {
-    cpu_tri_update(p);
+    tileblas::host_tri_update(p);
     return cudaSuccess;
   });
 }
 cudaError_t CpuLevel3Backend::tri_fill(const tileblas::TriFillProblem& p) {
   ++counts_.tri_fill;
   return run([p] {
-    cpu_tri_fill(p);
+    tileblas::host_tri_fill(p);
     return cudaSuccess;
   });
 }
 cudaError_t CpuLevel3Backend::tri_block(const tileblas::TriBlockProblem& p) {
   ++counts_.tri_block;
   return run([p] {
-    cpu_tri_block(p);
+    tileblas::host_tri_block(p);
     return cudaSuccess;
   });
 }

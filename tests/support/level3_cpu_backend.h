@@ -1,6 +1,7 @@
 // The Level-3 plans on the host, for tests without a GPU: a backend whose GEMM is OpenBLAS's
-// ?gemm_ and whose diagonal-block operations are plain loops (the reference the block kernels are
-// tested against), and OpenBLAS's own Level-3 routines as the oracle the plans are tested against.
+// ?gemm_ and whose diagonal-block operations are the host plans' loops (src/host_plans.h, the
+// reference the block kernels are tested against), that runs lanes out of order, and OpenBLAS's
+// own Level-3 routines as the oracle the plans are tested against.
 // OpenBLAS is dlopen'd with RTLD_LOCAL (its symbols never clash with tileblas's).
 #pragma once
 
@@ -17,12 +18,6 @@
 #include "problem.h"
 
 namespace tbtest {
-
-// The diagonal-block operations as loops on host memory, with the contracts of
-// src/level3_blocks.h (divisions for solves, where the device kernel multiplies by reciprocals).
-void cpu_tri_update(const tileblas::TriUpdateProblem& p);
-void cpu_tri_fill(const tileblas::TriFillProblem& p);
-void cpu_tri_block(const tileblas::TriBlockProblem& p);
 
 // OpenBLAS's ?gemm_ of p's type on host memory. Returns "" or why it could not run.
 std::string openblas_gemm(const tileblas::GemmProblem& p);

@@ -1,0 +1,257 @@
+#include "host_plans.h"
+
+#include <algorithm>
+#include <complex>
+#include <cstddef>
+#include <type_traits>
+#include <vector>
+
+#include "cpu_gemm.h"
+
+namespace tileblas {
+
+namespace {
+
+template <class T>
+struct RealOf {
+  using type = T;
+};
+template <class R>
+struct RealOf<std::complex<R>> {
+  using type = R;
+};
+template <class T>
+constexpr bool kComplex = !std::is_same_v<T, typename RealOf<T>::type>;
+
+template <class T>
+T conj_of(T v) {
+  if constexpr (kComplex<T>) {
+    return std::conj(v);
+  } else {
+    return v;
+  }
+}
+
+template <class T>
+T scalar_of(const Scalar& s) {
+  if constexpr (kComplex<T>) {
+    using R = typename RealOf<T>::type;
+    return T(R(s.re), R(s.im));
+  } else {
+    return T(s.re);
+  }
+}
+
+// fn(T{}) for the host element type T of `type` (f32, f64, c32, c64; nothing for the others).
+template <class Fn>
+void with_type(DataType type, Fn&& fn) {
+  switch (type) {
+    case DataType::kF32:
+      fn(float{});
+      break;
+    case DataType::kF64:
+      fn(double{});
+      break;
+    case DataType::kC32:
+      fn(std::complex<float>{});
+      break;
+    case DataType::kC64:
+      fn(std::complex<double>{});
+      break;
+    default:
+      break;
+  }
+}
+
+template <class T>
+void tri_update_typed(const TriUpdateProblem& p) {
+  const T* t = static_cast<const T*>(p.t);
+  T* c = static_cast<T*>(p.c);
+  const T beta = scalar_of<T>(p.beta);
+  const bool beta_zero = p.beta.is_zero();
+  const bool stacked = t && p.block > 0;
+  for (int64_t j = 0; j < p.n; ++j) {
+    // Rows of column j that `fill` names, within j's diagonal block where T holds blocks.
+    int64_t i0 = 0, i1 = p.m;
+    if (p.fill == Fill::kLower) i0 = j;
+    if (p.fill == Fill::kUpper) i1 = std::min(j + 1, p.m);
+    if (p.fill == Fill::kDiagonal) i0 = j, i1 = std::min(j + 1, p.m);
+    if (stacked) {
+      i0 = std::max(i0, j / p.block * p.block);
+      i1 = std::min(i1, (j / p.block + 1) * p.block);
+    }
+    const T* tj = t ? t + (stacked ? j % p.block : j) * p.ldt : nullptr;
+    T* cj = c + j * p.ldc;
+    const bool real_diagonal = p.real_diagonal && j >= i0 && j < i1;
+    const T cjj = real_diagonal && !beta_zero ? cj[j] : T(0);
+    for (int64_t i = i0; i < i1; ++i) {
+      const T tv = tj ? tj[i] : T(0);
+      cj[i] = beta_zero ? tv : tv + beta * cj[i];
+    }
+    if constexpr (kComplex<T>) {
+      if (real_diagonal) {  // Re(T_jj) + Re(beta) Re(C_jj): no imaginary part of C reaches it
+        using R = typename RealOf<T>::type;
+        const R re = tj ? std::real(tj[j]) : R(0);
+        cj[j] = T(re + R(p.beta.re) * std::real(cjj), R(0));
+      }
+    }
+  }
+}
+
+template <class T>
+void tri_fill_typed(const TriFillProblem& p) {
+  const T* a = static_cast<const T*>(p.a);
+  T* b = static_cast<T*>(p.b);
+  const bool lower = p.uplo == Uplo::kLower;
+  for (int64_t j = 0; j < p.n; ++j) {
+    T* bj = b + j * p.ldb;
+    for (int64_t i = 0; i < p.n; ++i) {
+      T v;
+      if (i == j) {
+        if (p.mode == TriFillMode::kTriangular && p.diag == Diag::kUnit) {
+          v = T(1);
+        } else if (p.mode == TriFillMode::kHermitian) {
+          v = T(std::real(a[i + i * p.lda]));
+        } else {
+          v = a[i + i * p.lda];
+        }
+      } else if (lower ? i > j : i < j) {
+        v = a[i + j * p.lda];
+      } else if (p.mode == TriFillMode::kTriangular) {
+        v = T(0);
+      } else {
+        v = a[j + i * p.lda];
+        if (p.mode == TriFillMode::kHermitian) v = conj_of(v);
+      }
+      bj[i] = v;
+    }
+  }
+}
+
+template <class T>
+void tri_block_typed(const TriBlockProblem& p) {
+  const T* a = static_cast<const T*>(p.a);
+  T* b = static_cast<T*>(p.b);
+  const int64_t n = p.order;
+  const bool left = p.side == Side::kLeft;
+  const bool a_lower = p.uplo == Uplo::kLower;
+  const bool unit = p.diag == Diag::kUnit;
+  // M = op(A) (side L) or op(A)^T (side R), made full with zeros: each vector x (a column of B for
+  // side L, a row for side R) becomes M alpha x or solves M x = alpha x. Only A's triangle is read,
+  // and not a unit diagonal.
+  std::vector<T> m(static_cast<size_t>(n * n), T(0));
+  for (int64_t c = 0; c < n; ++c) {
+    for (int64_t r = a_lower ? c : 0; r <= (a_lower ? n - 1 : c); ++r) {
+      T v = r == c && unit ? T(1) : a[r + c * p.lda];
+      if (p.trans == Op::kConjTrans) v = conj_of(v);
+      // op(A)(i, j) = A(r, c) with (i, j) = (r, c) for N, (c, r) for T and C; M transposes op(A)
+      // again for side R.
+      const bool swap = (p.trans != Op::kNoTrans) != !left;
+      const int64_t i = swap ? c : r, j = swap ? r : c;
+      m[i + j * n] = v;
+    }
+  }
+  const bool m_lower = ((p.trans == Op::kNoTrans) == left) ? a_lower : !a_lower;
+  const T alpha = scalar_of<T>(p.alpha);
+  std::vector<T> x(static_cast<size_t>(n)), y(static_cast<size_t>(n));
+  for (int64_t v = 0; v < p.count; ++v) {
+    T* base = left ? b + v * p.ldb : b + v;
+    const int64_t step = left ? 1 : p.ldb;
+    for (int64_t i = 0; i < n; ++i) x[i] = alpha * base[i * step];
+    if (p.op == TriBlockOp::kMultiply) {
+      std::fill(y.begin(), y.end(), T(0));
+      for (int64_t j = 0; j < n; ++j) {  // y += M(:, j) x_j over M's triangle
+        const T* mj = m.data() + j * n;
+        for (int64_t i = m_lower ? j : 0; i <= (m_lower ? n - 1 : j); ++i) y[i] += mj[i] * x[j];
+      }
+      x.swap(y);
+    } else if (m_lower) {
+      for (int64_t j = 0; j < n; ++j) {
+        const T* mj = m.data() + j * n;
+        x[j] /= mj[j];
+        for (int64_t i = j + 1; i < n; ++i) x[i] -= mj[i] * x[j];
+      }
+    } else {
+      for (int64_t j = n - 1; j >= 0; --j) {
+        const T* mj = m.data() + j * n;
+        x[j] /= mj[j];
+        for (int64_t i = 0; i < j; ++i) x[i] -= mj[i] * x[j];
+      }
+    }
+    for (int64_t i = 0; i < n; ++i) base[i * step] = x[i];
+  }
+}
+
+// The plans' backend on the host. Everything runs in order on the calling thread (the default
+// lanes), the GEMMs on GEMM's CPU paths.
+class HostBackend final : public Level3Backend {
+ public:
+  explicit HostBackend(const Rates& rates) : rates_(rates) {}
+
+  cudaError_t gemm(const GemmProblem& p) override {
+    gemm_on_cpu_path(p, rates_);
+    return cudaSuccess;
+  }
+  bool gemm_supports(const GemmProblem& p) override { return p.c_triangle == Triangle::kAll; }
+  cudaError_t tri_update(const TriUpdateProblem& p) override {
+    host_tri_update(p);
+    return cudaSuccess;
+  }
+  cudaError_t tri_fill(const TriFillProblem& p) override {
+    host_tri_fill(p);
+    return cudaSuccess;
+  }
+  cudaError_t tri_block(const TriBlockProblem& p) override {
+    host_tri_block(p);
+    return cudaSuccess;
+  }
+  // The calling thread's buffers, one per scratch() of a plan, grown as needed and kept: a plan
+  // asks for at most three, and a host plan's are at most a few MiB (512^2 complex doubles).
+  cudaError_t scratch(size_t bytes, void** p) override {
+    thread_local std::vector<std::vector<unsigned char>> buffers;
+    if (used_ == buffers.size()) buffers.emplace_back();
+    std::vector<unsigned char>& buffer = buffers[used_++];
+    if (buffer.size() < bytes) buffer.resize(bytes);
+    *p = buffer.data();
+    return cudaSuccess;
+  }
+
+ private:
+  const Rates& rates_;
+  size_t used_ = 0;
+};
+
+}  // namespace
+
+void host_tri_update(const TriUpdateProblem& p) {
+  with_type(p.type, [&](auto zero) { tri_update_typed<decltype(zero)>(p); });
+}
+void host_tri_fill(const TriFillProblem& p) {
+  with_type(p.type, [&](auto zero) { tri_fill_typed<decltype(zero)>(p); });
+}
+void host_tri_block(const TriBlockProblem& p) {
+  with_type(p.type, [&](auto zero) { tri_block_typed<decltype(zero)>(p); });
+}
+
+Level3BlockSizes host_level3_block_sizes(DataType) {
+  Level3BlockSizes s;
+  s.tri_leaf = 16;
+  s.rank_leaf = 256;
+  s.trmm_leaf = 512;
+  s.trsm_leaf = 128;
+  return s;
+}
+
+bool level3_on_host_handles(const Level3Problem& p) { return level3_plan_handles(p); }
+
+void run_level3_on_host_with(const Level3Problem& p, const Rates& rates,
+                             const Level3BlockSizes& sizes) {
+  HostBackend backend(rates);
+  run_level3_plan(p, backend, sizes);  // every operation of the host backend succeeds
+}
+
+void run_level3_on_host(const Level3Problem& p, const Rates& rates) {
+  run_level3_on_host_with(p, rates, host_level3_block_sizes(p.type));
+}
+
+}  // namespace tileblas

@@ -1,0 +1,42 @@
+// The Level-3 plans on the host: src/level3_plan.cpp's decompositions on host memory, each GEMM on
+// the CPU path GEMM's own route takes for it (our host kernel, the host team or one CPU BLAS call),
+// the diagonal-block operations as loops. For small host calls, where a GEMM on our host paths
+// outruns the CPU BLAS's own trsm, syrk, symm, ... by more than the plan's extra work (syrk's
+// diagonal blocks computed whole, trmm's blocks multiplied with their zeros, trsm's inverted):
+// route_level3() takes this path where its measured points say so.
+#pragma once
+
+#include "level3.h"
+#include "level3_blocks.h"
+#include "level3_plan.h"
+#include "problem.h"
+
+namespace tileblas {
+
+struct Rates;
+
+// The diagonal-block operations on host memory, with the contracts of src/level3_blocks.h (solves
+// divide by the diagonal, where the device kernel multiplies by reciprocals). They are also the
+// reference the device's block kernels are tested against.
+void host_tri_update(const TriUpdateProblem& p);
+void host_tri_fill(const TriFillProblem& p);
+void host_tri_block(const TriBlockProblem& p);
+
+// The block sizes of plans on the host for `type`: no triangle GEMMs (the host kernel computes
+// whole blocks), so syrk .. her2k compute C's diagonal blocks of rank_leaf whole into scratch;
+// trmm and trsm one GEMM leaf per diagonal block of up to trmm_leaf / trsm_leaf, tri_block (a
+// loop) only for a last block of tri_leaf or less.
+Level3BlockSizes host_level3_block_sizes(DataType type);
+
+// Whether run_level3_on_host() computes p: every routine and type the plans handle
+// (level3_plan_handles()).
+bool level3_on_host_handles(const Level3Problem& p);
+
+// Runs p (host pointers, column-major) as a plan on the calling thread, each GEMM on the CPU path
+// route_gemm() picks for it with `rates` (those of p's type) and no GPU. Scratch is the calling
+// thread's, kept between calls. Writes nothing outside what the routine may write.
+void run_level3_on_host(const Level3Problem& p, const Rates& rates);
+void run_level3_on_host_with(const Level3Problem& p, const Rates& rates,
+                             const Level3BlockSizes& sizes);
+
+}  // namespace tileblas
