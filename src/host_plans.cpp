@@ -84,9 +84,14 @@ void tri_update_typed(const TriUpdateProblem& p) {
     T* cj = c + j * p.ldc;
     const bool real_diagonal = p.real_diagonal && j >= i0 && j < i1;
     const T cjj = real_diagonal && !beta_zero ? cj[j] : T(0);
-    for (int64_t i = i0; i < i1; ++i) {
-      const T tv = tj ? tj[i] : T(0);
-      cj[i] = beta_zero ? tv : tv + beta * cj[i];
+    if (tj && beta_zero) {
+      std::copy(tj + i0, tj + i1, cj + i0);
+    } else if (tj) {
+      for (int64_t i = i0; i < i1; ++i) cj[i] = tj[i] + beta * cj[i];
+    } else if (beta_zero) {
+      std::fill(cj + i0, cj + i1, T(0));
+    } else {
+      for (int64_t i = i0; i < i1; ++i) cj[i] = beta * cj[i];
     }
     if constexpr (kComplex<T>) {
       if (real_diagonal) {  // Re(T_jj) + Re(beta) Re(C_jj): no imaginary part of C reaches it
@@ -105,25 +110,25 @@ void tri_fill_typed(const TriFillProblem& p) {
   const bool lower = p.uplo == Uplo::kLower;
   for (int64_t j = 0; j < p.n; ++j) {
     T* bj = b + j * p.ldb;
-    for (int64_t i = 0; i < p.n; ++i) {
-      T v;
-      if (i == j) {
-        if (p.mode == TriFillMode::kTriangular && p.diag == Diag::kUnit) {
-          v = T(1);
-        } else if (p.mode == TriFillMode::kHermitian) {
-          v = T(std::real(a[i + i * p.lda]));
-        } else {
-          v = a[i + i * p.lda];
-        }
-      } else if (lower ? i > j : i < j) {
-        v = a[i + j * p.lda];
-      } else if (p.mode == TriFillMode::kTriangular) {
-        v = T(0);
+    // Rows [0, j) and (j, n) of column j: one from A's triangle, the other mirrored or zero.
+    const int64_t in0 = lower ? j + 1 : 0, in1 = lower ? p.n : j;
+    const int64_t out0 = lower ? 0 : j + 1, out1 = lower ? j : p.n;
+    for (int64_t i = in0; i < in1; ++i) bj[i] = a[i + j * p.lda];
+    for (int64_t i = out0; i < out1; ++i) {
+      if (p.mode == TriFillMode::kTriangular) {
+        bj[i] = T(0);
+      } else if (p.mode == TriFillMode::kHermitian) {
+        bj[i] = conj_of(a[j + i * p.lda]);
       } else {
-        v = a[j + i * p.lda];
-        if (p.mode == TriFillMode::kHermitian) v = conj_of(v);
+        bj[i] = a[j + i * p.lda];
       }
-      bj[i] = v;
+    }
+    if (p.mode == TriFillMode::kTriangular && p.diag == Diag::kUnit) {
+      bj[j] = T(1);
+    } else if (p.mode == TriFillMode::kHermitian) {
+      bj[j] = T(std::real(a[j + j * p.lda]));
+    } else {
+      bj[j] = a[j + j * p.lda];
     }
   }
 }
@@ -162,20 +167,21 @@ void tri_block_typed(const TriBlockProblem& p) {
       std::fill(y.begin(), y.end(), T(0));
       for (int64_t j = 0; j < n; ++j) {  // y += M(:, j) x_j over M's triangle
         const T* mj = m.data() + j * n;
-        for (int64_t i = m_lower ? j : 0; i <= (m_lower ? n - 1 : j); ++i) y[i] += mj[i] * x[j];
+        const T xj = x[j];
+        for (int64_t i = m_lower ? j : 0; i <= (m_lower ? n - 1 : j); ++i) y[i] += mj[i] * xj;
       }
       x.swap(y);
     } else if (m_lower) {
       for (int64_t j = 0; j < n; ++j) {
         const T* mj = m.data() + j * n;
-        x[j] /= mj[j];
-        for (int64_t i = j + 1; i < n; ++i) x[i] -= mj[i] * x[j];
+        const T xj = x[j] /= mj[j];
+        for (int64_t i = j + 1; i < n; ++i) x[i] -= mj[i] * xj;
       }
     } else {
       for (int64_t j = n - 1; j >= 0; --j) {
         const T* mj = m.data() + j * n;
-        x[j] /= mj[j];
-        for (int64_t i = 0; i < j; ++i) x[i] -= mj[i] * x[j];
+        const T xj = x[j] /= mj[j];
+        for (int64_t i = 0; i < j; ++i) x[i] -= mj[i] * xj;
       }
     }
     for (int64_t i = 0; i < n; ++i) base[i * step] = x[i];
