@@ -80,6 +80,7 @@ void tri_update_typed(const TriUpdateProblem& p) {
       i0 = std::max(i0, j / p.block * p.block);
       i1 = std::min(i1, (j / p.block + 1) * p.block);
     }
+    if (i0 >= i1) continue;  // no row of column j (past a triangle's or a block's rows)
     const T* tj = t ? t + (stacked ? j % p.block : j) * p.ldt : nullptr;
     T* cj = c + j * p.ldc;
     const bool real_diagonal = p.real_diagonal && j >= i0 && j < i1;

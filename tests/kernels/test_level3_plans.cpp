@@ -10,6 +10,7 @@
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
+#include <random>
 #include <string>
 #include <vector>
 
@@ -89,6 +90,60 @@ TEST(Level3Plan, HostPlanMatchesOpenBlas) {
     tileblas::run_level3_on_host_with(p, *rates, ops.c.sizes);
     return std::string();
   });
+}
+
+// tri_update's host loop writes exactly the elements its fill and blocks name, for every shape the
+// device kernel takes (C wider than tall for kFull, stacked blocks past its last row): everything
+// else of C, padding rows and the columns past n included, stays bit for bit. fp64, beta 0 and
+// 0.5, T given or not.
+TEST(Level3Plan, HostTriUpdateWritesOnlyWhatItsFillNames) {
+  using tileblas::Fill;
+  const double kPoison = -7.25;
+  int checked = 0;
+  for (int round = 0; round < 400; ++round) {
+    auto pick = [](int lo, int hi) {
+      return int(std::uniform_int_distribution<int>(lo, hi)(tbtest::rng()));
+    };
+    tileblas::TriUpdateProblem p;
+    p.type = DataType::kF64;
+    p.fill = Fill(pick(0, 3));
+    p.m = pick(1, 40);
+    p.n = p.fill == Fill::kFull ? pick(1, 48) : p.m;
+    p.block = pick(0, 1) ? pick(1, 9) : 0;
+    p.beta = pick(0, 1) ? 0.0 : 0.5;
+    const bool with_t = pick(0, 3) > 0;
+    p.ldc = p.m + pick(0, 2), p.ldt = p.m + pick(0, 2);
+    const int64_t t_cols = p.block > 0 ? p.block : p.n;
+    std::vector<double> c(size_t(p.ldc) * size_t(p.n + 2), kPoison), t(size_t(p.ldt * t_cols));
+    for (double& x : t) x = std::uniform_real_distribution<double>(-1, 1)(tbtest::rng());
+    for (int64_t j = 0; j < p.n; ++j) {
+      for (int64_t i = 0; i < p.m; ++i) c[size_t(i + j * p.ldc)] = double(i - j);
+    }
+    const std::vector<double> before = c;
+    p.t = with_t ? t.data() : nullptr;
+    p.c = c.data();
+    tileblas::host_tri_update(p);
+    const bool stacked = with_t && p.block > 0;
+    for (int64_t j = 0; j < p.n + 2; ++j) {
+      for (int64_t i = 0; i < p.ldc; ++i) {
+        const size_t at = size_t(i + j * p.ldc);
+        bool named = i < p.m && j < p.n;
+        if (p.fill == Fill::kLower) named = named && i >= j;
+        if (p.fill == Fill::kUpper) named = named && i <= j;
+        if (p.fill == Fill::kDiagonal) named = named && i == j;
+        if (stacked) named = named && i / p.block == j / p.block;
+        if (!named) {
+          ASSERT_EQ(c[at], before[at])
+              << "element (" << i << ", " << j << ") written, round " << round;
+          continue;
+        }
+        const double tv = with_t ? t[size_t(i + (stacked ? j % p.block : j) * p.ldt)] : 0.0;
+        ASSERT_DOUBLE_EQ(c[at], tv + p.beta.re * before[at]) << i << ", " << j;
+        ++checked;
+      }
+    }
+  }
+  EXPECT_GT(checked, 0);
 }
 
 // The decompositions recurse as documented: whole leaf blocks, one operation per block.
