@@ -25,6 +25,7 @@
 #include "tri_block.h"
 #include "tri_fill.h"
 #include "tri_update.h"
+#include "typed_elements.h"
 
 namespace {
 
@@ -38,22 +39,14 @@ using tileblas::Uplo;
 
 const DataType kTypes[] = {DataType::kF32, DataType::kF64, DataType::kC32, DataType::kC64};
 
-template <class T>
-struct RealOf {
-  using type = T;
-};
-template <class R>
-struct RealOf<std::complex<R>> {
-  using type = R;
-};
-template <class T>
-constexpr bool kIsComplex = !std::is_same_v<T, typename RealOf<T>::type>;
+using tbtest::kComplex;
+using tbtest::Real;
 
 template <class T>
 T random_value() {
-  using R = typename RealOf<T>::type;
+  using R = Real<T>;
   std::uniform_real_distribution<double> d(-1, 1);
-  if constexpr (kIsComplex<T>) {
+  if constexpr (kComplex<T>) {
     return T(R(d(tbtest::rng())), R(d(tbtest::rng())));
   } else {
     return T(d(tbtest::rng()));
@@ -61,7 +54,7 @@ T random_value() {
 }
 template <class T>
 T nan_of() {
-  using R = typename RealOf<T>::type;
+  using R = Real<T>;
   return T(std::numeric_limits<R>::quiet_NaN());
 }
 template <class T>
@@ -73,11 +66,11 @@ std::vector<T> random_values(size_t n) {
 template <class T>
 Scalar random_scalar() {
   const std::complex<double> v(random_value<std::complex<double>>());
-  return kIsComplex<T> ? Scalar(v.real(), v.imag()) : Scalar(v.real());
+  return kComplex<T> ? Scalar(v.real(), v.imag()) : Scalar(v.real());
 }
 template <class T>
 double eps_of() {
-  return double(std::numeric_limits<typename RealOf<T>::type>::epsilon());
+  return double(std::numeric_limits<Real<T>>::epsilon());
 }
 template <class T>
 bool same_bits(const T& a, const T& b) {
@@ -132,7 +125,7 @@ void tri_update_cases(DataType type, bool small) {
       for (int t_kind = 0; t_kind < 3; ++t_kind) {  // no T, T like C, stacked blocks of 32
         for (int beta_kind = 0; beta_kind < 2; ++beta_kind) {
           for (bool real_diag : {false, true}) {
-            if (real_diag && !kIsComplex<T>) continue;
+            if (real_diag && !kComplex<T>) continue;
             tileblas::TriUpdateProblem p;
             p.type = type, p.fill = fill, p.real_diagonal = real_diag;
             p.m = n, p.n = fill == Fill::kFull ? n + 5 : n;
@@ -218,9 +211,9 @@ void tri_fill_cases(DataType type, bool small) {
                                 !(i == j && diag == Diag::kUnit);
               if (!read) a[size_t(i + j * p.lda)] = nan_of<T>();
               // kHermitian takes the diagonal's imaginary parts as zero: NaN there must not show.
-              if constexpr (kIsComplex<T>) {
+              if constexpr (kComplex<T>) {
                 if (read && i == j && mode == TriFillMode::kHermitian) {
-                  using R = typename RealOf<T>::type;
+                  using R = Real<T>;
                   T& x = a[size_t(i + j * p.lda)];
                   x = T(x.real(), std::numeric_limits<R>::quiet_NaN());
                 }
@@ -266,7 +259,7 @@ void tri_block_cases(DataType type, bool small) {
   const std::vector<int64_t> counts =
       small ? std::vector<int64_t>{3} : std::vector<int64_t>{1, 65, 130};
   std::vector<Op> transes = {Op::kNoTrans, Op::kTrans};
-  if (kIsComplex<T>) transes.push_back(Op::kConjTrans);
+  if (kComplex<T>) transes.push_back(Op::kConjTrans);
   int which = 0;
   for (int64_t order : orders) {
     for (tileblas::TriBlockOp op :

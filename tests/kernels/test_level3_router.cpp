@@ -53,6 +53,18 @@ Level3Problem problem(Level3Op op, int64_t m, int64_t n, int64_t k = 0,
   return p;
 }
 
+// trsm's points at 128, 256 and 512 (n^3 FLOPs), the CPU BLAS at 40, 320 and 2560 us; the other
+// paths' times left for each test.
+tileblas::Level3Points trsm_points() {
+  tileblas::Level3Points pts;
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
+    const double n = 128 << i;
+    pts.flops[i] = n * n * n;
+    pts.cpu_s[i] = 40e-6 * (1 << (3 * i));
+  }
+  return pts;
+}
+
 TEST(Level3Problem, FlopsAreNetlibs) {
   Level3Problem p = problem(Level3Op::kTrsm, 100, 30);
   EXPECT_EQ(p.flops(), 100.0 * 100 * 30);
@@ -286,13 +298,8 @@ TEST(Level3Router, MeasuredPointsDecideSmallCalls) {
   const DeviceCaps caps = tbtest::hopper_caps();
   Rates rates = typical_rates();
   rates.cpu_flops = 1e9;  // a CPU so slow that the GEMM-based model sends everything to the GPU
-  tileblas::Level3Points pts;
-  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
-    const double n = 128 << i;
-    pts.flops[i] = n * n * n;  // trsm's n^3
-    pts.cpu_s[i] = 40e-6 * (1 << (3 * i));
-    pts.gpu_s[i] = 150e-6 * (1 << i);
-  }
+  tileblas::Level3Points pts = trsm_points();
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) pts.gpu_s[i] = 150e-6 * (1 << i);
   // Exact at the points, linear between, the CPU scaled down and the GPU held below the first.
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
     EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.cpu_s, pts.flops[i], true),
@@ -334,12 +341,9 @@ TEST(Level3Router, MeasuredPointsDecideSmallCalls) {
 TEST(Level3Router, SmallCallFlopsEndWhereTheGpuFirstWins) {
   const DeviceCaps caps = tbtest::hopper_caps();
   const Rates rates = typical_rates();
-  tileblas::Level3Points pts;
+  tileblas::Level3Points pts = trsm_points();  // the CPU BLAS at 40, 320, 2560 us
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
-    const double n = 128 << i;
-    pts.flops[i] = n * n * n;
-    pts.cpu_s[i] = 40e-6 * (1 << (3 * i));  // 40, 320, 2560 us
-    pts.gpu_s[i] = 150e-6 * (1 << i);       // 150, 300, 600 us
+    pts.gpu_s[i] = 150e-6 * (1 << i);  // 150, 300, 600 us
   }
   // 256: 320 us on the CPU against 300 on the GPU, within the margin: still the CPU.
   EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[1]);
@@ -359,8 +363,6 @@ TEST(Level3Router, SmallCallFlopsEndWhereTheGpuFirstWins) {
   EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[2]);
 }
 
-}  // namespace
-
 // The host plan takes host calls where its points beat the CPU BLAS's by the margin at both points
 // around the call, the GPU still taking those it wins; without a GPU the points choose between
 // the two CPU paths alone. Small calls follow one path up to where the winner first changes.
@@ -368,11 +370,8 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
   using tileblas::Level3CpuPath;
   const DeviceCaps caps = tbtest::hopper_caps();
   const Rates rates = typical_rates();
-  tileblas::Level3Points pts;
+  tileblas::Level3Points pts = trsm_points();  // the CPU BLAS at 40, 320, 2560 us
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
-    const double n = 128 << i;
-    pts.flops[i] = n * n * n;
-    pts.cpu_s[i] = 40e-6 * (1 << (3 * i));   // 40, 320, 2560 us
     pts.host_s[i] = 20e-6 * (1 << (3 * i));  // 20, 160, 1280 us
     pts.gpu_s[i] = 1.0;
   }
@@ -423,3 +422,5 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
   EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[0]);
   EXPECT_EQ(tileblas::level3_small_calls(pts).path, Level3CpuPath::kCpuBlas);
 }
+
+}  // namespace
