@@ -419,35 +419,57 @@ Level3Problem level3_square(const Level3Problem& like, int n) {
   return p;
 }
 
-// level3_square(like, n) on host buffers: times on the CPU BLAS, as the host plan (its GEMMs routed
-// by `rates`; where it handles the routine) and through the GPU plan (with a device). trmm/trsm's A
-// is the identity (B keeps its values however often it runs), the others' operands calibration
-// values (filled()), beta 0.5: every call computes on finite numbers.
-bool measure_level3_point(const Level3Problem& like, int n, Device* device, const Rates& rates,
-                          double* cpu_s, double* host_s, double* gpu_s) {
-  Level3Problem p = level3_square(like, n);
-  const size_t count = size_t(n) * size_t(n);
-  const bool triangular = p.op == Level3Op::kTrmm || p.op == Level3Op::kTrsm;
-  std::vector<char> a = filled(p.type, count), b = filled(p.type, count), c = filled(p.type, count);
-  if (triangular) {
-    std::fill(a.begin(), a.end(), 0);
-    for (int i = 0; i < n; ++i) set_one(a.data() + (size_t(i) * (n + 1)) * size_of(p.type), p.type);
+// level3_square(like, n) on host buffers of its own: trmm/trsm's A the identity (B keeps its values
+// however often it runs), the others' operands calibration values (filled()), beta 0.5: every
+// call computes on finite numbers.
+struct Level3Point {
+  Level3Problem p;
+  std::vector<char> a, b, c;
+
+  Level3Point(const Level3Problem& like, int n) : p(level3_square(like, n)) {
+    const size_t count = size_t(n) * size_t(n);
+    a = filled(p.type, count), b = filled(p.type, count), c = filled(p.type, count);
+    if (p.op == Level3Op::kTrmm || p.op == Level3Op::kTrsm) {
+      std::fill(a.begin(), a.end(), 0);
+      for (int i = 0; i < n; ++i) {
+        set_one(a.data() + (size_t(i) * (n + 1)) * size_of(p.type), p.type);
+      }
+    }
+    p.a = a.data(), p.b = b.data(), p.c = c.data();
   }
-  p.a = a.data(), p.b = b.data(), p.c = c.data();
-  // The host plan first: a threaded CPU BLAS's threads spin for a while after its calls, on the
-  // cores the host plan's team would use (the team's spin for 200 us).
-  *host_s = 0;
-  if (level3_on_host_handles(p)) {
-    *host_s = warm_median_seconds(0.005, [&] { run_level3_on_host(p, rates); });
+};
+
+// The points' times: every size as the host plan (its GEMMs routed by `rates`; where it handles
+// the routine), then every size on the CPU BLAS, then through the GPU plan (with a device; else
+// infinite). The host plan first: a threaded CPU BLAS's threads spin for a while after its calls,
+// on the cores the host plan's team would use (the team's spin for 200 us). false where a GPU run
+// failed.
+bool measure_level3_points(const Level3Problem& like, Device* device, const Rates& rates,
+                           Level3Points* pts) {
+  std::vector<Level3Point> points;
+  for (int i = 0; i < Level3Points::kCount; ++i) points.emplace_back(like, kLevel3Sizes[i]);
+  for (int i = 0; i < Level3Points::kCount; ++i) {
+    const Level3Problem& p = points[size_t(i)].p;
+    pts->flops[i] = p.flops();
+    pts->host_s[i] = 0;
+    if (level3_on_host_handles(p)) {
+      pts->host_s[i] = warm_median_seconds(0.005, [&] { run_level3_on_host(p, rates); });
+    }
   }
-  *cpu_s = warm_median_seconds(0.005, [&] { cpu_blas::level3(p); });
-  *gpu_s = std::numeric_limits<double>::infinity();
-  if (!device) return true;
+  for (int i = 0; i < Level3Points::kCount; ++i) {
+    const Level3Problem& p = points[size_t(i)].p;
+    pts->cpu_s[i] = warm_median_seconds(0.005, [&] { cpu_blas::level3(p); });
+  }
   const Placement host;  // every operand pageable host memory
   cudaError_t err = cudaSuccess;
-  *gpu_s = warm_median_seconds(0.005, [&] {
-    if (err == cudaSuccess) err = run_level3(p, host, device->caps(), device->stream());
-  });
+  for (int i = 0; i < Level3Points::kCount; ++i) {
+    const Level3Problem& p = points[size_t(i)].p;
+    pts->gpu_s[i] = std::numeric_limits<double>::infinity();
+    if (!device) continue;
+    pts->gpu_s[i] = warm_median_seconds(0.005, [&] {
+      if (err == cudaSuccess) err = run_level3(p, host, device->caps(), device->stream());
+    });
+  }
   return err == cudaSuccess;
 }
 
@@ -471,13 +493,9 @@ const Level3Points* measured_level3_points(const Level3Problem& p, Device* devic
   if (const Level3Points* pts = slot.load(std::memory_order_relaxed)) return pts;
   Level3Points pts;
   pts.rates = &rates;
-  for (int i = 0; i < Level3Points::kCount; ++i) {
-    pts.flops[i] = level3_square(p, kLevel3Sizes[i]).flops();
-    if (!measure_level3_point(p, kLevel3Sizes[i], device, rates, &pts.cpu_s[i], &pts.host_s[i],
-                              &pts.gpu_s[i])) {
-      cudaGetLastError();
-      return nullptr;  // the GEMM-based predictions decide; measured again on the next call
-    }
+  if (!measure_level3_points(p, device, rates, &pts)) {
+    cudaGetLastError();
+    return nullptr;  // the GEMM-based predictions decide; measured again on the next call
   }
   if (config().verbose) {
     std::fprintf(stderr,
