@@ -452,7 +452,7 @@ bool measure_level3_points(const Level3Problem& like, Device* device, const Rate
     const Level3Problem& p = points[size_t(i)].p;
     pts->flops[i] = p.flops();
     pts->host_s[i] = 0;
-    if (level3_on_host_handles(p)) {
+    if (level3_plan_handles(p)) {
       pts->host_s[i] = warm_median_seconds(0.005, [&] { run_level3_on_host(p, rates); });
     }
   }
@@ -505,9 +505,7 @@ const Level3Points* measured_level3_points(const Level3Problem& p, Device* devic
                  pts.cpu_s[2] * 1e6, pts.host_s[0] * 1e6, pts.host_s[1] * 1e6, pts.host_s[2] * 1e6,
                  pts.gpu_s[0] * 1e6, pts.gpu_s[1] * 1e6, pts.gpu_s[2] * 1e6);
   }
-  const Level3SmallCalls small = level3_small_calls(pts);
-  pts.cpu_up_to_flops = small.flops;
-  pts.cpu_up_to_path = small.path;
+  pts.small_calls = level3_small_calls(pts);
   const Level3Points* stored = new Level3Points(pts);  // never freed, as the rates
   slot.store(stored, std::memory_order_release);
   return stored;

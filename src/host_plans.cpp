@@ -307,8 +307,6 @@ Level3BlockSizes host_level3_block_sizes(DataType) {
   return s;
 }
 
-bool level3_on_host_handles(const Level3Problem& p) { return level3_plan_handles(p); }
-
 void run_level3_on_host_with(const Level3Problem& p, const Rates& rates,
                              const Level3BlockSizes& sizes) {
   HostBackend backend(rates);

@@ -28,15 +28,11 @@ void host_tri_block(const TriBlockProblem& p);
 // loop) only for a last block of tri_leaf or less.
 Level3BlockSizes host_level3_block_sizes(DataType type);
 
-// Whether run_level3_on_host() computes p: every routine and type the plans handle
-// (level3_plan_handles()).
-bool level3_on_host_handles(const Level3Problem& p);
-
-// Runs p (host pointers, column-major) as a plan from the calling thread, each GEMM on the CPU path
-// route_gemm() picks for it with `rates` (those of p's type) and no GPU, each block operation of
-// more than a few thousand elements in column ranges on the host team (src/cpu_team.h) where it
-// can take them. Scratch is the calling thread's, kept between calls. Writes nothing outside what
-// the routine may write.
+// Runs p (host pointers, column-major; a routine and type level3_plan_handles()) as a plan from the
+// calling thread, each GEMM on the CPU path route_gemm() picks for it with `rates` (those of p's
+// type) and no GPU, each block operation of more than a few thousand elements in column ranges on
+// the host team (src/cpu_team.h) where it can take them. Scratch is the calling thread's, kept
+// between calls. Writes nothing outside what the routine may write.
 void run_level3_on_host(const Level3Problem& p, const Rates& rates);
 void run_level3_on_host_with(const Level3Problem& p, const Rates& rates,
                              const Level3BlockSizes& sizes);

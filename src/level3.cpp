@@ -170,14 +170,14 @@ struct Level3Dispatch {
   LeftInC left{};                        // what a failed GPU run left in a host output
 
   // A host call no larger than where the routine's measured points send every call to one CPU path
-  // (Level3Points::cpu_up_to_flops), with its operands in the brk heap or on the stack: that path
+  // (Level3Points::small_calls), with its operands in the brk heap or on the stack: that path
   // at once, as route() would route it, without classifying the operands or costing.
   const char* run_small_host_call(Reason* why) const {
     if (config().mode != Mode::kAuto) return nullptr;
     const Level3Points* pts = level3_points_if_measured(problem);
-    if (!pts || !(problem.flops() <= pts->cpu_up_to_flops)) return nullptr;
+    if (!pts || !(problem.flops() <= pts->small_calls.flops)) return nullptr;
     if (!all_in_host_only_range({problem.a, problem.b, problem.c})) return nullptr;
-    if (pts->cpu_up_to_path == Level3CpuPath::kHostPlan) {
+    if (pts->small_calls.path == Level3CpuPath::kHostPlan) {
       run_level3_on_host(problem, *pts->rates);
       *why = "host data, measured for this routine: the host plan up to this size";
       return plan_label(problem.op, true);

@@ -610,12 +610,18 @@ bool gemm_needs_rates(const Placement& where, const Config& cfg) {
   return cfg.mode == Mode::kAuto && where.all_host();
 }
 
+GemmRoute route_gemm_on_cpu(const GemmProblem& p, const Rates& rates) {
+  GemmRoute r;
+  choose_cpu_path(p, rates, &r);
+  return r;
+}
+
 GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config& cfg,
                      const DeviceCaps* caps, const std::string& no_device_why, const Rates* rates) {
   GemmRoute r;
   if (!caps) {
     // Without a GPU, rates (of the CPU side alone) say which CPU path runs host data.
-    if (rates && where.all_host()) choose_cpu_path(p, *rates, &r);
+    if (rates && where.all_host()) r = route_gemm_on_cpu(p, *rates);
     r.reason = Reason(no_gpu_label(r.cpu_path), no_device_why);
     return r;
   }

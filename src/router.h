@@ -182,6 +182,9 @@ SmallCallRule small_call_rule(const Rates& r);
 // on one CPU BLAS call without them. `rates` may be nullptr when they are not needed (device data,
 // forced modes); the caller measures them when needs_rates() says so.
 bool gemm_needs_rates(const Placement& where, const Config& cfg);
+// route_gemm()'s CPU path for host data without a GPU (its reason left empty): the Level-3 host
+// plans' GEMMs, whose routes are not recorded.
+GemmRoute route_gemm_on_cpu(const GemmProblem& p, const Rates& rates);
 GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config& cfg,
                      const DeviceCaps* caps, const std::string& no_device_why, const Rates* rates);
 
@@ -202,6 +205,16 @@ enum class Level3CpuPath : uint8_t {
   kHostPlan,  // the routine's plan on the host (src/host_plans.h), its GEMMs on our CPU paths
 };
 
+// The small host calls route_level3() sends to one CPU path without a choice: those of up to the
+// FLOPs of the largest point such that at it and at every smaller point the GPU loses by
+// route_level3()'s margin and the same CPU path wins (the CPU's time falls with the FLOPs below the
+// smallest point, the GPU's stays); flops 0 where the GPU wins at the smallest. level3() runs such
+// calls without classifying their operands or costing them.
+struct Level3SmallCalls {
+  double flops = 0;
+  Level3CpuPath path = Level3CpuPath::kCpuBlas;
+};
+
 // One Level-3 routine in one type as it runs, at square sizes up to where the GPU plan starts to
 // win (src/calibration.h): seconds on the CPU BLAS's own routine, as the plan on the host, and
 // through the GPU plan with pageable host operands (staged copies included; infinite without a
@@ -216,24 +229,14 @@ struct Level3Points {
   // The GEMM rates of the routine's type that the host plan's GEMMs were routed by (and are, when
   // the plan runs); set where host_s is.
   const Rates* rates = nullptr;
-  // level3_small_calls(), set where the points are measured.
-  double cpu_up_to_flops = 0;
-  Level3CpuPath cpu_up_to_path = Level3CpuPath::kCpuBlas;
+  Level3SmallCalls small_calls;  // level3_small_calls(), set where the points are measured
 };
 
 // The faster CPU path at point i: the host plan where measured and faster than the CPU BLAS by
 // kHostPlanAdvantage (src/router.cpp), else the CPU BLAS.
 Level3CpuPath level3_cpu_path_at(const Level3Points& pts, int i);
 
-// The small host calls route_level3() sends to one CPU path without a choice: those of up to the
-// FLOPs of the largest point such that at it and at every smaller point the GPU loses by
-// route_level3()'s margin and the same CPU path wins (the CPU's time falls with the FLOPs below the
-// smallest point, the GPU's stays); flops 0 where the GPU wins at the smallest. level3() runs such
-// calls without classifying their operands or costing them.
-struct Level3SmallCalls {
-  double flops = 0;
-  Level3CpuPath path = Level3CpuPath::kCpuBlas;
-};
+// Level3Points::small_calls from the points.
 Level3SmallCalls level3_small_calls(const Level3Points& pts);
 
 // Seconds at p's FLOPs from the points: linear between two; below the smallest, the CPU's time
