@@ -8,6 +8,7 @@
 
 #include "cpu_gemm.h"
 #include "cpu_team.h"
+#include "tri_block_host.h"
 
 namespace tileblas {
 
@@ -137,69 +138,17 @@ void tri_fill_typed(const TriFillProblem& p, int64_t j0, int64_t j1) {
   }
 }
 
-template <class T>
-void tri_block_typed(const TriBlockProblem& p) {
-  const T* a = static_cast<const T*>(p.a);
-  T* b = static_cast<T*>(p.b);
-  const int64_t n = p.order;
-  const bool left = p.side == Side::kLeft;
-  const bool a_lower = p.uplo == Uplo::kLower;
-  const bool unit = p.diag == Diag::kUnit;
-  // M = op(A) (side L) or op(A)^T (side R), made full with zeros: each vector x (a column of B for
-  // side L, a row for side R) becomes M alpha x or solves M x = alpha x. Only A's triangle is read,
-  // and not a unit diagonal.
-  std::vector<T> m(static_cast<size_t>(n * n), T(0));
-  for (int64_t c = 0; c < n; ++c) {
-    for (int64_t r = a_lower ? c : 0; r <= (a_lower ? n - 1 : c); ++r) {
-      T v = r == c && unit ? T(1) : a[r + c * p.lda];
-      if (p.trans == Op::kConjTrans) v = conj_of(v);
-      // op(A)(i, j) = A(r, c) with (i, j) = (r, c) for N, (c, r) for T and C; M transposes op(A)
-      // again for side R.
-      const bool swap = (p.trans != Op::kNoTrans) != !left;
-      const int64_t i = swap ? c : r, j = swap ? r : c;
-      m[i + j * n] = v;
-    }
-  }
-  const bool m_lower = ((p.trans == Op::kNoTrans) == left) ? a_lower : !a_lower;
-  const T alpha = scalar_of<T>(p.alpha);
-  std::vector<T> x(static_cast<size_t>(n)), y(static_cast<size_t>(n));
-  for (int64_t v = 0; v < p.count; ++v) {
-    T* base = left ? b + v * p.ldb : b + v;
-    const int64_t step = left ? 1 : p.ldb;
-    for (int64_t i = 0; i < n; ++i) x[i] = alpha * base[i * step];
-    if (p.op == TriBlockOp::kMultiply) {
-      std::fill(y.begin(), y.end(), T(0));
-      for (int64_t j = 0; j < n; ++j) {  // y += M(:, j) x_j over M's triangle
-        const T* mj = m.data() + j * n;
-        const T xj = x[j];
-        for (int64_t i = m_lower ? j : 0; i <= (m_lower ? n - 1 : j); ++i) y[i] += mj[i] * xj;
-      }
-      x.swap(y);
-    } else if (m_lower) {
-      for (int64_t j = 0; j < n; ++j) {
-        const T* mj = m.data() + j * n;
-        const T xj = x[j] /= mj[j];
-        for (int64_t i = j + 1; i < n; ++i) x[i] -= mj[i] * xj;
-      }
-    } else {
-      for (int64_t j = n - 1; j >= 0; --j) {
-        const T* mj = m.data() + j * n;
-        const T xj = x[j] /= mj[j];
-        for (int64_t i = 0; i < j; ++i) x[i] -= mj[i] * xj;
-      }
-    }
-    for (int64_t i = 0; i < n; ++i) base[i * step] = x[i];
-  }
-}
-
-// A block operation's columns (tri_block's vectors) in `parts` contiguous ranges; range `part` of
-// `extent` is [extent * part / parts, extent * (part + 1) / parts).
+// A block operation's columns (tri_block's vectors) in `parts` contiguous ranges of whole granules
+// (the last one short where extent is not a multiple): with u = ceil(extent / granule) granules,
+// range `part` begins at granule * (u * part / parts).
 template <class Problem>
 struct ColumnRanges {
   const Problem* p;
   int64_t extent;
+  int64_t granule;
   int parts;
-  int64_t begin(int part) const { return extent * part / parts; }
+  int64_t granules() const { return (extent + granule - 1) / granule; }
+  int64_t begin(int part) const { return std::min(extent, granule * (granules() * part / parts)); }
 };
 
 void tri_update_part(const void* ctx, int part) {
@@ -232,15 +181,20 @@ void tri_block_part(const void* ctx, int part) {
 // the copies and the GEMM each in a loop of its own (the caller's core moving every line the 16
 // cores share).
 constexpr int64_t kTeamPartElements = 1024;
+// tri_block's parts: at least this many real multiply-adds each (about a microsecond of vector
+// work; its vectors' copies in and out are a small part of it).
+constexpr int64_t kTeamPartMultiplyAdds = 8192;
 
-// Runs `job` over the `extent` columns of p in ranges on the host team, or in one range on the
-// calling thread where there are too few elements for two parts, or the team cannot take them now.
+// Runs `job` over the `extent` columns of p in at most `wanted` ranges of whole granules on the
+// host team, or in one range on the calling thread where that is fewer than two, or the team
+// cannot take them now.
 template <class Problem>
-void on_team(const Problem& p, int64_t extent, int64_t elements, CpuTeam::Job job) {
+void on_team(const Problem& p, int64_t extent, int64_t wanted, CpuTeam::Job job,
+             int64_t granule = 1) {
   CpuTeam* team = CpuTeam::get();
-  const int64_t wanted = std::min(extent, elements / kTeamPartElements);
-  ColumnRanges<Problem> ranges{&p, extent,
-                               int(std::min<int64_t>(wanted, team ? team->threads() : 1))};
+  ColumnRanges<Problem> ranges{&p, extent, granule, 1};
+  wanted = std::min(ranges.granules(), wanted);
+  ranges.parts = int(std::min<int64_t>(wanted, team ? team->threads() : 1));
   if (ranges.parts >= 2 && team->run(ranges.parts, job, &ranges)) return;
   ranges.parts = 1;
   job(&ranges, 0);
@@ -259,15 +213,17 @@ class HostBackend final : public Level3Backend {
   }
   bool gemm_supports(const GemmProblem& p) override { return p.c_triangle == Triangle::kAll; }
   cudaError_t tri_update(const TriUpdateProblem& p) override {
-    on_team(p, p.n, p.m * p.n, tri_update_part);
+    on_team(p, p.n, p.m * p.n / kTeamPartElements, tri_update_part);
     return cudaSuccess;
   }
   cudaError_t tri_fill(const TriFillProblem& p) override {
-    on_team(p, p.n, p.n * p.n, tri_fill_part);
+    on_team(p, p.n, p.n * p.n / kTeamPartElements, tri_fill_part);
     return cudaSuccess;
   }
   cudaError_t tri_block(const TriBlockProblem& p) override {
-    on_team(p, p.count, p.order * p.count, tri_block_part);
+    const int64_t multiply_adds = p.order * p.order / 2 * p.count * (is_complex(p.type) ? 4 : 1);
+    on_team(p, p.count, multiply_adds / kTeamPartMultiplyAdds, tri_block_part,
+            tri_block_host::lanes(p.type));
     return cudaSuccess;
   }
   // The calling thread's buffers, one per scratch() of a plan, grown as needed and kept: a plan
@@ -294,16 +250,12 @@ void host_tri_update(const TriUpdateProblem& p) {
 void host_tri_fill(const TriFillProblem& p) {
   with_type(p.type, [&](auto zero) { tri_fill_typed<decltype(zero)>(p, 0, p.n); });
 }
-void host_tri_block(const TriBlockProblem& p) {
-  with_type(p.type, [&](auto zero) { tri_block_typed<decltype(zero)>(p); });
-}
+void host_tri_block(const TriBlockProblem& p) { tri_block_host::run(p); }
 
 Level3BlockSizes host_level3_block_sizes(DataType) {
   Level3BlockSizes s;
-  s.tri_leaf = 16;
+  s.tri_leaf = 128;
   s.rank_leaf = 256;
-  s.trmm_leaf = 512;
-  s.trsm_leaf = 128;
   return s;
 }
 

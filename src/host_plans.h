@@ -1,8 +1,8 @@
 // The Level-3 plans on the host: src/level3_plan.cpp's decompositions on host memory, each GEMM on
 // the CPU path GEMM's own route takes for it (our host kernel, the host team or one CPU BLAS call),
-// the diagonal-block operations as loops. For small host calls, where a GEMM on our host paths
-// outruns the CPU BLAS's own trsm, syrk, symm, ... by more than the plan's extra work (syrk's
-// diagonal blocks computed whole, trmm's blocks multiplied with their zeros, trsm's inverted):
+// trmm's and trsm's diagonal blocks on kernels/tri_block_host.h, the other block operations as
+// loops. For small host calls, where these outrun the CPU BLAS's own trsm, syrk, symm, ... by more
+// than the plan's extra work (syrk's diagonal blocks computed whole, symm's A made full):
 // route_level3() takes this path where its measured points say so.
 #pragma once
 
@@ -15,17 +15,17 @@ namespace tileblas {
 
 struct Rates;
 
-// The diagonal-block operations on host memory, with the contracts of src/level3_blocks.h (solves
-// divide by the diagonal, where the device kernel multiplies by reciprocals). They are also the
-// reference the device's block kernels are tested against.
+// The diagonal-block operations on host memory, with the contracts of src/level3_blocks.h, on the
+// calling thread (tri_block: kernels/tri_block_host.h). The device's block kernels are tested
+// against them.
 void host_tri_update(const TriUpdateProblem& p);
 void host_tri_fill(const TriFillProblem& p);
 void host_tri_block(const TriBlockProblem& p);
 
 // The block sizes of plans on the host for `type`: no triangle GEMMs (the host kernel computes
 // whole blocks), so syrk .. her2k compute C's diagonal blocks of rank_leaf whole into scratch;
-// trmm and trsm one GEMM leaf per diagonal block of up to trmm_leaf / trsm_leaf, tri_block (a
-// loop) only for a last block of tri_leaf or less.
+// trmm and trsm run diagonal blocks of up to tri_leaf on tri_block (no GEMM leaves: the host's
+// tri_block multiplies no zeros and inverts nothing), in ranges of B's vectors on the host team.
 Level3BlockSizes host_level3_block_sizes(DataType type);
 
 // Runs p (host pointers, column-major; a routine and type level3_plan_handles()) as a plan from the

@@ -330,13 +330,12 @@ std::vector<Level3Case> level3_plan_cases(const std::vector<DataType>& types, bo
       blocks.push_back(b);
     }
     if (host_blocks) {
-      // Past tri_block's loops, trsm's GEMM leaves (a last block to tri_block) and trmm's, and
-      // syrk's diagonal blocks.
+      // trmm, trsm: one tri_block (its vectors crossing the kernel's chunks), just past it and two
+      // levels of halving; syrk's diagonal blocks.
       Blocks b;
       b.sizes = tileblas::host_level3_block_sizes(t);
-      const int64_t leaf = b.sizes.tri_leaf, trsm = b.sizes.trsm_leaf, trmm = b.sizes.trmm_leaf;
-      const int64_t rank = b.sizes.rank_leaf;
-      b.tri_shapes = {{leaf + 1, 9}, {trsm + leaf - 3, 20}, {2 * trsm + 5, 6}, {trmm + 3, 2}};
+      const int64_t leaf = b.sizes.tri_leaf, rank = b.sizes.rank_leaf;
+      b.tri_shapes = {{leaf - 3, 20}, {leaf + 1, 9}, {2 * leaf + 5, 17}};
       b.rank_shapes = {{rank - 1, 5}, {rank + 37, 9}};
       b.symm_shapes = {{70, 33}};
       blocks.push_back(b);
