@@ -9,6 +9,7 @@
 #include <limits>
 #include <mutex>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "cpu_blas.h"
@@ -439,11 +440,18 @@ struct Level3Point {
   }
 };
 
-// The points' times: every size as the host plan (its GEMMs routed by `rates`; where it handles
-// the routine), then every size on the CPU BLAS, then through the GPU plan (with a device; else
-// infinite). The host plan first: a threaded CPU BLAS's threads spin for a while after its calls,
-// on the cores the host plan's team would use (the team's spin for 200 us). false where a GPU run
-// failed.
+// A threaded CPU BLAS's workers spin for a while after each call (OpenBLAS: 2^28 ticks of its
+// timer, 0.08-0.15 s), on the cores the host plan's team runs on. In that window the team's parts
+// wait for cores: on the H100 host a host-plan point measured after another routine's CPU BLAS
+// points took 251 us where 23 us is right (ztrmm 128), and calls made right after a calibration
+// ran 2-6x slower than those made later (dtrsm 64, ztrsm 128).
+constexpr double kCpuBlasSpinSeconds = 0.15;
+
+// The points' times: every size on the CPU BLAS, then through the GPU plan (with a device; else
+// infinite), then, once the CPU BLAS's workers have stopped spinning (kCpuBlasSpinSeconds after
+// its last point), as the host plan (its GEMMs routed by `rates`; where it handles the routine).
+// So neither the host plan's points nor the caller's calls after them share the cores with the
+// CPU BLAS's spinning workers (the team's own spin is 200 us). false where a GPU run failed.
 bool measure_level3_points(const Level3Problem& like, Device* device, const Rates& rates,
                            Level3Points* pts) {
   std::vector<Level3Point> points;
@@ -451,15 +459,9 @@ bool measure_level3_points(const Level3Problem& like, Device* device, const Rate
   for (int i = 0; i < Level3Points::kCount; ++i) {
     const Level3Problem& p = points[size_t(i)].p;
     pts->flops[i] = p.flops();
-    pts->host_s[i] = 0;
-    if (level3_plan_handles(p)) {
-      pts->host_s[i] = warm_median_seconds(0.005, [&] { run_level3_on_host(p, rates); });
-    }
-  }
-  for (int i = 0; i < Level3Points::kCount; ++i) {
-    const Level3Problem& p = points[size_t(i)].p;
     pts->cpu_s[i] = warm_median_seconds(0.005, [&] { cpu_blas::level3(p); });
   }
+  const auto cpu_blas_done = std::chrono::steady_clock::now();
   const Placement host;  // every operand pageable host memory
   cudaError_t err = cudaSuccess;
   for (int i = 0; i < Level3Points::kCount; ++i) {
@@ -469,6 +471,18 @@ bool measure_level3_points(const Level3Problem& like, Device* device, const Rate
     pts->gpu_s[i] = warm_median_seconds(0.005, [&] {
       if (err == cudaSuccess) err = run_level3(p, host, device->caps(), device->stream());
     });
+  }
+  if (level3_plan_handles(points[0].p)) {
+    std::this_thread::sleep_until(cpu_blas_done +
+                                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                                      std::chrono::duration<double>(kCpuBlasSpinSeconds)));
+  }
+  for (int i = 0; i < Level3Points::kCount; ++i) {
+    const Level3Problem& p = points[size_t(i)].p;
+    pts->host_s[i] = 0;
+    if (level3_plan_handles(p)) {
+      pts->host_s[i] = warm_median_seconds(0.005, [&] { run_level3_on_host(p, rates); });
+    }
   }
   return err == cudaSuccess;
 }
