@@ -451,7 +451,7 @@ constexpr double kCpuBlasSpinSeconds = 0.15;
 // infinite), then, once the CPU BLAS's workers have stopped spinning (kCpuBlasSpinSeconds after
 // its last point), as the host plan (its GEMMs routed by `rates`; where it handles the routine).
 // So neither the host plan's points nor the caller's calls after them share the cores with the
-// CPU BLAS's spinning workers (the team's own spin is 200 us). false where a GPU run failed.
+// CPU BLAS's spinning workers. false where a GPU run failed.
 bool measure_level3_points(const Level3Problem& like, Device* device, const Rates& rates,
                            Level3Points* pts) {
   std::vector<Level3Point> points;
@@ -476,6 +476,12 @@ bool measure_level3_points(const Level3Problem& like, Device* device, const Rate
     std::this_thread::sleep_until(cpu_blas_done +
                                   std::chrono::duration_cast<std::chrono::steady_clock::duration>(
                                       std::chrono::duration<double>(kCpuBlasSpinSeconds)));
+    // The team's workers slept through that: woken, they time the plan as calls coming one after
+    // another find them (each keeps them awake for the next).
+    if (CpuTeam* team = CpuTeam::get()) {
+      team->run(
+          team->threads(), [](const void*, int) {}, nullptr, /*wake_if_asleep=*/true);
+    }
   }
   for (int i = 0; i < Level3Points::kCount; ++i) {
     const Level3Problem& p = points[size_t(i)].p;

@@ -182,20 +182,25 @@ void tri_block_part(const void* ctx, int part) {
 // cores share).
 constexpr int64_t kTeamPartElements = 1024;
 // tri_block's parts: at least this many real multiply-adds each (about a microsecond of vector
-// work; its vectors' copies in and out are a small part of it).
+// work; its vectors' copies in and out are a small part of it). From kTeamWakeMultiplyAdds on
+// (about 100 us on one thread, where a GEMM's team call wakes too: src/router.cpp) it wakes
+// sleeping workers: a call that long finds them asleep whenever calls come further apart than their
+// spin, and would then run on the calling thread alone however often it came (ztrsm 128: 227 us
+// against 23 us on the team).
 constexpr int64_t kTeamPartMultiplyAdds = 8192;
+constexpr int64_t kTeamWakeMultiplyAdds = int64_t(1) << 19;
 
 // Runs `job` over the `extent` columns of p in at most `wanted` ranges of whole granules on the
-// host team, or in one range on the calling thread where that is fewer than two, or the team
-// cannot take them now.
+// host team (waking sleeping workers if `wake`), or in one range on the calling thread where that
+// is fewer than two, or the team cannot take them now.
 template <class Problem>
 void on_team(const Problem& p, int64_t extent, int64_t wanted, CpuTeam::Job job,
-             int64_t granule = 1) {
+             int64_t granule = 1, bool wake = false) {
   CpuTeam* team = CpuTeam::get();
   ColumnRanges<Problem> ranges{&p, extent, granule, 1};
   wanted = std::min(ranges.granules(), wanted);
   ranges.parts = int(std::min<int64_t>(wanted, team ? team->threads() : 1));
-  if (ranges.parts >= 2 && team->run(ranges.parts, job, &ranges)) return;
+  if (ranges.parts >= 2 && team->run(ranges.parts, job, &ranges, wake)) return;
   ranges.parts = 1;
   job(&ranges, 0);
 }
@@ -223,7 +228,7 @@ class HostBackend final : public Level3Backend {
   cudaError_t tri_block(const TriBlockProblem& p) override {
     const int64_t multiply_adds = p.order * p.order / 2 * p.count * (is_complex(p.type) ? 4 : 1);
     on_team(p, p.count, multiply_adds / kTeamPartMultiplyAdds, tri_block_part,
-            tri_block_host::lanes(p.type));
+            tri_block_host::lanes(p.type), multiply_adds >= kTeamWakeMultiplyAdds);
     return cudaSuccess;
   }
   // The calling thread's buffers, one per scratch() of a plan, grown as needed and kept: a plan
