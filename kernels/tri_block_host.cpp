@@ -95,11 +95,26 @@ class Block {
     return reinterpret_cast<R*>(x_ + kParts * i + q)[t];
   }
 
-  // Vectors [v0, v0 + lanes) into the buffer, scaled by alpha; zeros in the lanes past them. Side
-  // L reads down B's columns, side R along its rows.
+  // fn(i, t) for element i of the chunk's vectors t < lanes, in B's order: down its columns for
+  // side L, along its rows for side R.
+  template <class Fn>
+  [[gnu::always_inline]] void each_element(int lanes, Fn&& fn) const {
+    if (left_) {
+      for (int t = 0; t < lanes; ++t) {
+        for (int64_t i = 0; i < n_; ++i) fn(i, t);
+      }
+    } else {
+      for (int64_t i = 0; i < n_; ++i) {
+        for (int t = 0; t < lanes; ++t) fn(i, t);
+      }
+    }
+  }
+
+  // Vectors [v0, v0 + lanes) into the buffer, scaled by alpha; zeros in the lanes past them.
   [[gnu::always_inline]] void gather(int64_t v0, int lanes) {
     const R ar = R(p_.alpha.re), ai = R(p_.alpha.im);
-    auto put = [&](int64_t i, int t) {
+    if (lanes < kLanes) std::fill(x_, x_ + n_ * kParts, V{});
+    each_element(lanes, [&](int64_t i, int t) {
       const R* e = b_at(i, v0 + t);
       if constexpr (kCx) {
         lane(i, 0, t) = ar * e[0] - ai * e[1];
@@ -107,34 +122,15 @@ class Block {
       } else {
         lane(i, 0, t) = ar * e[0];
       }
-    };
-    if (lanes < kLanes) std::fill(x_, x_ + n_ * kParts, V{});
-    if (left_) {
-      for (int t = 0; t < lanes; ++t) {
-        for (int64_t i = 0; i < n_; ++i) put(i, t);
-      }
-    } else {
-      for (int64_t i = 0; i < n_; ++i) {
-        for (int t = 0; t < lanes; ++t) put(i, t);
-      }
-    }
+    });
   }
 
   [[gnu::always_inline]] void scatter(int64_t v0, int lanes) {
-    auto get = [&](int64_t i, int t) {
+    each_element(lanes, [&](int64_t i, int t) {
       R* e = b_at(i, v0 + t);
       e[0] = lane(i, 0, t);
       if constexpr (kCx) e[1] = lane(i, 1, t);
-    };
-    if (left_) {
-      for (int t = 0; t < lanes; ++t) {
-        for (int64_t i = 0; i < n_; ++i) get(i, t);
-      }
-    } else {
-      for (int64_t i = 0; i < n_; ++i) {
-        for (int t = 0; t < lanes; ++t) get(i, t);
-      }
-    }
+    });
   }
 
   // acc[r] -= (kSub) or += M(i0 + r, j) x_j for j in [j0, j1), r < kN; acc holds kN rows of
