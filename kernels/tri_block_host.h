@@ -9,15 +9,16 @@
 // Solves multiply by the reciprocals of A's diagonal, as the device kernel does (no check for
 // zeros, as netlib: a zero gives Inf or NaN).
 //
-// Layout: the vectors go in chunks of lanes(type) (64 bytes of reals: real and imaginary parts in
-// planes of their own), each copied, scaled by alpha, into a buffer row by row: element i of every
-// vector of the chunk in one row of lanes (side L transposes, side R's rows are contiguous). With
-// M = op(A) (side L) or op(A)^T (side R) every vector x becomes M x or solves M x = x, a row of M
-// at a time on all lanes: kRows rows share each loaded row x_j, accumulating M(i,j) x_j in
-// registers, in the order in which each x_j is read before it is overwritten (multiply) or after it
-// is solved (solve). M's elements are read from A in place as scalars, so every trans, side and
-// uplo runs the same loops. Variants: AVX-512, AVX2+FMA and the baseline instruction set, one body
-// compiled for each; the widest this CPU runs is taken.
+// Layout: the vectors go in chunks of lanes(type) (one register of reals of the variant; real and
+// imaginary parts in planes of their own), each copied, scaled by alpha, into a buffer row by row:
+// element i of every vector of the chunk in one row of lanes (side R's rows are contiguous; side L
+// transposes, real data a square tile of registers at a time). With M = op(A) (side L) or op(A)^T
+// (side R) every vector x becomes M x or solves M x = x, 8 rows of M (4 complex) at a time on all
+// lanes, each loaded row x_j feeding their accumulators, in the order in which each x_j is read
+// before it is overwritten (multiply) or after it is solved (solve). M's elements are read from A
+// in place as scalars, so every trans, side and uplo runs the same loops. Variants: AVX-512,
+// AVX2+FMA and the baseline instruction set, one body compiled for each; the widest this CPU runs
+// is taken.
 #pragma once
 
 #include <cstdint>
