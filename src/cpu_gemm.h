@@ -15,9 +15,10 @@ struct Rates;
 // (fp32 accumulation, as on the GPU) and, for an fp16 C, rounded back.
 void gemm_on_cpu(const GemmProblem& p);
 
-// p on host pointers on the CPU path that route_gemm() (src/router.h) picks for it with `rates` (of
-// p's type) and no GPU: our host kernel, the host team or one CPU BLAS call. Defined beside GEMM's
-// dispatch (src/gemm.cpp), which runs those paths; the host plans' GEMMs (src/host_plans.h).
+// p on host pointers on the CPU path route_plan_gemm_on_cpu() (src/router.h) picks for it with
+// `rates` (of p's type): our host kernel or the host team, one CPU BLAS call only where neither
+// takes p. Defined beside GEMM's dispatch (src/gemm.cpp), which runs those paths; the host plans'
+// GEMMs (src/host_plans.h).
 void gemm_on_cpu_path(const GemmProblem& p, const Rates& rates);
 
 // Whether the host team serves p's element types: A, B and C of one type, f32, f64, c32 or c64

@@ -209,7 +209,7 @@ void gemm_on_cpu_path(const GemmProblem& call, const Rates& rates) {
   GemmDispatch op(call);
   op.rates = &rates;
   const CallSite site{Placement{}, nullptr, kNoDevice};
-  GemmRoute route = route_gemm_on_cpu(op.problem, rates);
+  GemmRoute route = route_plan_gemm_on_cpu(op.problem, rates);
   if (!op.run_own_cpu_path(route, site)) GemmDispatch::on_cpu_blas(op.problem);
 }
 

@@ -550,17 +550,22 @@ const char* cpu_path_label(CpuPath path, bool fixed) {
 // The CPU side per the rates: one CPU BLAS call, the host team running it in panels, or our host
 // kernel, either of the last two only where predicted faster by its margin. Sets r's cpu_path,
 // cpu_parts and wake_team; returns the predicted seconds.
-double choose_cpu_path(const GemmProblem& p, const Rates& rates, GemmRoute* r) {
+// With `own_paths_only`, the CPU BLAS only where neither our host kernel nor the team takes p.
+double choose_cpu_path(const GemmProblem& p, const Rates& rates, GemmRoute* r,
+                       bool own_paths_only = false) {
   double t_cpu = predict_cpu_seconds(p, rates);
   const double t_blas = t_cpu;
   const double t_team = predict_cpu_team_seconds(p, rates);
-  if (t_team > 0 && t_team * kTeamAdvantage < t_blas) {
+  const double t_kernel = predict_host_kernel_seconds(p, rates);
+  if (own_paths_only && (t_team > 0 || t_kernel > 0))
+    t_cpu = std::numeric_limits<double>::infinity();
+  if (t_team > 0 && (own_paths_only || t_team * kTeamAdvantage < t_blas)) {
     t_cpu = t_team;
     r->cpu_path = CpuPath::kHostTeam;
     r->cpu_parts = cpu_team_parts(p, rates.cpu_team_threads);
   }
-  const double t_kernel = predict_host_kernel_seconds(p, rates);
-  if (t_kernel > 0 && t_kernel * kHostKernelAdvantage < t_blas && t_kernel < t_cpu) {
+  if (t_kernel > 0 && (t_kernel * kHostKernelAdvantage < t_blas || own_paths_only) &&
+      t_kernel < t_cpu) {
     t_cpu = t_kernel;
     r->cpu_path = CpuPath::kHostKernel;
     r->cpu_parts = 0;
@@ -613,6 +618,12 @@ bool gemm_needs_rates(const Placement& where, const Config& cfg) {
 GemmRoute route_gemm_on_cpu(const GemmProblem& p, const Rates& rates) {
   GemmRoute r;
   choose_cpu_path(p, rates, &r);
+  return r;
+}
+
+GemmRoute route_plan_gemm_on_cpu(const GemmProblem& p, const Rates& rates) {
+  GemmRoute r;
+  choose_cpu_path(p, rates, &r, /*own_paths_only=*/true);
   return r;
 }
 

@@ -185,6 +185,13 @@ bool gemm_needs_rates(const Placement& where, const Config& cfg);
 // route_gemm()'s CPU path for host data without a GPU (its reason left empty): the Level-3 host
 // plans' GEMMs, whose routes are not recorded.
 GemmRoute route_gemm_on_cpu(const GemmProblem& p, const Rates& rates);
+// The same for a GEMM inside a Level-3 plan on the host (src/host_plans.h): the faster of our host
+// kernel and the host team wherever one of them takes p, the CPU BLAS only where neither does. A
+// threaded CPU BLAS's workers spin for a while after its call on the cores the plan's next team
+// operation (a copy, a fill, a diagonal block; the next call's first) needs: on the H100 host such
+// calls ran 2-4x slower in the processes whose rates sent a hemm's GEMM to the CPU BLAS (chemm_
+// 128: 78 and 126 GFLOP/s against 338 in the one that did not).
+GemmRoute route_plan_gemm_on_cpu(const GemmProblem& p, const Rates& rates);
 GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config& cfg,
                      const DeviceCaps* caps, const std::string& no_device_why, const Rates* rates);
 

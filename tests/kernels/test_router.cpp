@@ -429,6 +429,19 @@ TEST(RouterTest, HostTeamServesComplexDouble) {
   slow_team.cpu_team_point_s[1] = 60e-6;
   EXPECT_EQ(tileblas::route_gemm(p, host, Config{}, &caps, "", &slow_team).cpu_path,
             CpuPath::kCpuBlas);
+  // A Level-3 host plan's GEMM stays on the team all the same (route_plan_gemm_on_cpu()), and
+  // goes to the CPU BLAS only where neither the team nor the host kernel takes it.
+  EXPECT_EQ(tileblas::route_gemm_on_cpu(p, slow_team).cpu_path, CpuPath::kCpuBlas);
+  const auto in_plan = tileblas::route_plan_gemm_on_cpu(p, slow_team);
+  EXPECT_EQ(in_plan.cpu_path, CpuPath::kHostTeam);
+  EXPECT_EQ(in_plan.cpu_parts, r.cpu_parts);
+  Rates no_team = rates;
+  for (double& t : no_team.cpu_team_point_s) t = 0;
+  const bool kernel =
+      tileblas::gemm_host_small::best_isa() != tileblas::gemm_host_small::Isa::kNone;
+  EXPECT_EQ(
+      tileblas::route_plan_gemm_on_cpu(p, no_team).cpu_path,
+      kernel && no_team.host_kernel_point_s[1] > 0 ? CpuPath::kHostKernel : CpuPath::kCpuBlas);
 }
 
 // Without a GPU, fp32 host problems still take the fastest CPU path the CPU side's rates predict:
