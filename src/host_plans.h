@@ -1,7 +1,7 @@
 // The Level-3 plans on the host: src/level3_plan.cpp's decompositions on host memory, each GEMM on
-// the CPU path GEMM's own route takes for it (our host kernel, the host team or one CPU BLAS call),
-// trmm's and trsm's diagonal blocks on kernels/tri_block_host.h, the other block operations as
-// loops. For small host calls, where these outrun the CPU BLAS's own trsm, syrk, symm, ... by more
+// our host kernel or the host team (route_plan_gemm_on_cpu(): one CPU BLAS call where neither
+// takes it), trmm's and trsm's diagonal blocks on kernels/tri_block_host.h, the other block
+// operations as loops. For small host calls, where these outrun the CPU BLAS's own trsm, syrk, symm, ... by more
 // than the plan's extra work (syrk's diagonal blocks computed whole, symm's A made full):
 // route_level3() takes this path where its measured points say so.
 #pragma once
@@ -29,9 +29,9 @@ void host_tri_block(const TriBlockProblem& p);
 Level3BlockSizes host_level3_block_sizes(DataType type);
 
 // Runs p (host pointers, column-major; a routine and type level3_plan_handles()) as a plan from the
-// calling thread, each GEMM on the CPU path route_gemm() picks for it with `rates` (those of p's
-// type) and no GPU, each block operation of more than a few thousand elements in column ranges on
-// the host team (src/cpu_team.h) where it can take them. Scratch is the calling thread's, kept
+// calling thread, each GEMM on the CPU path route_plan_gemm_on_cpu() picks for it with `rates`
+// (those of p's type), each block operation of more than a few thousand elements in column ranges
+// on the host team (src/cpu_team.h) where it can take them. Scratch is the calling thread's, kept
 // between calls. Writes nothing outside what the routine may write.
 void run_level3_on_host(const Level3Problem& p, const Rates& rates);
 void run_level3_on_host_with(const Level3Problem& p, const Rates& rates,
