@@ -478,10 +478,7 @@ bool measure_level3_points(const Level3Problem& like, Device* device, const Rate
                                       std::chrono::duration<double>(kCpuBlasSpinSeconds)));
     // The team's workers slept through that: woken, they time the plan as calls coming one after
     // another find them (each keeps them awake for the next).
-    if (CpuTeam* team = CpuTeam::get()) {
-      team->run(
-          team->threads(), [](const void*, int) {}, nullptr, /*wake_if_asleep=*/true);
-    }
+    if (CpuTeam* team = CpuTeam::get()) team->wake();
   }
   for (int i = 0; i < Level3Points::kCount; ++i) {
     const Level3Problem& p = points[size_t(i)].p;

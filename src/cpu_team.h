@@ -35,6 +35,10 @@ class CpuTeam {
   // must be independent of each other.
   bool run(int parts, Job job, const void* ctx, bool wake_if_asleep = false);
 
+  // Wakes every sleeping worker without giving it a part: each spins for kSpinSeconds, ready for
+  // the calls coming next, then sleeps again.
+  void wake() { wake_sleepers(); }
+
   // How long a worker keeps spinning after its last part before it sleeps.
   static constexpr double kSpinSeconds = 200e-6;
   static constexpr int kMaxThreads = 64;

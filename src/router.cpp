@@ -557,15 +557,13 @@ double choose_cpu_path(const GemmProblem& p, const Rates& rates, GemmRoute* r,
   const double t_blas = t_cpu;
   const double t_team = predict_cpu_team_seconds(p, rates);
   const double t_kernel = predict_host_kernel_seconds(p, rates);
-  if (own_paths_only && (t_team > 0 || t_kernel > 0))
-    t_cpu = std::numeric_limits<double>::infinity();
   if (t_team > 0 && (own_paths_only || t_team * kTeamAdvantage < t_blas)) {
     t_cpu = t_team;
     r->cpu_path = CpuPath::kHostTeam;
     r->cpu_parts = cpu_team_parts(p, rates.cpu_team_threads);
   }
-  if (t_kernel > 0 && (t_kernel * kHostKernelAdvantage < t_blas || own_paths_only) &&
-      t_kernel < t_cpu) {
+  const bool kernel_may_run = own_paths_only || t_kernel * kHostKernelAdvantage < t_blas;
+  if (t_kernel > 0 && kernel_may_run && (r->cpu_path != CpuPath::kHostTeam || t_kernel < t_cpu)) {
     t_cpu = t_kernel;
     r->cpu_path = CpuPath::kHostKernel;
     r->cpu_parts = 0;
