@@ -6,7 +6,7 @@
 // type, on the first host-data GEMM of that type: the CPU side at nine sizes in that type (the CPU
 // BLAS and, for f32, f64, c32 and c64, our host kernel and the host team), and the kernel the
 // router would pick at 1024^3. Once per Level-3 routine and type, on its first host call to be
-// routed: that routine at three sizes on each of its paths.
+// routed: that routine at four sizes on each of its paths.
 #pragma once
 
 #include "problem.h"
@@ -29,9 +29,9 @@ const Rates* any_rates_if_measured(const GemmProblem& p);
 // host call of that routine and type that needs them: the CPU BLAS routine, the plan on the host
 // (src/host_plans.h, its GEMMs routed by `rates`, those of p's type, kept in the points) and, with
 // a `device` (current, its plan supporting p's routine and type), the GPU plan on pageable host
-// operands (run_level3(), staged copies), at 128, 256 and 512, side L, lower, N, non-unit, k = n,
-// each the median of its warm calls (tens of milliseconds in all; without a device the GPU's times
-// are infinite). nullptr while another thread is measuring, or where a run failed.
+// operands (run_level3(), staged copies), at 64, 128, 256 and 512, side L, lower, N, non-unit, k =
+// n, each the median of its warm calls (tens of milliseconds in all; without a device the GPU's
+// times are infinite). nullptr while another thread is measuring, or where a run failed.
 const Level3Points* measured_level3_points(const Level3Problem& p, Device* device,
                                            const Rates& rates);
 // The same once measured, else nullptr.

@@ -228,7 +228,7 @@ struct Level3SmallCalls {
 // GPU). Below the largest, these decide rather than the GEMM-based predictions, which miss a plan's
 // several launches and copies and a CPU BLAS's own speed at its small sizes.
 struct Level3Points {
-  static constexpr int kCount = 3;
+  static constexpr int kCount = 4;
   double flops[kCount] = {};  // ascending
   double cpu_s[kCount] = {};
   double host_s[kCount] = {};  // 0: the host plan was not measured

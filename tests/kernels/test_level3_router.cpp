@@ -53,14 +53,14 @@ Level3Problem problem(Level3Op op, int64_t m, int64_t n, int64_t k = 0,
   return p;
 }
 
-// trsm's points at 128, 256 and 512 (n^3 FLOPs), the CPU BLAS at 40, 320 and 2560 us; the other
-// paths' times left for each test.
+// trsm's points at 64, 128, 256 and 512 (n^3 FLOPs), the CPU BLAS at 5, 40, 320 and 2560 us; the
+// other paths' times left for each test.
 tileblas::Level3Points trsm_points() {
   tileblas::Level3Points pts;
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
-    const double n = 128 << i;
+    const double n = 64 << i;
     pts.flops[i] = n * n * n;
-    pts.cpu_s[i] = 40e-6 * (1 << (3 * i));
+    pts.cpu_s[i] = 5e-6 * (1 << (3 * i));
   }
   return pts;
 }
@@ -299,7 +299,7 @@ TEST(Level3Router, MeasuredPointsDecideSmallCalls) {
   Rates rates = typical_rates();
   rates.cpu_flops = 1e9;  // a CPU so slow that the GEMM-based model sends everything to the GPU
   tileblas::Level3Points pts = trsm_points();
-  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) pts.gpu_s[i] = 150e-6 * (1 << i);
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) pts.gpu_s[i] = 75e-6 * (1 << i);
   // Exact at the points, linear between, the CPU scaled down and the GPU held below the first.
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
     EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.cpu_s, pts.flops[i], true),
@@ -341,12 +341,12 @@ TEST(Level3Router, MeasuredPointsDecideSmallCalls) {
 TEST(Level3Router, SmallCallFlopsEndWhereTheGpuFirstWins) {
   const DeviceCaps caps = tbtest::hopper_caps();
   const Rates rates = typical_rates();
-  tileblas::Level3Points pts = trsm_points();  // the CPU BLAS at 40, 320, 2560 us
+  tileblas::Level3Points pts = trsm_points();  // the CPU BLAS at 5, 40, 320, 2560 us
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
-    pts.gpu_s[i] = 150e-6 * (1 << i);  // 150, 300, 600 us
+    pts.gpu_s[i] = 75e-6 * (1 << i);  // 75, 150, 300, 600 us
   }
   // 256: 320 us on the CPU against 300 on the GPU, within the margin: still the CPU.
-  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[1]);
+  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[2]);
   const Placement host;
   for (const int64_t n : {1, 8, 64, 100, 128, 200, 256}) {
     const Level3Problem p = problem(Level3Op::kTrsm, n, n);
@@ -354,13 +354,13 @@ TEST(Level3Router, SmallCallFlopsEndWhereTheGpuFirstWins) {
               TILEBLAS_ROUTE_CPU)
         << n;
   }
-  pts.gpu_s[1] = 200e-6;  // the GPU wins at 256: the CPU only up to 128
-  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[0]);
-  pts.gpu_s[0] = 20e-6;  // and at 128 (after the CPU's win at 256): none
-  pts.gpu_s[1] = 300e-6;
+  pts.gpu_s[2] = 200e-6;  // the GPU wins at 256: the CPU only up to 128
+  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[1]);
+  pts.gpu_s[0] = 2e-6;  // and at 64 (before the CPU's wins at 128 and 256): none
+  pts.gpu_s[2] = 300e-6;
   EXPECT_EQ(tileblas::level3_small_calls(pts).flops, 0.0);
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) pts.gpu_s[i] = 1.0;
-  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[2]);
+  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[3]);
 }
 
 // The host plan takes host calls where its points beat the CPU BLAS's by the margin at both points
@@ -370,16 +370,16 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
   using tileblas::Level3CpuPath;
   const DeviceCaps caps = tbtest::hopper_caps();
   const Rates rates = typical_rates();
-  tileblas::Level3Points pts = trsm_points();  // the CPU BLAS at 40, 320, 2560 us
+  tileblas::Level3Points pts = trsm_points();  // the CPU BLAS at 5, 40, 320, 2560 us
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
-    pts.host_s[i] = 20e-6 * (1 << (3 * i));  // 20, 160, 1280 us
+    pts.host_s[i] = 2.5e-6 * (1 << (3 * i));  // 2.5, 20, 160, 1280 us
     pts.gpu_s[i] = 1.0;
   }
-  pts.host_s[2] = 2500e-6;  // within the margin at 512: the CPU BLAS there
-  EXPECT_EQ(tileblas::level3_cpu_path_at(pts, 1), Level3CpuPath::kHostPlan);
-  EXPECT_EQ(tileblas::level3_cpu_path_at(pts, 2), Level3CpuPath::kCpuBlas);
+  pts.host_s[3] = 2500e-6;  // within the margin at 512: the CPU BLAS there
+  EXPECT_EQ(tileblas::level3_cpu_path_at(pts, 2), Level3CpuPath::kHostPlan);
+  EXPECT_EQ(tileblas::level3_cpu_path_at(pts, 3), Level3CpuPath::kCpuBlas);
   const tileblas::Level3SmallCalls small = tileblas::level3_small_calls(pts);
-  EXPECT_EQ(small.flops, pts.flops[1]);
+  EXPECT_EQ(small.flops, pts.flops[2]);
   EXPECT_EQ(small.path, Level3CpuPath::kHostPlan);
 
   const Placement host;
@@ -410,17 +410,35 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU);
   EXPECT_EQ(r.cpu_path, Level3CpuPath::kCpuBlas);
   // A GPU faster than both at 256: the GPU there, and small calls only up to 128.
-  pts.gpu_s[1] = 100e-6;
+  pts.gpu_s[2] = 100e-6;
   r = tileblas::route_level3(problem(Level3Op::kTrsm, 256, 256), host, Config{}, &caps, "", true,
                              &rates, &pts);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU) << r.reason.str();
   EXPECT_EQ(r.cpu_path, Level3CpuPath::kCpuBlas);
-  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[0]);
-  // Where the CPU BLAS wins at 128 and the plan at 256, small calls end at 128.
-  pts.gpu_s[1] = 1.0;
-  pts.host_s[0] = 39e-6;
-  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[0]);
+  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[1]);
+  // Where the CPU BLAS wins at 64 and 128 and the plan at 256, small calls end at 128.
+  pts.gpu_s[2] = 1.0;
+  pts.host_s[0] = 4.9e-6;
+  pts.host_s[1] = 39e-6;
+  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[1]);
   EXPECT_EQ(tileblas::level3_small_calls(pts).path, Level3CpuPath::kCpuBlas);
+  // The point at 64 decides the calls up to 64 alone: the plan there, the CPU BLAS from 65 to 128
+  // (where it wins at 128).
+  pts.host_s[0] = 2.5e-6;
+  for (const int64_t n : {1, 40, 64}) {
+    EXPECT_EQ(tileblas::route_level3(problem(Level3Op::kTrsm, n, n), host, Config{}, &caps, "",
+                                     true, &rates, &pts)
+                  .cpu_path,
+              Level3CpuPath::kHostPlan)
+        << n;
+  }
+  for (const int64_t n : {65, 100, 128}) {
+    EXPECT_EQ(tileblas::route_level3(problem(Level3Op::kTrsm, n, n), host, Config{}, &caps, "",
+                                     true, &rates, &pts)
+                  .cpu_path,
+              Level3CpuPath::kCpuBlas)
+        << n;
+  }
 }
 
 }  // namespace
