@@ -785,17 +785,20 @@ Level3SmallCalls level3_small_calls(const Level3Points& pts) {
 
 namespace {
 
-// Host data at most as much work as the points' largest: the faster CPU path between the points
-// around p (the host plan where it wins at both, by its margin), and its seconds.
+// Host data at most as much work as the points' largest: the faster CPU path at p's FLOPs, both
+// sides' times read off the points as level3_point_seconds() reads them (the host plan where it
+// wins by its margin), and its seconds. Between two points where one path wins at both, that path
+// wins throughout, so the calls level3_small_calls() covers are routed as it says.
 double level3_cpu_path(const Level3Problem& p, const Level3Points& pts, Level3Route* r) {
   const double f = p.flops();
   const double t_blas = level3_point_seconds(pts, pts.cpu_s, f, true);
-  int i = 0;  // the first point at or above p
-  while (i + 1 < Level3Points::kCount && pts.flops[i] < f) ++i;
-  if (level3_cpu_path_at(pts, i) == Level3CpuPath::kHostPlan &&
-      (i == 0 || level3_cpu_path_at(pts, i - 1) == Level3CpuPath::kHostPlan)) {
+  const bool host_measured =
+      std::all_of(std::begin(pts.host_s), std::end(pts.host_s), [](double s) { return s > 0; });
+  if (!host_measured) return t_blas;
+  const double t_host = level3_point_seconds(pts, pts.host_s, f, true);
+  if (t_host * kHostPlanAdvantage < t_blas) {
     r->cpu_path = Level3CpuPath::kHostPlan;
-    return level3_point_seconds(pts, pts.host_s, f, true);
+    return t_host;
   }
   return t_blas;
 }

@@ -363,8 +363,8 @@ TEST(Level3Router, SmallCallFlopsEndWhereTheGpuFirstWins) {
   EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[3]);
 }
 
-// The host plan takes host calls where its points beat the CPU BLAS's by the margin at both points
-// around the call, the GPU still taking those it wins; without a GPU the points choose between
+// The host plan takes host calls where its times, read off its points, beat the CPU BLAS's by the
+// margin, the GPU still taking those it wins; without a GPU the points choose between
 // the two CPU paths alone. Small calls follow one path up to where the winner first changes.
 TEST(Level3Router, HostPlanWhereItsPointsWin) {
   using tileblas::Level3CpuPath;
@@ -392,9 +392,14 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
       EXPECT_EQ(r.cpu_path, Level3CpuPath::kHostPlan) << n << ": " << r.reason.str();
       EXPECT_NE(r.reason.str().find("host plan"), std::string::npos) << r.reason.str();
     }
-    // Between 256 and 512 the plan wins at one point only: the CPU BLAS.
-    auto r = tileblas::route_level3(problem(Level3Op::kTrsm, 400, 400), host, Config{}, c, none,
+    // Between 256 and 512, where the plan wins at one point only, the times between the points
+    // decide: the plan near 256 (517 us against 366 at 300), the CPU BLAS near 512 (2381 against
+    // 2313 at 500, within the margin).
+    auto r = tileblas::route_level3(problem(Level3Op::kTrsm, 300, 300), host, Config{}, c, none,
                                     true, &rates, &pts);
+    EXPECT_EQ(r.cpu_path, Level3CpuPath::kHostPlan) << r.reason.str();
+    r = tileblas::route_level3(problem(Level3Op::kTrsm, 500, 500), host, Config{}, c, none, true,
+                               &rates, &pts);
     EXPECT_EQ(r.cpu_path, Level3CpuPath::kCpuBlas) << r.reason.str();
     // Not in the forced modes, nor for data on the device.
     Config forced;
@@ -422,23 +427,28 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
   pts.host_s[1] = 39e-6;
   EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[1]);
   EXPECT_EQ(tileblas::level3_small_calls(pts).path, Level3CpuPath::kCpuBlas);
-  // The point at 64 decides the calls up to 64 alone: the plan there, the CPU BLAS from 65 to 128
-  // (where it wins at 128).
+  // The point at 64 decides the calls up to 64 alone: the plan there; from there to 128 the times
+  // between the points (the plan up to about 100, the CPU BLAS within the margin from there).
+  // A call at 128 follows the 128 point alone, and one at 256 the 256 point.
   pts.host_s[0] = 2.5e-6;
-  for (const int64_t n : {1, 40, 64}) {
+  for (const int64_t n : {1, 40, 64, 80}) {
     EXPECT_EQ(tileblas::route_level3(problem(Level3Op::kTrsm, n, n), host, Config{}, &caps, "",
                                      true, &rates, &pts)
                   .cpu_path,
               Level3CpuPath::kHostPlan)
         << n;
   }
-  for (const int64_t n : {65, 100, 128}) {
+  for (const int64_t n : {120, 128}) {
     EXPECT_EQ(tileblas::route_level3(problem(Level3Op::kTrsm, n, n), host, Config{}, &caps, "",
                                      true, &rates, &pts)
                   .cpu_path,
               Level3CpuPath::kCpuBlas)
         << n;
   }
+  EXPECT_EQ(tileblas::route_level3(problem(Level3Op::kTrsm, 256, 256), host, Config{}, &caps, "",
+                                   true, &rates, &pts)
+                .cpu_path,
+            Level3CpuPath::kHostPlan);
 }
 
 }  // namespace
