@@ -1,9 +1,9 @@
 // Shared by the GEMM families: for the 16-bit and TF32 tensor-core ones (gemm_mma, gemm_wgmma) the
 // kernel arguments, the epilogue's access to C in its storage type (fp32, fp16 or bf16; fp32
 // arithmetic, rounded once) and the checks of supports() that do not depend on the family; for
-// all, the grouped tile order, the triangle tests of GemmProblem::c_triangle, the current device's
-// SM count and the memory pool that holds the workspaces (packed or transposed operands, split-K
-// partials).
+// all, the grouped tile order, the triangle tests of GemmProblem::c_triangle, the k ranges of its
+// a_nonzero and b_nonzero, the current device's SM count and the memory pool that holds the
+// workspaces (packed or transposed operands, split-K partials).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -76,6 +76,26 @@ __host__ __device__ inline bool tile_outside_triangle(Triangle t, int64_t m0, in
   if (t == Triangle::kUpper) return m0 > n0 + block_n - 1;
   return false;
 }
+// GemmProblem::a_nonzero and b_nonzero in the kernels that take them: the k range [begin, end) a
+// tile of rows [m0, m0 + block_m) and columns [n0, n0 + block_n) needs, op(A) (op(B)) being zero
+// outside its triangle. Lower op(A): its rows r need k <= r; upper: k >= r. Lower op(B): its
+// columns c need k >= c; upper: k <= c.
+template <class Int>
+__host__ __device__ inline Int tile_k_begin(Triangle a_nonzero, Triangle b_nonzero, Int m0,
+                                            Int n0) {
+  Int begin = a_nonzero == Triangle::kUpper ? m0 : Int(0);
+  if (b_nonzero == Triangle::kLower && n0 > begin) begin = n0;
+  return begin;
+}
+template <class Int>
+__host__ __device__ inline Int tile_k_end(Triangle a_nonzero, Triangle b_nonzero, Int m0, Int n0,
+                                          Int block_m, Int block_n, Int k) {
+  Int end = k;
+  if (a_nonzero == Triangle::kLower && m0 + block_m < end) end = m0 + block_m;
+  if (b_nonzero == Triangle::kUpper && n0 + block_n < end) end = n0 + block_n;
+  return end;
+}
+
 // Whether a triangle is one a kernel can compute: square C, or all of it.
 inline bool triangle_fits(const GemmProblem& p) {
   return p.c_triangle == Triangle::kAll || p.m == p.n;

@@ -31,6 +31,8 @@ struct Args {
   // conjugates, else 0 (always 0 for real data).
   uint32_t conj_a, conj_b;
   Triangle triangle;  // GemmProblem::c_triangle
+  // GemmProblem::a_nonzero, b_nonzero: a block multiplies only the k-tiles its tile needs.
+  Triangle a_nonzero, b_nonzero;
   // Split-K (kernels/splitk.h): the blocks of blockIdx.y multiply k from blockIdx.y * k_slice on
   // (k_slice a whole number of k-tiles), and write their tiles to c + blockIdx.y * c_slice doubles.
   // Without split-K: one slice, k_slice = k, c_slice = 0.
@@ -436,10 +438,17 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   const int warp_n0 = (warp / Cfg::kWarpsM) * Cfg::kWarpN;
   const int g = lane >> 2, q = lane & 3;
 
-  // This block's slice of k, and where it starts in A and B (k-contiguous: k elements in; m/n-
-  // contiguous: k rows in). The copies' zero-fill address stays args.a (args.b).
-  const int k0 = int(blockIdx.y) * args.k_slice;
-  const int k_extent = min(args.k - k0, args.k_slice);
+  // This block's slice of k, from a whole k-tile on (the k permutation of a dgemm k-step stays
+  // within one), narrowed to the k its tile needs where op(A) or op(B) is zero outside a triangle
+  // (from m0 or n0: whole k-tiles too), and where it starts in A and B (k-contiguous: k elements
+  // in; m/n-contiguous: k rows in). The copies' zero-fill address stays args.a (args.b).
+  static_assert(Cfg::kBlockM % Cfg::kBlockK == 0 && Cfg::kBlockN % Cfg::kBlockK == 0);
+  const int slice0 = int(blockIdx.y) * args.k_slice;
+  const int k0 = max(slice0, gemm_device::tile_k_begin(args.a_nonzero, args.b_nonzero, m0, n0));
+  const int k_end = min(slice0 + min(args.k - slice0, args.k_slice),
+                        gemm_device::tile_k_end(args.a_nonzero, args.b_nonzero, m0, n0,
+                                                int(Cfg::kBlockM), int(Cfg::kBlockN), args.k));
+  const int k_extent = max(k_end - k0, 0);
   const char* a_slice =
       static_cast<const char*>(args.a) +
       (kALayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.lda) * T::kBytes;
@@ -684,9 +693,9 @@ cudaError_t launch_layouts(const Args& args, unsigned slices, cudaStream_t strea
 // The kernel's arguments for p, computed in one slice.
 template <class T>
 Args args_of(const GemmProblem& p) {
-  Args args{int(p.m),  int(p.n), int(p.k), p.alpha.re,   p.alpha.im, p.beta.re,
-            p.beta.im, p.a,      p.lda,    p.b,          p.ldb,      p.c,
-            p.ldc,     0u,       0u,       p.c_triangle, int(p.k),   0};
+  Args args{int(p.m), int(p.n),     int(p.k),    p.alpha.re,  p.alpha.im, p.beta.re, p.beta.im,
+            p.a,      p.lda,        p.b,         p.ldb,       p.c,        p.ldc,     0u,
+            0u,       p.c_triangle, p.a_nonzero, p.b_nonzero, int(p.k),   0};
   if constexpr (T::kComplex) {
     args.conj_a = p.trans_a == Op::kConjTrans ? 0x80000000u : 0u;
     args.conj_b = p.trans_b == Op::kConjTrans ? 0x80000000u : 0u;

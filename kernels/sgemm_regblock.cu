@@ -88,6 +88,9 @@ struct Args {
   // on the strip below.
   int strip_rows, strip_cols, strip_blocks_bottom;
   Triangle triangle;  // GemmProblem::c_triangle (not with split-K or packed operands)
+  // GemmProblem::a_nonzero, b_nonzero: a block multiplies only the k-steps its tile needs (kAll
+  // for packed operands).
+  Triangle a_nonzero, b_nonzero;
 };
 
 using ptx::smem_address;
@@ -366,12 +369,19 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
   const int64_t row0 = int64_t(tile_m) * T::kBlockM, col0 = int64_t(tile_n) * T::kBlockN;
   if (gemm_device::tile_outside_triangle(p.triangle, row0, col0, T::kBlockM, T::kBlockN)) return;
 
+  // This block's slice of k-steps, narrowed to those its tile needs where op(A) or op(B) is zero
+  // outside a triangle.
   const int64_t k_tiles = (p.k + T::kBlockK - 1) / T::kBlockK;
-  const int64_t kt_begin = int64_t(blockIdx.y) * p.k_tiles_per_slice;
-  const int kt_count = p.alpha == 0.0f
-                           ? 0
-                           : int(k_tiles - kt_begin < p.k_tiles_per_slice ? k_tiles - kt_begin
-                                                                          : p.k_tiles_per_slice);
+  int64_t kt_begin = int64_t(blockIdx.y) * p.k_tiles_per_slice;
+  int64_t kt_end = std::min<int64_t>(k_tiles, kt_begin + p.k_tiles_per_slice);
+  if (p.a_nonzero != Triangle::kAll || p.b_nonzero != Triangle::kAll) {
+    kt_begin = std::max<int64_t>(
+        kt_begin, gemm_device::tile_k_begin(p.a_nonzero, p.b_nonzero, row0, col0) / T::kBlockK);
+    const int64_t k_end = gemm_device::tile_k_end(p.a_nonzero, p.b_nonzero, row0, col0,
+                                                  int64_t(T::kBlockM), int64_t(T::kBlockN), p.k);
+    kt_end = std::min<int64_t>(kt_end, (k_end + T::kBlockK - 1) / T::kBlockK);
+  }
+  const int kt_count = p.alpha == 0.0f || kt_end <= kt_begin ? 0 : int(kt_end - kt_begin);
 
   using ACopy =
       std::conditional_t<Packed, PackedPanelCopy<T::kBlockM, T::kBlockK, T::kStrideA, T::kThreads>,
@@ -589,6 +599,7 @@ Args args_of(const GemmProblem& p, int tiles_m, int tiles_n) {
   a.c = static_cast<float*>(p.c), a.ldc = p.ldc;
   a.tiles_m = tiles_m, a.tiles_n = tiles_n;
   a.triangle = p.c_triangle;
+  a.a_nonzero = p.a_nonzero, a.b_nonzero = p.b_nonzero;
   return a;
 }
 
@@ -666,6 +677,7 @@ cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
     a.m = m_in, a.n = n_in;
     a.trans_a = false, a.a = packed_a, a.lda = panel_a;
     a.trans_b = true, a.b = packed_b, a.ldb = panel_b;
+    a.a_nonzero = a.b_nonzero = Triangle::kAll;
     a.k_tiles_per_slice = int(std::min<int64_t>((p.k + T::kBlockK - 1) / T::kBlockK, 0x7fffffff));
     a.strip_rows = strip_rows, a.strip_cols = strip_cols;
     a.strip_blocks_bottom = strip_rows ? int((p.n + kStripChunk - 1) / kStripChunk) : 0;

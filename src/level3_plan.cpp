@@ -266,10 +266,14 @@ class TriangularPlan {
     copy.c = copy_, copy.ldc = copy.m;
     if (cudaError_t err = be_.tri_update(copy); err != cudaSuccess) return err;
     const Operand f{full, order_, p_.trans}, part{copy_, copy.m, Op::kNoTrans};
-    if (left) {
-      return be_.gemm(gemm_of(p_.type, len, p_.n, len, alpha, f, part, kZero, b_part(off), p_.ldc));
-    }
-    return be_.gemm(gemm_of(p_.type, p_.m, len, len, alpha, part, f, kZero, b_part(off), p_.ldc));
+    // op(F) is M's diagonal block (trsm: its inverse), zero outside M's triangle: the GEMM rows
+    // that can skip those zeros' k-steps.
+    const Triangle nonzero = m_lower_ ? Triangle::kLower : Triangle::kUpper;
+    GemmProblem g =
+        left ? gemm_of(p_.type, len, p_.n, len, alpha, f, part, kZero, b_part(off), p_.ldc)
+             : gemm_of(p_.type, p_.m, len, len, alpha, part, f, kZero, b_part(off), p_.ldc);
+    (left ? g.a_nonzero : g.b_nonzero) = nonzero;
+    return be_.gemm(g);
   }
 
   cudaError_t leaf(int64_t off, int64_t len, const Scalar& alpha) {

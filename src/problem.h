@@ -89,6 +89,12 @@ struct GemmProblem {
   // Only this part of C (m == n for a triangle); the rows whose supports() accepts a triangle
   // skip the tiles outside it (syrk .. her2k on the GPU, src/level3_plan.cpp).
   Triangle c_triangle = Triangle::kAll;
+  // Where the caller knows op(A) (op(B)) to be square and zero outside one triangle with its
+  // diagonal (trmm's and trsm's GEMM leaves: a diagonal block made full, or its inverse): kLower,
+  // op(X)(r, c) == 0 wherever c > r; kUpper, wherever c < r. The rows that take it (supports()
+  // need not) skip the k-steps of a tile that meet only those zeros; the others multiply them.
+  Triangle a_nonzero = Triangle::kAll;
+  Triangle b_nonzero = Triangle::kAll;
   bool allow_tf32 = false;                // fp32 only: the user opted into TF32 tensor cores
   NameSet name_set = NameSet::kStandard;  // whose CPU BLAS runs the call on the CPU
 

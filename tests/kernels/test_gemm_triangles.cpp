@@ -3,7 +3,8 @@
 // same type on fresh random data. C holds NaN outside the triangle and in the padding rows, which
 // must come back bit for bit; with beta == 0 the triangle holds NaN too (C not read). Tolerances
 // from the type's eps and k. Suites: GemmTriangleRows.* (which rows accept a triangle, on a
-// nominal Hopper: no GPU), GemmTriangle.* (the rows on the device).
+// nominal Hopper: no GPU), GemmTriangle.* (the rows on the device), GemmZeroTriangle.* (every row
+// on the device, op(A) or op(B) zero outside a triangle: GemmProblem::a_nonzero, b_nonzero).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -88,6 +89,8 @@ struct Case {
   Triangle tri;
   Scalar alpha, beta;
   int64_t pad;
+  // op(A) (op(B)) zero outside this triangle, as GemmProblem::a_nonzero (b_nonzero) says (k == n).
+  Triangle a_nonzero = Triangle::kAll, b_nonzero = Triangle::kAll;
 };
 
 double eps_of(DataType t) {
@@ -117,6 +120,24 @@ double component(DataType t, const std::vector<unsigned char>& v, size_t e, int 
                       : reinterpret_cast<const double*>(v.data())[i];
 }
 
+// Element (r, c) of op(X) for X stored with leading dimension ld: its index in X.
+size_t op_index(Op op, int64_t r, int64_t c, int64_t ld) {
+  return size_t(op == Op::kNoTrans ? r + c * ld : c + r * ld);
+}
+
+// op(X) (order x order) made zero outside `nonzero` (kLower: wherever col > row; kUpper: col <
+// row).
+void zero_outside(DataType t, std::vector<unsigned char>& x, Op op, int64_t ld, int64_t order,
+                  Triangle nonzero) {
+  if (nonzero == Triangle::kAll) return;
+  const size_t elem = tileblas::size_of(t);
+  for (int64_t c = 0; c < order; ++c) {
+    for (int64_t r = 0; r < order; ++r) {
+      if (!in_triangle(nonzero, r, c)) std::memset(&x[op_index(op, r, c, ld) * elem], 0, elem);
+    }
+  }
+}
+
 void set_nan(DataType t, std::vector<unsigned char>& v, size_t e) {
   const size_t elem = tileblas::size_of(t);
   if (is_single(t)) {
@@ -139,6 +160,8 @@ std::string run_case(const GemmKernel& row, DataType type, const Case& c, std::m
   std::vector<unsigned char> a = random_elements(type, size_t(lda * a_cols), rng);
   std::vector<unsigned char> b = random_elements(type, size_t(ldb * b_cols), rng);
   std::vector<unsigned char> cm = random_elements(type, size_t(ldc * n), rng);
+  zero_outside(type, a, c.ta, lda, n, c.a_nonzero);
+  zero_outside(type, b, c.tb, ldb, n, c.b_nonzero);
   for (int64_t j = 0; j < n; ++j) {
     for (int64_t i = 0; i < ldc; ++i) {
       const bool in = i < n && in_triangle(c.tri, i, j);
@@ -152,12 +175,14 @@ std::string run_case(const GemmKernel& row, DataType type, const Case& c, std::m
   p.alpha = c.alpha, p.beta = c.beta;
   p.lda = lda, p.ldb = ldb, p.ldc = ldc;
   p.c_triangle = c.tri;
+  p.a_nonzero = c.a_nonzero, p.b_nonzero = c.b_nonzero;
 
   // The reference: OpenBLAS's full GEMM on host copies (what lies outside the triangle ignored).
   std::vector<unsigned char> want = cm;
   GemmProblem h = p;
   h.a = a.data(), h.b = b.data(), h.c = want.data();
   h.c_triangle = Triangle::kAll;
+  h.a_nonzero = h.b_nonzero = Triangle::kAll;
   const std::string why = tbtest::openblas_gemm(h);
   if (!why.empty()) return "OpenBLAS: " + why;
 
@@ -247,6 +272,47 @@ void run_rows(const std::vector<int64_t>& sizes, int cases_per_row) {
     }
   }
   EXPECT_GT(ran, 0);
+}
+
+// op(A) or op(B) zero outside a triangle (GemmProblem::a_nonzero, b_nonzero: trmm's and trsm's
+// GEMM leaves): every row of the type, forced, on all of C. The rows that skip the zeros' k-steps
+// must still multiply every k-step a tile needs (a range cut one step short loses products).
+void run_zero_triangles(const std::vector<int64_t>& sizes, int cases_per_row) {
+  std::mt19937 rng(tbtest::rng()());
+  std::uniform_real_distribution<double> u(-1.5, 1.5);
+  int ran = 0;
+  for (DataType type : kTypes) {
+    const bool complex = tileblas::is_complex(type);
+    const std::vector<Op> ops = ops_of(type);
+    for (const GemmKernel& row : tileblas::gemm_kernels()) {
+      if (!row.supports(probe(type, 64, 64, 64, Triangle::kAll), tbtest::hopper_caps())) continue;
+      for (int i = 0; i < cases_per_row; ++i) {
+        Case c;
+        c.n = c.k = sizes[rng() % sizes.size()];
+        c.ta = ops[rng() % ops.size()], c.tb = ops[rng() % ops.size()];
+        c.tri = Triangle::kAll;
+        const Triangle nonzero = i % 2 == 0 ? Triangle::kLower : Triangle::kUpper;
+        (i % 4 < 2 ? c.a_nonzero : c.b_nonzero) = nonzero;
+        c.alpha = complex ? Scalar(u(rng), u(rng)) : Scalar(u(rng));
+        c.beta = i % 3 == 0 ? Scalar(0.0) : complex ? Scalar(u(rng), u(rng)) : Scalar(u(rng));
+        c.pad = int64_t(rng() % 3);
+        const std::string why = run_case(row, type, c, rng);
+        if (why == "skip") continue;
+        ++ran;
+        EXPECT_EQ(why, "") << row.name << " " << tileblas::name_of(type) << " n=k=" << c.n << " "
+                           << tileblas::name_of(c.ta) << tileblas::name_of(c.tb) << " op("
+                           << (c.a_nonzero != Triangle::kAll ? "A" : "B") << ") "
+                           << (nonzero == Triangle::kLower ? "lower" : "upper") << " beta=("
+                           << c.beta.re << "," << c.beta.im << ") pad=" << c.pad;
+      }
+    }
+  }
+  EXPECT_GT(ran, 0);
+}
+
+TEST(GemmZeroTriangle, EveryRowAcrossTileEdges) {
+  TB_REQUIRE_GPU();
+  run_zero_triangles({1, 31, 64, 65, 128, 129, 200, 257, 520}, 8);
 }
 
 TEST(GemmTriangle, EveryRowAcrossTileEdges) {

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 
 #include "host_plans.h"
 
@@ -240,6 +241,43 @@ cudaError_t CpuLevel3Backend::join() {
   return first;
 }
 
+namespace {
+
+// Whether op(X) (rows x cols, X stored with leading dimension ld) is square and exactly zero
+// outside `nonzero` (kLower: wherever col > row; kUpper: wherever col < row); "" or what is not.
+std::string zero_outside(tileblas::Triangle nonzero, const void* x, int64_t ld, Op op, int64_t rows,
+                         int64_t cols, DataType type) {
+  if (nonzero == tileblas::Triangle::kAll) return "";
+  if (rows != cols) return "a zero triangle promised of an operand that is not square";
+  const size_t elem = tileblas::size_of(type);
+  const bool single = type == DataType::kF32 || type == DataType::kC32;
+  const int parts = tileblas::is_complex(type) ? 2 : 1;
+  for (int64_t c = 0; c < cols; ++c) {
+    for (int64_t r = 0; r < rows; ++r) {
+      if (nonzero == tileblas::Triangle::kLower ? c <= r : c >= r) continue;
+      const int64_t at = op == Op::kNoTrans ? r + c * ld : c + r * ld;
+      const auto* e = static_cast<const unsigned char*>(x) + size_t(at) * elem;
+      for (int part = 0; part < parts; ++part) {
+        double v = 0;
+        if (single) {
+          float f;
+          std::memcpy(&f, e + part * sizeof(float), sizeof f);
+          v = f;
+        } else {
+          std::memcpy(&v, e + part * sizeof(double), sizeof v);
+        }
+        if (v != 0) {
+          return "op(X)(" + std::to_string(r) + ", " + std::to_string(c) +
+                 ") is not zero outside the triangle promised";
+        }
+      }
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 bool CpuLevel3Backend::gemm_supports(const tileblas::GemmProblem& p) {
   return p.c_triangle == tileblas::Triangle::kAll || (triangles_ && p.m == p.n);
 }
@@ -251,10 +289,11 @@ cudaError_t CpuLevel3Backend::gemm(const tileblas::GemmProblem& p) {
     return cudaErrorNotSupported;
   }
   return run([this, p] {
-    std::string why;
-    if (p.c_triangle == tileblas::Triangle::kAll) {
+    std::string why = zero_outside(p.a_nonzero, p.a, p.lda, p.trans_a, p.m, p.k, p.ab_type) +
+                      zero_outside(p.b_nonzero, p.b, p.ldb, p.trans_b, p.k, p.n, p.ab_type);
+    if (why.empty() && p.c_triangle == tileblas::Triangle::kAll) {
       why = openblas_gemm(p);
-    } else {
+    } else if (why.empty()) {
       // C copied whole (NaN outside the triangle included: OpenBLAS reads none of it with beta ==
       // 0), computed whole, and only the triangle copied back.
       const size_t elem = tileblas::size_of(p.c_type);

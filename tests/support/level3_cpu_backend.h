@@ -37,7 +37,9 @@ class CpuLevel3Backend final : public tileblas::Level3Backend {
   // kernels do; else gemm_supports() refuses such problems, as for a type without such kernels.
   explicit CpuLevel3Backend(bool triangles = true) : triangles_(triangles) {}
 
-  // A triangle of C: OpenBLAS on a copy of C, then that triangle copied into C.
+  // A triangle of C: OpenBLAS on a copy of C, then that triangle copied into C. Where the problem
+  // says op(A) or op(B) is zero outside a triangle (GemmProblem::a_nonzero, b_nonzero), it checks
+  // that it is, exactly, and fails the GEMM otherwise.
   cudaError_t gemm(const tileblas::GemmProblem& p) override;
   bool gemm_supports(const tileblas::GemmProblem& p) override;
   cudaError_t tri_update(const tileblas::TriUpdateProblem& p) override;
