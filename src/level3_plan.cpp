@@ -555,13 +555,15 @@ bool is_float_type(DataType t) {
 Level3BlockSizes level3_block_sizes(DataType type) {
   Level3BlockSizes s;
   s.tri_leaf = tri_block::max_order(type);
-  // Measured on the H200 (docs/NOTES-level3.md). syrk..her2k through scratch (where the GEMM has
-  // no triangle rows): fp32 diagonal blocks of 256 beat 512 by 1-2 % at 4096 and 8192 since the
-  // blocks' GEMMs run side by side (512 won before); the other types keep 512. trmm: GEMM leaves of
-  // 512 beat 256 at 1024-8192 (s, d); trsm: 256 beat 512 (s, d; the inversions and leaf GEMMs are
-  // smaller).
+  // Measured on the H200 and the H100 (docs/NOTES-level3.md). syrk..her2k through scratch (where
+  // the GEMM has no triangle rows): fp32 diagonal blocks of 256 beat 512 by 1-2 % at 4096 and 8192
+  // since the blocks' GEMMs run side by side (512 won before); the other types keep 512. trmm:
+  // since its GEMM leaves skip the zeros of their full block (GemmProblem::a_nonzero), large leaves
+  // won at 1024-8192: 4096 for fp64 and complex fp32, 2048 for fp32 (a 4096 leaf goes to the packed
+  // row, which multiplies the zeros), 512 still for complex double (within 2 %). trsm: 256 beat
+  // 512 (s, d; the inversions and leaf GEMMs are smaller), and 1024 and up lost in every type.
   s.rank_leaf = type == DataType::kF32 ? 256 : 512;
-  s.trmm_leaf = 512;
+  s.trmm_leaf = type == DataType::kF32 ? 2048 : type == DataType::kC64 ? 512 : 4096;
   s.trsm_leaf = 256;
   // trmm, trsm in panels of B side by side: complex double gained at 4096 and 8192 (ztrsm 1.08 /
   // 1.13 of cuBLAS against 1.02 / 1.09, ztrmm 1.02 / 1.01 against 0.97 / 0.99; H100), fp32 and
