@@ -242,7 +242,13 @@ std::vector<Op> ops_of(DataType t) {
   return {Op::kNoTrans, Op::kTrans};
 }
 
-void run_rows(const std::vector<int64_t>& sizes, int cases_per_row) {
+const char* name_of(Triangle t) { return t == Triangle::kLower ? "lower" : "upper"; }
+
+// `cases_per_row` cases on every row of each type that `takes(row, type)`: sizes from `sizes`,
+// random transposes, alpha, beta (zero every third case) and padding, then `shape(i, &c)` sets the
+// case's k and triangles.
+template <class Takes, class Shape>
+void run_cases(const std::vector<int64_t>& sizes, int cases_per_row, Takes takes, Shape shape) {
   std::mt19937 rng(tbtest::rng()());
   std::uniform_real_distribution<double> u(-1.5, 1.5);
   int ran = 0;
@@ -250,64 +256,52 @@ void run_rows(const std::vector<int64_t>& sizes, int cases_per_row) {
     const bool complex = tileblas::is_complex(type);
     const std::vector<Op> ops = ops_of(type);
     for (const GemmKernel& row : tileblas::gemm_kernels()) {
-      if (!accepts_triangles(row, type)) continue;
+      if (!takes(row, type)) continue;
       for (int i = 0; i < cases_per_row; ++i) {
         Case c;
         c.n = sizes[rng() % sizes.size()];
-        c.k = std::vector<int64_t>{1, 7, 16, 33, 130}[rng() % 5];
         c.ta = ops[rng() % ops.size()], c.tb = ops[rng() % ops.size()];
-        c.tri = i % 2 == 0 ? Triangle::kLower : Triangle::kUpper;
         c.alpha = complex ? Scalar(u(rng), u(rng)) : Scalar(u(rng));
         c.beta = i % 3 == 0 ? Scalar(0.0) : complex ? Scalar(u(rng), u(rng)) : Scalar(u(rng));
         c.pad = int64_t(rng() % 3);
+        shape(i, rng, &c);
         const std::string why = run_case(row, type, c, rng);
         if (why == "skip") continue;
         ++ran;
         EXPECT_EQ(why, "") << row.name << " " << tileblas::name_of(type) << " n=" << c.n
                            << " k=" << c.k << " " << tileblas::name_of(c.ta)
-                           << tileblas::name_of(c.tb)
-                           << (c.tri == Triangle::kLower ? " lower" : " upper") << " beta=("
-                           << c.beta.re << "," << c.beta.im << ") pad=" << c.pad;
+                           << tileblas::name_of(c.tb) << " C "
+                           << (c.tri == Triangle::kAll ? "all" : name_of(c.tri)) << " op(A) "
+                           << (c.a_nonzero == Triangle::kAll ? "full" : name_of(c.a_nonzero))
+                           << " op(B) "
+                           << (c.b_nonzero == Triangle::kAll ? "full" : name_of(c.b_nonzero))
+                           << " beta=(" << c.beta.re << "," << c.beta.im << ") pad=" << c.pad;
       }
     }
   }
   EXPECT_GT(ran, 0);
 }
 
+// A triangle of C, on the rows that accept one.
+void run_rows(const std::vector<int64_t>& sizes, int cases_per_row) {
+  run_cases(sizes, cases_per_row, accepts_triangles, [](int i, std::mt19937& rng, Case* c) {
+    c->k = std::vector<int64_t>{1, 7, 16, 33, 130}[rng() % 5];
+    c->tri = i % 2 == 0 ? Triangle::kLower : Triangle::kUpper;
+  });
+}
+
 // op(A) or op(B) zero outside a triangle (GemmProblem::a_nonzero, b_nonzero: trmm's and trsm's
 // GEMM leaves): every row of the type, forced, on all of C. The rows that skip the zeros' k-steps
 // must still multiply every k-step a tile needs (a range cut one step short loses products).
 void run_zero_triangles(const std::vector<int64_t>& sizes, int cases_per_row) {
-  std::mt19937 rng(tbtest::rng()());
-  std::uniform_real_distribution<double> u(-1.5, 1.5);
-  int ran = 0;
-  for (DataType type : kTypes) {
-    const bool complex = tileblas::is_complex(type);
-    const std::vector<Op> ops = ops_of(type);
-    for (const GemmKernel& row : tileblas::gemm_kernels()) {
-      if (!row.supports(probe(type, 64, 64, 64, Triangle::kAll), tbtest::hopper_caps())) continue;
-      for (int i = 0; i < cases_per_row; ++i) {
-        Case c;
-        c.n = c.k = sizes[rng() % sizes.size()];
-        c.ta = ops[rng() % ops.size()], c.tb = ops[rng() % ops.size()];
-        c.tri = Triangle::kAll;
-        const Triangle nonzero = i % 2 == 0 ? Triangle::kLower : Triangle::kUpper;
-        (i % 4 < 2 ? c.a_nonzero : c.b_nonzero) = nonzero;
-        c.alpha = complex ? Scalar(u(rng), u(rng)) : Scalar(u(rng));
-        c.beta = i % 3 == 0 ? Scalar(0.0) : complex ? Scalar(u(rng), u(rng)) : Scalar(u(rng));
-        c.pad = int64_t(rng() % 3);
-        const std::string why = run_case(row, type, c, rng);
-        if (why == "skip") continue;
-        ++ran;
-        EXPECT_EQ(why, "") << row.name << " " << tileblas::name_of(type) << " n=k=" << c.n << " "
-                           << tileblas::name_of(c.ta) << tileblas::name_of(c.tb) << " op("
-                           << (c.a_nonzero != Triangle::kAll ? "A" : "B") << ") "
-                           << (nonzero == Triangle::kLower ? "lower" : "upper") << " beta=("
-                           << c.beta.re << "," << c.beta.im << ") pad=" << c.pad;
-      }
-    }
-  }
-  EXPECT_GT(ran, 0);
+  auto any_row = [](const GemmKernel& row, DataType type) {
+    return row.supports(probe(type, 64, 64, 64, Triangle::kAll), tbtest::hopper_caps());
+  };
+  run_cases(sizes, cases_per_row, any_row, [](int i, std::mt19937&, Case* c) {
+    c->k = c->n;
+    c->tri = Triangle::kAll;
+    (i % 4 < 2 ? c->a_nonzero : c->b_nonzero) = i % 2 == 0 ? Triangle::kLower : Triangle::kUpper;
+  });
 }
 
 TEST(GemmZeroTriangle, EveryRowAcrossTileEdges) {
