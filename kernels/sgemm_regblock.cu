@@ -88,8 +88,8 @@ struct Args {
   // on the strip below.
   int strip_rows, strip_cols, strip_blocks_bottom;
   Triangle triangle;  // GemmProblem::c_triangle (not with split-K or packed operands)
-  // GemmProblem::a_nonzero, b_nonzero: a block multiplies only the k-steps its tile needs (kAll
-  // for packed operands).
+  // GemmProblem::a_nonzero, b_nonzero: a block multiplies only the k-steps its tile needs (not in
+  // the packed row, whose kernel compiles the test out).
   Triangle a_nonzero, b_nonzero;
 };
 
@@ -677,7 +677,6 @@ cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
     a.m = m_in, a.n = n_in;
     a.trans_a = false, a.a = packed_a, a.lda = panel_a;
     a.trans_b = true, a.b = packed_b, a.ldb = panel_b;
-    a.a_nonzero = a.b_nonzero = Triangle::kAll;
     a.k_tiles_per_slice = int(std::min<int64_t>((p.k + T::kBlockK - 1) / T::kBlockK, 0x7fffffff));
     a.strip_rows = strip_rows, a.strip_cols = strip_cols;
     a.strip_blocks_bottom = strip_rows ? int((p.n + kStripChunk - 1) / kStripChunk) : 0;
