@@ -6,8 +6,9 @@
 // herk, her2k (lower, N, k = n), symm, hemm (side L, lower); "plan_tri<r>" rows run syrk and
 // syr2k with diagonal blocks of order r on their triangles (Level3BlockSizes::rank_triangle_leaf;
 // the plans' own: all of C as one), and "plan_gemmleaf<l>" rows trmm and trsm with GEMM leaves of
-// order l other than their own (Level3BlockSizes::trmm_leaf, trsm_leaf: 256 to 4096; for s and
-// d also 0: tri_block leaves only);
+// order l other than their own (Level3BlockSizes::trmm_leaf, trsm_leaf: 256 to 4096, as far as the
+// device has a plan: trsm's to tri_invert's largest order; for s and d also 0: tri_block leaves
+// only);
 // "plan_panels<p>" rows trmm and trsm with B in p panels (Level3BlockSizes::tri_panels). Each timed
 // call starts from the same operands: B of trsm/trmm is restored (untimed, before the call's first
 // event) since they work in place; syrk..hemm use beta = 0.5 on their own C. Triangles are well
@@ -332,6 +333,15 @@ struct Row {
   int64_t panels = 0;      // tri_panels; 0: the plans' own
 };
 
+// The row's block sizes: the plans' own but where the row names others.
+tileblas::Level3BlockSizes sizes_of(const Row& r) {
+  tileblas::Level3BlockSizes sizes = tileblas::level3_block_sizes(r.type);
+  if (r.triangle_leaf > 0) sizes.rank_triangle_leaf = r.triangle_leaf;
+  if (r.gemm_leaf >= 0) sizes.trmm_leaf = sizes.trsm_leaf = r.gemm_leaf;
+  if (r.panels > 0) sizes.tri_panels = r.panels;
+  return sizes;
+}
+
 Level3Problem problem_of(const Row& r) {
   Level3Problem p;
   p.op = r.op, p.type = r.type;
@@ -356,14 +366,11 @@ void bench_row(benchmark::State& state, Row r, const std::string& name) {
   if (is_tri(r.op)) condition_lower(r.type, a, r.n);
   p.a = a.p, p.b = b.p;
   p.c = ours.p;
-  if (!tileblas::level3_on_device_supports(p, caps)) {
+  if (!tileblas::level3_on_device_supports_with(p, caps, sizes_of(r))) {
     state.SkipWithError("the device has no plan for this problem");
     return;
   }
-  tileblas::Level3BlockSizes sizes = tileblas::level3_block_sizes(r.type);
-  if (r.triangle_leaf > 0) sizes.rank_triangle_leaf = r.triangle_leaf;
-  if (r.gemm_leaf >= 0) sizes.trmm_leaf = sizes.trsm_leaf = r.gemm_leaf;
-  if (r.panels > 0) sizes.tri_panels = r.panels;
+  const tileblas::Level3BlockSizes sizes = sizes_of(r);
   auto reset = [&](Matrix& out) {
     return [&] {
       tbbench::check(
@@ -439,7 +446,7 @@ bool register_level3_benches() {
   for (const Row& r : rows) {
     Level3Problem p = problem_of(r);
     p.a = p.b = p.c = reinterpret_cast<void*>(uintptr_t(1) << 20);
-    if (!tileblas::level3_on_device_supports(p, hopper)) continue;
+    if (!tileblas::level3_on_device_supports_with(p, hopper, sizes_of(r))) continue;
     const std::string plan = r.triangle_leaf > 0 ? "plan_tri" + std::to_string(r.triangle_leaf)
                              : r.gemm_leaf >= 0  ? "plan_gemmleaf" + std::to_string(r.gemm_leaf)
                              : r.panels > 0      ? "plan_panels" + std::to_string(r.panels)

@@ -231,6 +231,10 @@ class HostBackend final : public Level3Backend {
             tri_block_host::lanes(p.type), multiply_adds >= kTeamWakeMultiplyAdds);
     return cudaSuccess;
   }
+  cudaError_t tri_invert(const TriInvertProblem& p) override {  // the host plans have no use for it
+    host_tri_invert(p);
+    return cudaSuccess;
+  }
   // The calling thread's buffers, one per scratch() of a plan, grown as needed and kept: a plan
   // asks for at most three, and a host plan's are at most a few MiB (512^2 complex doubles).
   cudaError_t scratch(size_t bytes, void** p) override {
@@ -256,6 +260,28 @@ void host_tri_fill(const TriFillProblem& p) {
   with_type(p.type, [&](auto zero) { tri_fill_typed<decltype(zero)>(p, 0, p.n); });
 }
 void host_tri_block(const TriBlockProblem& p) { tri_block_host::run(p); }
+void host_tri_invert(const TriInvertProblem& p) {
+  const size_t elem = size_of(p.type);
+  for (int64_t b = 0; b < p.blocks(); ++b) {
+    const int64_t first = b * p.block, len = std::min(p.block, p.n - first);
+    TriBlockProblem t;
+    t.type = p.type;
+    t.op = TriBlockOp::kSolve;
+    t.side = Side::kLeft, t.uplo = p.uplo, t.trans = Op::kNoTrans, t.diag = p.diag;
+    t.order = t.count = len;
+    t.a = static_cast<const char*>(p.a) + size_t(first + first * p.lda) * elem, t.lda = p.lda;
+    t.b = static_cast<char*>(p.inv) + size_t(first * p.block) * elem, t.ldb = p.block;
+    // The identity, then the solve on it.
+    with_type(p.type, [&](auto zero) {
+      using T = decltype(zero);
+      T* x = static_cast<T*>(t.b);
+      for (int64_t j = 0; j < len; ++j) {
+        for (int64_t i = 0; i < len; ++i) x[i + j * p.block] = T(i == j ? 1 : 0);
+      }
+    });
+    tri_block_host::run(t);
+  }
+}
 
 Level3BlockSizes host_level3_block_sizes(DataType) {
   Level3BlockSizes s;

@@ -1,9 +1,9 @@
 // The Level-3 plans on the host: src/level3_plan.cpp's decompositions on host memory, each GEMM on
 // our host kernel or the host team (route_plan_gemm_on_cpu(): one CPU BLAS call where neither
 // takes it), trmm's and trsm's diagonal blocks on kernels/tri_block_host.h, the other block
-// operations as loops. For small host calls, where these outrun the CPU BLAS's own trsm, syrk, symm, ... by more
-// than the plan's extra work (syrk's diagonal blocks computed whole, symm's A made full):
-// route_level3() takes this path where its measured points say so.
+// operations as loops. For small host calls, where these outrun the CPU BLAS's own trsm, syrk,
+// symm, ... by more than the plan's extra work (syrk's diagonal blocks computed whole, symm's A
+// made full): route_level3() takes this path where its measured points say so.
 #pragma once
 
 #include "level3.h"
@@ -21,6 +21,8 @@ struct Rates;
 void host_tri_update(const TriUpdateProblem& p);
 void host_tri_fill(const TriFillProblem& p);
 void host_tri_block(const TriBlockProblem& p);
+// Each block's inverse by host_tri_block's substitution on the identity.
+void host_tri_invert(const TriInvertProblem& p);
 
 // The block sizes of plans on the host for `type`: no triangle GEMMs (the host kernel computes
 // whole blocks), so syrk .. her2k compute C's diagonal blocks of rank_leaf whole into scratch;

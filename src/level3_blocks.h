@@ -1,7 +1,7 @@
 // The small operations on diagonal blocks that the Level-3 plans (src/level3_plan.h) use beside
-// GEMM, as problems: the kernel families in kernels/ (tri_update, tri_fill, tri_block) compute them
-// on the device, a test backend's loops on the host. Column-major, element types f32, f64, c32,
-// c64 (complex as interleaved re, im pairs). Plain C++, no CUDA types.
+// GEMM, as problems: the kernel families in kernels/ (tri_update, tri_fill, tri_block, tri_invert)
+// compute them on the device, a test backend's loops on the host. Column-major, element types f32,
+// f64, c32, c64 (complex as interleaved re, im pairs). Plain C++, no CUDA types.
 #pragma once
 
 #include <cstdint>
@@ -82,6 +82,25 @@ struct TriBlockProblem {
 
   int64_t b_rows() const { return side == Side::kLeft ? order : count; }
   int64_t b_cols() const { return side == Side::kLeft ? count : order; }
+};
+
+// The inverses of A's diagonal blocks of order `block` (the last one n - (blocks() - 1) * block if
+// that is less), A n x n triangular (`uplo`; only that triangle of each diagonal block is read;
+// diag kUnit: the diagonal is taken as ones and not read). Block b (A's rows and columns
+// [b*block, b*block + len)) goes to inv + b*block*block elements, leading dimension `block`, every
+// element of its len x len written: the inverse in the `uplo` triangle, zeros in the other.
+// Divides by A's diagonal (no check for zeros, as netlib).
+struct TriInvertProblem {
+  DataType type = DataType::kF32;
+  Uplo uplo = Uplo::kLower;
+  Diag diag = Diag::kNonUnit;
+  int64_t n = 0;
+  int64_t block = 1;
+  const void* a = nullptr;
+  int64_t lda = 0;
+  void* inv = nullptr;
+
+  int64_t blocks() const { return (n + block - 1) / block; }
 };
 
 }  // namespace tileblas

@@ -73,9 +73,10 @@ cudaError_t scale_only(const Level3Problem& p, Level3Backend& be, Fill fill, int
 // of M that couples them is M_sf (side L: B_s gets M_sf*B_f) or M_fs (side R: B_s gets B_f*M_fs):
 //   side L, M lower: f = 1, s = 2     side L, M upper: f = 2, s = 1
 //   side R, M lower: f = 2, s = 1     side R, M upper: f = 1, s = 2
-// trsm:  X_f = solve(alpha*B_f);  B_s = alpha*B_s - M_sf*X_f (L) or - X_f*M_fs (R);  X_s =
-// solve(B_s) trmm:  B_s = alpha*M_ss*B_s;  B_s += alpha*M_sf*B_f (L) or alpha*B_f*M_fs (R);  B_f =
-// alpha*M_ff*B_f
+//   trsm:  X_f = solve(alpha*B_f);  B_s = alpha*B_s - M_sf*X_f (L) or - X_f*M_fs (R);
+//          X_s = solve(B_s)
+//   trmm:  B_s = alpha*M_ss*B_s;  B_s += alpha*M_sf*B_f (L) or alpha*B_f*M_fs (R);
+//          B_f = alpha*M_ff*B_f
 class TriangularPlan {
  public:
   TriangularPlan(const Level3Problem& p, Level3Backend& be, const Level3BlockSizes& sizes)
@@ -83,49 +84,49 @@ class TriangularPlan {
     const bool a_lower = p.uplo == Uplo::kLower;
     m_lower_ = p.trans == Op::kNoTrans ? a_lower : !a_lower;
     first_is_1_ = (p.side == Side::kLeft) == m_lower_;
-    // trsm solves part f first, trmm multiplies part s first: the leaves' order.
-    ascending_ = (p.op == Level3Op::kTrsm) == first_is_1_;
     const int64_t gemm_leaf = p.op == Level3Op::kTrmm ? sizes.trmm_leaf : sizes.trsm_leaf;
     gemm_leaf_ = gemm_leaf > tri_leaf_ && p.a_order() > tri_leaf_;
     leaf_ = gemm_leaf_ ? gemm_leaf : tri_leaf_;
   }
 
   // The GEMM leaves' scratch: a copy of B's part, reused by every leaf of a panel (its leaves run
-  // one after another), and every diagonal block made full, each in a lane of its own: trmm's the
-  // block with zeros outside its triangle, trsm's the block's inverse. Without overlap they are
-  // all made here and joined. With it the lanes are detached: the first kLookahead blocks are
-  // issued here, each GEMM leaf issues the blocks up to kLookahead past its own and awaits only
-  // its own block's lane (the solve starts after the first inversion, the others run beside it,
-  // and the host issues the solve's launches between theirs); the caller joins them after the run.
-  cudaError_t prepare(bool overlap) {
-    overlap_ = overlap;
+  // one after another), and every diagonal block made full before the run: trmm's the block with
+  // zeros outside its triangle (one tri_fill each), trsm's the block's inverse (one tri_invert for
+  // all of them).
+  cudaError_t prepare() {
     if (!gemm_leaf_) return cudaSuccess;
     order_ = std::min(leaf_, p_.a_order());
     const int64_t count = p_.side == Side::kLeft ? p_.n : p_.m;
-    const bool trsm = p_.op == Level3Op::kTrsm;
-    blocks_ = (p_.a_order() + leaf_ - 1) / leaf_;
+    const int64_t blocks = (p_.a_order() + leaf_ - 1) / leaf_;
     const size_t block = size_t(order_) * size_t(order_);
-    const size_t elems = block * size_t(blocks_ + (trsm ? 1 : 0)) + size_t(order_) * size_t(count);
+    const size_t elems = block * size_t(blocks) + size_t(order_) * size_t(count);
     void* s = nullptr;
     if (cudaError_t err = be_.scratch(elems * elem_, &s); err != cudaSuccess) return err;
     full_ = s;
-    copy_ = static_cast<char*>(s) + block * size_t(blocks_) * elem_;
-    if (trsm) {
-      // The identity's source: a zero block (tri_fill makes each block's unit diagonal on it).
-      zeros_ = static_cast<char*>(copy_) + size_t(order_) * size_t(count) * elem_;
-      TriUpdateProblem z;
-      z.type = p_.type;
-      z.fill = Fill::kFull;
-      z.m = z.n = order_;
-      z.beta = kZero;
-      z.c = zeros_, z.ldc = order_;
-      if (cudaError_t err = be_.tri_update(z); err != cudaSuccess) return err;
+    copy_ = static_cast<char*>(s) + block * size_t(blocks) * elem_;
+    if (p_.op == Level3Op::kTrsm) {
+      TriInvertProblem v;
+      v.type = p_.type;
+      v.uplo = p_.uplo, v.diag = p_.diag;
+      v.n = p_.a_order(), v.block = order_;
+      v.a = p_.a, v.lda = p_.lda;
+      v.inv = full_;
+      return be_.tri_invert(v);
     }
-    if (cudaError_t err = be_.fork(overlap_); err != cudaSuccess) return err;
-    const cudaError_t err = make_full_blocks(overlap_ ? kLookahead : blocks_);
-    if (overlap_) return err;
-    const cudaError_t joined = be_.join();
-    return err != cudaSuccess ? err : joined;
+    for (int64_t b = 0; b < blocks; ++b) {
+      const int64_t off = b * leaf_, len = std::min(leaf_, p_.a_order() - off);
+      if (len <= tri_leaf_) continue;  // a last block left to tri_block
+      TriFillProblem f;
+      f.type = p_.type;
+      f.uplo = p_.uplo;
+      f.mode = TriFillMode::kTriangular;
+      f.diag = p_.diag;
+      f.n = len;
+      f.a = at(p_.a, off, off, p_.lda, elem_), f.lda = p_.lda;
+      f.b = full_block(b), f.ldb = order_;
+      if (cudaError_t err = be_.tri_fill(f); err != cudaSuccess) return err;
+    }
+    return cudaSuccess;
   }
 
   // The same plan on B's columns (side L; rows for side R) [first, first + count): it shares the
@@ -183,78 +184,15 @@ class TriangularPlan {
                             beta, b_part(off_s), p_.ldc));
   }
 
-  // Full block b of full_: A's diagonal block b made full (trmm) or its inverse (trsm).
+  // Full block b of full_: A's diagonal block b made full (trmm) or its inverse (trsm), in A's
+  // orientation and triangle (inv(op(T)) = op(inv(T))).
   void* full_block(int64_t b) const {
     return static_cast<char*>(full_) + size_t(b) * size_t(order_) * size_t(order_) * elem_;
-  }
-
-  // The full blocks in the order the leaves use them (ascending_: block 0 first); lane i of the
-  // fork is position i. The position of block b, and (the same reflection) the block at
-  // position b.
-  int64_t position_of(int64_t b) const { return ascending_ ? b : blocks_ - 1 - b; }
-
-  // Issues the full blocks at positions [made_, up_to), each in the next lane of the fork (a lane
-  // left empty for a last block of order tri_leaf_ or less, which goes to tri_block); with
-  // overlap, then returns to the plan's own sequence (detach()).
-  cudaError_t make_full_blocks(int64_t up_to) {
-    up_to = std::min(up_to, blocks_);
-    if (made_ >= up_to) return cudaSuccess;
-    cudaError_t err = cudaSuccess;
-    for (; made_ < up_to && err == cudaSuccess; ++made_) {
-      be_.next_lane();
-      err = make_full_block(position_of(made_));
-    }
-    if (!overlap_) return err;
-    const cudaError_t detached = be_.detach();
-    return err != cudaSuccess ? err : detached;
-  }
-
-  // full_block(b): trmm's A block b with zeros outside its triangle, trsm's its inverse, in A's
-  // orientation and triangle (inv(op(T)) = op(inv(T))): the identity (tri_fill's unit diagonal on
-  // zeros_), then the block's substitution on it.
-  cudaError_t make_full_block(int64_t b) {
-    const int64_t off = b * leaf_, len = std::min(leaf_, p_.a_order() - off);
-    if (len <= tri_leaf_) return cudaSuccess;
-    const void* a = at(p_.a, off, off, p_.lda, elem_);
-    if (p_.op != Level3Op::kTrsm) return fill_block(b, len, a, p_.lda, p_.diag);
-    if (cudaError_t err = fill_block(b, len, zeros_, order_, Diag::kUnit); err != cudaSuccess)
-      return err;
-    Level3Problem q;
-    q.op = Level3Op::kTrsm;
-    q.type = p_.type;
-    q.side = Side::kLeft, q.uplo = p_.uplo, q.trans = Op::kNoTrans, q.diag = p_.diag;
-    q.m = q.n = len;
-    q.alpha = kOne;
-    q.a = a, q.lda = p_.lda;
-    q.c = full_block(b), q.ldc = order_;
-    Level3BlockSizes substitution;
-    substitution.tri_leaf = tri_leaf_;
-    return TriangularPlan(q, be_, substitution).run(0, len, kOne);
-  }
-
-  // full_block(b) (order len) from the `uplo` triangle of x (ldx): zeros in the other, the
-  // diagonal as `diag` says (kUnit: ones, x's not read).
-  cudaError_t fill_block(int64_t b, int64_t len, const void* x, int64_t ldx, Diag diag) {
-    TriFillProblem f;
-    f.type = p_.type;
-    f.uplo = p_.uplo;
-    f.mode = TriFillMode::kTriangular;
-    f.diag = diag;
-    f.n = len;
-    f.a = x, f.lda = ldx;
-    f.b = full_block(b), f.ldb = order_;
-    return be_.tri_fill(f);
   }
 
   // B's part [off, off + len) = alpha * (F*copy or copy*F), with F = op(A)'s diagonal block made
   // full (trmm) or its inverse (trsm), prepared.
   cudaError_t gemm_leaf(int64_t off, int64_t len, const Scalar& alpha) {
-    if (overlap_) {
-      const int64_t position = position_of(off / leaf_);
-      if (cudaError_t err = make_full_blocks(position + 1 + kLookahead); err != cudaSuccess)
-        return err;
-      if (cudaError_t err = be_.await_lane(int(position)); err != cudaSuccess) return err;
-    }
     void* const full = full_block(off / leaf_);
     const bool left = p_.side == Side::kLeft;
     TriUpdateProblem copy;  // copy = B's part (beta == 0: a plain copy)
@@ -296,16 +234,8 @@ class TriangularPlan {
   size_t elem_;
   bool m_lower_ = true;
   bool first_is_1_ = true;
-  // Full blocks issued ahead of the leaf that needs them (the side streams' work while the host
-  // issues the solve's).
-  static constexpr int64_t kLookahead = 3;
   bool gemm_leaf_ = false;
-  bool overlap_ = false;   // the full blocks' lanes are detached (prepare())
-  bool ascending_ = true;  // the leaves run from block 0 up
-  int64_t blocks_ = 0;     // diagonal blocks of order leaf_ (the last may be smaller)
-  int64_t made_ = 0;       // full blocks issued, in leaf order
-  void* zeros_ = nullptr;  // trsm: a zero block of order_, the identities' source
-  int64_t order_ = 0;      // the full blocks' order (and leading dimension)
+  int64_t order_ = 0;  // the full blocks' order (and leading dimension)
   void* full_ = nullptr;
   void* copy_ = nullptr;
 };
@@ -313,19 +243,13 @@ class TriangularPlan {
 cudaError_t run_triangular(const Level3Problem& p, Level3Backend& be, const Level3BlockSizes& s) {
   if (p.alpha.is_zero()) return scale_only(p, be, Fill::kFull, p.m, p.n, kZero, false);
   TriangularPlan plan(p, be, s);
+  if (cudaError_t err = plan.prepare(); err != cudaSuccess) return err;
   // B's other dimension in panels, each the whole plan in a lane of its own: one panel's small
-  // leaf steps overlap another's coupling GEMMs. One panel: the full blocks are made beside the
-  // solve (or product), each leaf waiting for its own.
+  // leaf steps overlap another's coupling GEMMs.
   const int64_t count = p.side == Side::kLeft ? p.n : p.m;
   const int64_t panels =
       std::clamp<int64_t>(count / std::max<int64_t>(s.tri_panel_min, 1), 1, s.tri_panels);
-  if (panels <= 1) {
-    const cudaError_t err = plan.prepare(true);
-    const cudaError_t ran = err == cudaSuccess ? plan.run(0, p.a_order(), p.alpha) : err;
-    const cudaError_t joined = be.join();
-    return ran != cudaSuccess ? ran : joined;
-  }
-  if (cudaError_t err = plan.prepare(false); err != cudaSuccess) return err;
+  if (panels <= 1) return plan.run(0, p.a_order(), p.alpha);
   if (cudaError_t err = be.fork(false); err != cudaSuccess) return err;
   cudaError_t err = cudaSuccess;
   for (int64_t i = 0; i < panels && err == cudaSuccess; ++i) {
@@ -560,11 +484,13 @@ Level3BlockSizes level3_block_sizes(DataType type) {
   // since the blocks' GEMMs run side by side (512 won before); the other types keep 512. trmm:
   // since its GEMM leaves skip the zeros of their full block (GemmProblem::a_nonzero), large leaves
   // won at 1024-8192: 4096 for fp64 and complex fp32, 2048 for fp32 (a 4096 leaf goes to the packed
-  // row, which multiplies the zeros), 512 still for complex double (within 2 %). trsm: 256 beat
-  // 512 (s, d; the inversions and leaf GEMMs are smaller), and 1024 and up lost in every type.
+  // row, which multiplies the zeros), 512 still for complex double (within 2 %). trsm, with every
+  // diagonal block inverted by one tri_invert before the solve: 512 beat 256 at 4096 and 8192 in
+  // every type (ctrsm 1.03-1.05 / 0.99-1.01 of cuBLAS against 1.01-1.03 / 0.98-0.99, H100) and
+  // lost at 1024 (1.38 against 1.49-1.54); 1024 lost at every size (its inverses' 1024 steps).
   s.rank_leaf = type == DataType::kF32 ? 256 : 512;
   s.trmm_leaf = type == DataType::kF32 ? 2048 : type == DataType::kC64 ? 512 : 4096;
-  s.trsm_leaf = 256;
+  s.trsm_leaf = 512;
   // trmm, trsm in panels of B side by side: complex double gained at 4096 and 8192 (ztrsm 1.08 /
   // 1.13 of cuBLAS against 1.02 / 1.09, ztrmm 1.02 / 1.01 against 0.97 / 0.99; H100), fp32 and
   // fp64 lost at 4096 (strsm 0.83 against 0.93, strmm 0.89 against 1.06) and ztrmm at 1024.

@@ -12,10 +12,9 @@
 //                 (tri_leaf, trmm_leaf] are one GEMM by the block made full in scratch (zeros
 //                 outside the triangle, with a copy of B's part as the other operand): their only
 //                 flops on zeros. trsm's blocks of order in (tri_leaf, trsm_leaf] likewise by the
-//                 block's inverse, computed for every diagonal block before the solve (each by
-//                 substitution on the identity, in lanes of their own). B's columns (side L;
-//                 rows for side R) in up to `tri_panels` panels, each such a plan in a lane of its
-//                 own.
+//                 block's inverse, computed for every diagonal block before the solve (one
+//                 tri_invert for all of them). B's columns (side L; rows for side R) in up to
+//                 `tri_panels` panels, each such a plan in a lane of its own.
 //   syrk .. her2k where the GEMM computes a triangle of C (GemmProblem::c_triangle): C's
 //                 diagonal blocks of `rank_triangle_leaf` (all of C by default) each one GEMM (two
 //                 for the 2k forms) on the block's triangle straight into C, the off-diagonal
@@ -70,6 +69,7 @@ class Level3Backend {
   virtual cudaError_t tri_update(const TriUpdateProblem& p) = 0;
   virtual cudaError_t tri_fill(const TriFillProblem& p) = 0;
   virtual cudaError_t tri_block(const TriBlockProblem& p) = 0;
+  virtual cudaError_t tri_invert(const TriInvertProblem& p) = 0;
   // `bytes` of scratch memory the backend's operations can use, valid until the backend is
   // destroyed (its contents undefined).
   virtual cudaError_t scratch(size_t bytes, void** p) = 0;
@@ -84,8 +84,8 @@ struct Level3BlockSizes {
   // trmm: diagonal blocks of order up to trmm_leaf (and above tri_leaf) multiply as one GEMM by
   // the block made full in scratch (zeros outside the triangle) with a copy of B's part; 0: none.
   int64_t trmm_leaf = 0;
-  // trsm: the same with the block's inverse (every diagonal block inverted first, side by side,
-  // by substitution on the identity); 0: none.
+  // trsm: the same with the block's inverse (every diagonal block inverted first by one
+  // tri_invert, so at most its largest order); 0: none.
   int64_t trsm_leaf = 0;
   // trmm, trsm: B's other dimension (columns for side L, rows for side R) cut into at most
   // `tri_panels` panels of at least `tri_panel_min`, each the whole plan in a lane of its own.

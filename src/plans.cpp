@@ -21,6 +21,7 @@
 #include "router.h"
 #include "tri_block.h"
 #include "tri_fill.h"
+#include "tri_invert.h"
 #include "tri_update.h"
 
 namespace tileblas {
@@ -128,6 +129,10 @@ class DeviceBackend final : public Level3Backend {
   cudaError_t tri_block(const TriBlockProblem& p) override {
     if (!tri_block::supports(p, caps_)) return cudaErrorNotSupported;
     return run([&](cudaStream_t s) { return tri_block::launch(p, s); });
+  }
+  cudaError_t tri_invert(const TriInvertProblem& p) override {
+    if (!tri_invert::supports(p, caps_)) return cudaErrorNotSupported;
+    return run([&](cudaStream_t s) { return tri_invert::launch(p, s); });
   }
 
   // Lanes go to the side streams in turn; a side stream first waits for the call's stream as it

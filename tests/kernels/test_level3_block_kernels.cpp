@@ -1,11 +1,11 @@
-// Kernel tier, the Level-3 plans' diagonal-block kernels (kernels/tri_update, tri_fill, tri_block)
-// in f32, f64, c32, c64, called through their launch() on device buffers, against the host plans'
-// loops (src/host_plans.h; the plan tests check those against OpenBLAS) on fresh random data. NaN
-// fills whatever a kernel must not read (the other triangle, unit diagonals, padding rows, C when
-// beta == 0) and whatever it must not write is compared bit for bit with what was there. tri_fill
-// moves values and is compared bit for bit; tri_update (one multiply-add) within 8 eps of O(1)
-// terms; tri_block (substitution, reciprocals where the loops divide) within 16 eps * order.
-// Suites: Level3BlockKernel.* (the full grid; supports() rules need no GPU),
+// Kernel tier, the Level-3 plans' diagonal-block kernels (kernels/tri_update, tri_fill, tri_block,
+// tri_invert) in f32, f64, c32, c64, called through their launch() on device buffers, against the
+// host plans' loops (src/host_plans.h; the plan tests check those against OpenBLAS) on fresh random
+// data. NaN fills whatever a kernel must not read (the other triangle, unit diagonals, padding
+// rows, C when beta == 0) and whatever it must not write is compared bit for bit with what was
+// there. tri_fill moves values and is compared bit for bit; tri_update (one multiply-add) within 8
+// eps of O(1) terms; tri_block (substitution, reciprocals where the loops divide) within 16 eps *
+// order. Suites: Level3BlockKernel.* (the full grid; supports() rules need no GPU),
 // Level3BlockKernelSmall.* (a quick subset, for compute-sanitizer).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
@@ -24,6 +24,7 @@
 #include "test_support.h"
 #include "tri_block.h"
 #include "tri_fill.h"
+#include "tri_invert.h"
 #include "tri_update.h"
 #include "typed_elements.h"
 
@@ -335,6 +336,88 @@ void tri_block_cases(DataType type, bool small) {
   }
 }
 
+// ---- tri_invert -------------------------------------------------------------------------------
+
+template <class T>
+void tri_invert_cases(DataType type, bool small) {
+  Failures failures;
+  const int64_t most = tileblas::tri_invert::max_order(type);
+  struct Shape {
+    int64_t n, block;
+  };
+  // One block, blocks with a shorter last one, orders past one row per thread (257..512).
+  const std::vector<Shape> shapes =
+      small ? std::vector<Shape>{{40, 16}}
+            : std::vector<Shape>{{1, 1}, {37, 64}, {70, 32}, {600, 256}, {300, 300}, {1030, most}};
+  for (const Shape& shape : shapes) {
+    for (Uplo uplo : {Uplo::kLower, Uplo::kUpper}) {
+      for (Diag diag : {Diag::kNonUnit, Diag::kUnit}) {
+        tileblas::TriInvertProblem p;
+        p.type = type, p.uplo = uplo, p.diag = diag, p.n = shape.n, p.block = shape.block;
+        p.lda = p.n + 3;
+        // NaN wherever the kernel must not read: outside the diagonal blocks' triangles, padding
+        // rows, a unit diagonal. Diagonal in [1, 2], the rest scaled by 1 / block: well
+        // conditioned.
+        std::vector<T> a = random_values<T>(size_t(p.lda * p.n));
+        for (int64_t j = 0; j < p.n; ++j) {
+          for (int64_t i = 0; i < p.lda; ++i) {
+            T& x = a[size_t(i + j * p.lda)];
+            const bool in_tri =
+                i < p.n && i / p.block == j / p.block && (uplo == Uplo::kLower ? i >= j : i <= j);
+            if (!in_tri || (i == j && diag == Diag::kUnit)) {
+              x = nan_of<T>();
+            } else if (i == j) {
+              x = T(std::uniform_real_distribution<double>(1, 2)(tbtest::rng())) + x * T(0.5);
+            } else {
+              x = x * T(1.0 / double(p.block));
+            }
+          }
+        }
+        // The stack poisoned, with guard blocks after it.
+        const size_t stack = size_t(p.blocks() * p.block * p.block);
+        std::vector<T> inv(stack + size_t(p.block * p.block), nan_of<T>());
+        Device<T> da(a), dinv(inv);
+        std::vector<T> want = inv;
+        p.a = a.data(), p.inv = want.data();
+        tileblas::host_tri_invert(p);
+        p.a = da.p, p.inv = dinv.p;
+        std::ostringstream what;
+        what << tileblas::name_of(type) << " tri_invert uplo=" << int(uplo) << " diag=" << int(diag)
+             << " n=" << p.n << " block=" << p.block;
+        if (!tileblas::tri_invert::supports(p, tbtest::device_caps())) {
+          failures.add(what.str() + ": not supported");
+          continue;
+        }
+        EXPECT_EQ(tileblas::tri_invert::launch(p, nullptr), cudaSuccess);
+        EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
+        const std::vector<T> got = dinv.host(inv.size());
+        double scale = 0;
+        for (const T& x : want) {
+          if (!std::isnan(std::abs(x))) scale = std::max(scale, std::abs(std::complex<double>(x)));
+        }
+        const double tol = 16 * eps_of<T>() * double(p.block + 2) * scale;
+        for (size_t at = 0; at < got.size(); ++at) {
+          const int64_t b = int64_t(at) / (p.block * p.block);
+          const int64_t len = std::max<int64_t>(0, std::min(p.block, p.n - b * p.block));
+          const int64_t i = int64_t(at) % p.block, j = int64_t(at) / p.block % p.block;
+          const bool written = i < len && j < len;
+          const bool zero = written && (uplo == Uplo::kLower ? i < j : i > j);
+          if (!written || zero) {  // untouched, or an exact zero
+            if (same_bits(got[at], want[at])) continue;
+          } else if (std::abs(std::complex<double>(got[at]) - std::complex<double>(want[at])) <=
+                     tol) {
+            continue;
+          }
+          what << ": element " << i << ", " << j << " of block " << b << " is " << got[at]
+               << ", want " << want[at];
+          failures.add(what.str());
+          break;
+        }
+      }
+    }
+  }
+}
+
 template <template <class> class Cases>
 void for_each_type(bool small) {
   for (DataType t : kTypes) {
@@ -369,6 +452,11 @@ struct TriBlockCases {
   static void run(DataType t, bool small) { tri_block_cases<T>(t, small); }
 };
 
+template <class T>
+struct TriInvertCases {
+  static void run(DataType t, bool small) { tri_invert_cases<T>(t, small); }
+};
+
 TEST(Level3BlockKernel, TriUpdateMatchesLoops) {
   TB_REQUIRE_GPU();
   for_each_type<TriUpdateCases>(false);
@@ -381,14 +469,19 @@ TEST(Level3BlockKernel, TriBlockMatchesLoops) {
   TB_REQUIRE_GPU();
   for_each_type<TriBlockCases>(false);
 }
+TEST(Level3BlockKernel, TriInvertMatchesLoops) {
+  TB_REQUIRE_GPU();
+  for_each_type<TriInvertCases>(false);
+}
 TEST(Level3BlockKernelSmall, AllFamilies) {
   TB_REQUIRE_GPU();
   for_each_type<TriUpdateCases>(true);
   for_each_type<TriFillCases>(true);
   for_each_type<TriBlockCases>(true);
+  for_each_type<TriInvertCases>(true);
 }
 
-// supports() without a GPU: the orders tri_block takes, the shapes the others refuse.
+// supports() without a GPU: the orders tri_block and tri_invert take, the shapes the others refuse.
 TEST(Level3BlockKernel, SupportsRules) {
   const tileblas::DeviceCaps caps = tbtest::hopper_caps();
   void* some = reinterpret_cast<void*>(uintptr_t(1) << 20);
@@ -402,7 +495,19 @@ TEST(Level3BlockKernel, SupportsRules) {
     EXPECT_FALSE(tileblas::tri_block::supports(b, caps));  // past the registers' order
     b.order = 4, b.lda = 4, b.ldb = 4, b.trans = Op::kConjTrans;
     EXPECT_EQ(tileblas::tri_block::supports(b, caps), tileblas::is_complex(t));
+    tileblas::TriInvertProblem v;
+    v.type = t, v.a = v.inv = some;
+    v.block = tileblas::tri_invert::max_order(t), v.n = 3 * v.block + 1, v.lda = v.n;
+    EXPECT_GE(v.block, 256);  // the plans' trsm leaves
+    EXPECT_TRUE(tileblas::tri_invert::supports(v, caps));
+    v.lda = v.n - 1;
+    EXPECT_FALSE(tileblas::tri_invert::supports(v, caps));
+    v.lda = v.n, v.block += 1;
+    EXPECT_FALSE(tileblas::tri_invert::supports(v, caps));  // past the threads' rows
   }
+  tileblas::TriInvertProblem v;
+  v.type = DataType::kF16, v.n = v.block = v.lda = 4, v.a = v.inv = some;
+  EXPECT_FALSE(tileblas::tri_invert::supports(v, caps));
   tileblas::TriUpdateProblem u;
   u.m = 5, u.n = 6, u.c = some, u.ldc = 5;
   EXPECT_FALSE(tileblas::tri_update::supports(u, caps));  // a triangle of a non-square C

@@ -176,16 +176,14 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
       {Level3Op::kHerk, 0, 22, 3, {9, 2, 0, 0, 0}, 9, 0, true, 5},
       {Level3Op::kSymm, 6, 5, 0, {1, 0, 1, 0, 1}, 0},
       // trmm with GEMM leaves of 8: 17 = 16 + 1, 16 = 8 + 8: two couplings, two GEMM leaves (a
-      // copy and a GEMM each, their blocks filled first in lanes of their own) on one scratch,
-      // one tri_block.
-      {Level3Op::kTrmm, 17, 3, 0, {4, 2, 2, 1, 1}, 2, 8},
-      // trsm likewise, the two blocks of 8 inverted first in lanes of their own (zeros, then per
-      // block an identity and a substitution of two tri_block leaves and a GEMM): 2 + 2 + 2 GEMMs.
-      {Level3Op::kTrsm, 17, 3, 0, {6, 3, 2, 5, 1}, 2, 8},
-      // The same on 12 columns in 3 panels of 4, each a lane: the inversions once, the couplings,
-      // leaf copies, leaf GEMMs and last tri_block per panel.
-      {Level3Op::kTrsm, 17, 12, 0, {14, 7, 2, 7, 1}, 5, 8, false, 0, 3},
-      {Level3Op::kTrmm, 17, 12, 0, {12, 6, 2, 3, 1}, 5, 8, false, 0, 3},
+      // copy and a GEMM each, their blocks filled first) on one scratch, one tri_block.
+      {Level3Op::kTrmm, 17, 3, 0, {4, 2, 2, 1, 1}, 0, 8},
+      // trsm likewise, every block inverted first by one tri_invert.
+      {Level3Op::kTrsm, 17, 3, 0, {4, 2, 0, 1, 1, 1}, 0, 8},
+      // The same on 12 columns in 3 panels of 4, each a lane: the full blocks once, the
+      // couplings, leaf copies, leaf GEMMs and last tri_block per panel.
+      {Level3Op::kTrsm, 17, 12, 0, {12, 6, 0, 3, 1, 1}, 3, 8, false, 0, 3},
+      {Level3Op::kTrmm, 17, 12, 0, {12, 6, 2, 3, 1}, 3, 8, false, 0, 3},
   };
   for (const Expect& e : expects) {
     Level3Case c;
@@ -205,6 +203,7 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
     EXPECT_EQ(got.tri_fill, e.counts.tri_fill) << c.str();
     EXPECT_EQ(got.tri_block, e.counts.tri_block) << c.str();
     EXPECT_EQ(got.scratch, e.counts.scratch) << c.str();
+    EXPECT_EQ(got.tri_invert, e.counts.tri_invert) << c.str();
     EXPECT_EQ(backend.lanes(), e.lanes) << c.str();
   }
 }

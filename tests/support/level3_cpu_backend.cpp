@@ -341,6 +341,13 @@ cudaError_t CpuLevel3Backend::tri_block(const tileblas::TriBlockProblem& p) {
     return cudaSuccess;
   });
 }
+cudaError_t CpuLevel3Backend::tri_invert(const tileblas::TriInvertProblem& p) {
+  ++counts_.tri_invert;
+  return run([p] {
+    tileblas::host_tri_invert(p);
+    return cudaSuccess;
+  });
+}
 cudaError_t CpuLevel3Backend::scratch(size_t bytes, void** p) {
   ++counts_.scratch;
   buffers_.push_back(std::make_unique<unsigned char[]>(std::max<size_t>(bytes, 1)));

@@ -28,7 +28,7 @@ std::string openblas_level3(const tileblas::Level3Problem& p);
 
 // Counts of what a plan ran, by operation.
 struct PlanCounts {
-  int gemm = 0, tri_update = 0, tri_fill = 0, tri_block = 0, scratch = 0;
+  int gemm = 0, tri_update = 0, tri_fill = 0, tri_block = 0, scratch = 0, tri_invert = 0;
 };
 
 class CpuLevel3Backend final : public tileblas::Level3Backend {
@@ -45,6 +45,7 @@ class CpuLevel3Backend final : public tileblas::Level3Backend {
   cudaError_t tri_update(const tileblas::TriUpdateProblem& p) override;
   cudaError_t tri_fill(const tileblas::TriFillProblem& p) override;
   cudaError_t tri_block(const tileblas::TriBlockProblem& p) override;
+  cudaError_t tri_invert(const tileblas::TriInvertProblem& p) override;
   // Scratch filled with 0xff bytes (NaN in every element type): a plan that reads scratch it did
   // not write shows NaN in its result.
   cudaError_t scratch(size_t bytes, void** p) override;
