@@ -250,7 +250,7 @@ cudaError_t run_triangular(const Level3Problem& p, Level3Backend& be, const Leve
   const int64_t panels =
       std::clamp<int64_t>(count / std::max<int64_t>(s.tri_panel_min, 1), 1, s.tri_panels);
   if (panels <= 1) return plan.run(0, p.a_order(), p.alpha);
-  if (cudaError_t err = be.fork(false); err != cudaSuccess) return err;
+  if (cudaError_t err = be.fork(); err != cudaSuccess) return err;
   cudaError_t err = cudaSuccess;
   for (int64_t i = 0; i < panels && err == cudaSuccess; ++i) {
     const int64_t first = count * i / panels, last = count * (i + 1) / panels;
@@ -365,7 +365,7 @@ class RankPlan {
     const int64_t n = p_.n;
     const bool lanes = n > leaf_;
     if (lanes) {
-      if (cudaError_t err = be_.fork(false); err != cudaSuccess) return err;
+      if (cudaError_t err = be_.fork(); err != cudaSuccess) return err;
     }
     cudaError_t err = off_diagonal(0, n);
     for (int64_t off = 0; off < n && err == cudaSuccess; off += leaf_) {

@@ -48,19 +48,12 @@ namespace tileblas {
 // next_lane() starts another. Within a lane operations keep their order, every lane runs after
 // everything before fork(), and everything after join() runs after every lane; lanes are not
 // ordered among themselves (the device runs them on several streams at once, the tests' CPU
-// backend in reverse). Lanes forked `awaited` can be left by detach() without waiting for them:
-// the operations after it run in order again, unordered with the lanes, except that those after
-// await_lane(i) run after lane i (the operations after fork()'s i-th next_lane(), counting from
-// 0); next_lane() after detach() opens the next lane (its operations go there until the next
-// detach()); join() then waits for every lane (detach() of lanes not forked `awaited` is join()).
-// The defaults run everything in order, which is one valid schedule.
+// backend in reverse). The defaults run everything in order, which is one valid schedule.
 class Level3Backend {
  public:
   virtual ~Level3Backend() = default;
-  virtual cudaError_t fork(bool /*awaited*/) { return cudaSuccess; }
+  virtual cudaError_t fork() { return cudaSuccess; }
   virtual void next_lane() {}
-  virtual cudaError_t detach() { return cudaSuccess; }
-  virtual cudaError_t await_lane(int) { return cudaSuccess; }
   virtual cudaError_t join() { return cudaSuccess; }
   virtual cudaError_t gemm(const GemmProblem& p) = 0;
   // Whether gemm(p) would run p (on the device: a kernel supports it), asked before a plan starts

@@ -38,8 +38,7 @@ using SideStreams = std::array<cudaStream_t, kLanes>;
 // atexit handlers may still use them and a destructor run at exit may find the CUDA runtime gone.
 // Every thread's plans share the streams: that can only order their work more than needed, since
 // each plan expresses its dependencies with events of its own. A plan borrows those events for its
-// length rather than creating them (one for each lane and the fork, and one for each awaited lane,
-// of which a large trsm has dozens).
+// length rather than creating them (one for each lane and the fork).
 class DeviceLanes {
  public:
   // The current device's; its streams are made on the first call.
@@ -103,10 +102,7 @@ class DeviceBackend final : public Level3Backend {
 
   ~DeviceBackend() override {
     join();
-    if (device_lanes_) {
-      device_lanes_->give_back(events_);
-      device_lanes_->give_back(lane_ends_);
-    }
+    if (device_lanes_) device_lanes_->give_back(events_);
   }
 
   cudaError_t gemm(const GemmProblem& p) override {
@@ -136,10 +132,8 @@ class DeviceBackend final : public Level3Backend {
   }
 
   // Lanes go to the side streams in turn; a side stream first waits for the call's stream as it
-  // was at fork(), and join() makes the call's stream wait for every side stream used. Where the
-  // lanes are detached, each lane's end is an event of its own (recorded as the next lane starts),
-  // which await_lane() makes the call's stream wait for.
-  cudaError_t fork(bool awaited) override {
+  // was at fork(), and join() makes the call's stream wait for every side stream used.
+  cudaError_t fork() override {
     if (dry_run_) return cudaSuccess;
     if (cudaError_t err = DeviceLanes::of_current_device(&device_lanes_); err != cudaSuccess) {
       return err;
@@ -152,45 +146,16 @@ class DeviceBackend final : public Level3Backend {
     }
     if (cudaError_t err = cudaEventRecord(events_[kLanes], stream_); err != cudaSuccess) return err;
     forked_ = true;
-    awaited_ = awaited;
-    detached_ = false;
     lane_ = -1;
-    lanes_ = 0;
-    lane_used_ = false;
     waited_.fill(false);
-    ended_.clear();
     return cudaSuccess;
   }
   void next_lane() override {
-    if (!forked_) return;
-    if (!detached_) end_lane();
-    detached_ = false;
-    lane_ = (lane_ + 1) % kLanes;
-    ++lanes_;
-  }
-  cudaError_t detach() override {
-    if (!forked_ || detached_) return cudaSuccess;
-    if (!awaited_) return join();
-    end_lane();
-    detached_ = true;
-    return cudaSuccess;
-  }
-  cudaError_t await_lane(int lane) override {
-    if (!detached_ || lane < 0 || size_t(lane) >= ended_.size()) return cudaSuccess;
-    switch (ended_[size_t(lane)]) {
-      case LaneEnd::kEmpty:
-        return cudaSuccess;
-      case LaneEnd::kRecorded:
-        return cudaStreamWaitEvent(stream_, lane_ends_[size_t(lane)], 0);
-      case LaneEnd::kUnrecorded:  // the host waits for the lane's stream instead
-        return cudaStreamSynchronize(side_[size_t(lane) % kLanes]);
-    }
-    return cudaErrorInvalidValue;
+    if (forked_) lane_ = (lane_ + 1) % kLanes;
   }
   cudaError_t join() override {
     if (!forked_) return cudaSuccess;
     forked_ = false;
-    detached_ = false;
     cudaError_t first = cudaSuccess;
     for (int i = 0; i < kLanes; ++i) {
       if (!waited_[i]) continue;
@@ -232,40 +197,17 @@ class DeviceBackend final : public Level3Backend {
     return q;
   }
 
-  // Records the end of the current lane (if it ran anything) as an event of its own, for
-  // await_lane().
-  void end_lane() {
-    if (!awaited_ || lanes_ == 0) return;  // not to be awaited, or before the first lane
-    if (!lane_used_) {
-      ended_.push_back(LaneEnd::kEmpty);
-      return;
-    }
-    lane_used_ = false;
-    const size_t i = size_t(lanes_ - 1);
-    while (lane_ends_.size() <= i) {
-      cudaEvent_t e = nullptr;
-      if (device_lanes_->borrow(&e) != cudaSuccess) break;
-      lane_ends_.push_back(e);
-    }
-    const bool recorded =
-        i < lane_ends_.size() && cudaEventRecord(lane_ends_[i], side_[lane_]) == cudaSuccess;
-    if (!recorded) cudaGetLastError();  // await_lane() synchronizes the lane's stream instead
-    ended_.push_back(recorded ? LaneEnd::kRecorded : LaneEnd::kUnrecorded);
-  }
-
-  // Launches on the current lane's stream (the call's own stream outside fork() ... join(), and
-  // after detach()).
+  // Launches on the current lane's stream (the call's own stream outside fork() ... join()).
   template <class Launch>
   cudaError_t run(Launch&& launch) {
     if (dry_run_) return cudaSuccess;
-    if (!forked_ || detached_ || lane_ < 0) return launch(stream_);
+    if (!forked_ || lane_ < 0) return launch(stream_);
     if (!waited_[lane_]) {
       if (cudaError_t err = cudaStreamWaitEvent(side_[lane_], events_[kLanes], 0);
           err != cudaSuccess)
         return err;
       waited_[lane_] = true;
     }
-    lane_used_ = true;
     return launch(side_[lane_]);
   }
 
@@ -279,16 +221,8 @@ class DeviceBackend final : public Level3Backend {
   SideStreams side_{};
   std::vector<cudaEvent_t> events_;    // one per lane, and the fork's (last); borrowed
   std::array<bool, kLanes> waited_{};  // lane i's stream waits for the fork's event
-  enum class LaneEnd : unsigned char { kEmpty, kRecorded, kUnrecorded };
-  std::vector<cudaEvent_t> lane_ends_;  // lane i's end (lane_ends_[i]), where ended_[i] says so;
-                                        // borrowed
-  std::vector<LaneEnd> ended_;          // lanes ended since fork()
   bool forked_ = false;
-  bool awaited_ = false;  // fork(awaited): each lane's end is kept for await_lane()
-  bool detached_ = false;
-  int lane_ = -1;           // the current lane's side stream
-  int lanes_ = 0;           // next_lane() calls since fork()
-  bool lane_used_ = false;  // the current lane has run an operation
+  int lane_ = -1;  // the current lane's side stream
 };
 
 }  // namespace

@@ -185,59 +185,30 @@ std::string openblas_level3(const tileblas::Level3Problem& p) {
 }
 
 cudaError_t CpuLevel3Backend::run(std::function<cudaError_t()> op) {
-  if (!forked_ || detached_) return op();
-  if (lanes_.empty()) {  // operations before the first next_lane()
-    lanes_.emplace_back();
-    implicit_lane_ = true;
-  }
+  if (!forked_) return op();
+  if (lanes_.empty()) lanes_.emplace_back();  // operations before the first next_lane()
   lanes_.back().push_back(std::move(op));
   return cudaSuccess;
 }
-cudaError_t CpuLevel3Backend::fork(bool awaited) {
+cudaError_t CpuLevel3Backend::fork() {
   forked_ = true;
-  awaited_ = awaited;
-  detached_ = false;
-  implicit_lane_ = false;
   lanes_.clear();
   return cudaSuccess;
 }
 void CpuLevel3Backend::next_lane() {
-  if (!forked_) return;
-  detached_ = false;
-  lanes_.emplace_back();
-}
-cudaError_t CpuLevel3Backend::detach() {
-  if (!forked_ || detached_) return cudaSuccess;
-  if (!awaited_) return join();
-  detached_ = true;
-  return cudaSuccess;
-}
-cudaError_t CpuLevel3Backend::await_lane(int lane) {
-  if (!detached_ || lane < 0) return cudaSuccess;
-  const size_t i = size_t(lane) + (implicit_lane_ ? 1 : 0);
-  return i < lanes_.size() ? run_lane(i) : cudaSuccess;
-}
-cudaError_t CpuLevel3Backend::run_lane(size_t i) {
-  lane_ran_.resize(lanes_.size(), false);
-  if (lane_ran_[i]) return cudaSuccess;
-  lane_ran_[i] = true;
-  lanes_run_ += lanes_[i].empty() ? 0 : 1;
-  cudaError_t first = cudaSuccess;
-  for (auto& op : lanes_[i]) {
-    const cudaError_t err = op();
-    if (first == cudaSuccess) first = err;
-  }
-  return first;
+  if (forked_) lanes_.emplace_back();
 }
 cudaError_t CpuLevel3Backend::join() {
   cudaError_t first = cudaSuccess;
   for (size_t i = lanes_.size(); i-- > 0;) {
-    const cudaError_t err = run_lane(i);
-    if (first == cudaSuccess) first = err;
+    lanes_run_ += lanes_[i].empty() ? 0 : 1;
+    for (auto& op : lanes_[i]) {
+      const cudaError_t err = op();
+      if (first == cudaSuccess) first = err;
+    }
   }
-  forked_ = detached_ = false;
+  forked_ = false;
   lanes_.clear();
-  lane_ran_.clear();
   return first;
 }
 

@@ -49,13 +49,10 @@ class CpuLevel3Backend final : public tileblas::Level3Backend {
   // Scratch filled with 0xff bytes (NaN in every element type): a plan that reads scratch it did
   // not write shows NaN in its result.
   cudaError_t scratch(size_t bytes, void** p) override;
-  // Lanes run at join(), the last lane first (a detached lane at its await_lane(), or else at
-  // join()): a plan that puts dependent operations in different lanes, or reads a lane's result
-  // before join() or its own await_lane(), computes a wrong result here.
-  cudaError_t fork(bool awaited) override;
+  // Lanes run at join(), the last lane first: a plan that puts dependent operations in different
+  // lanes, or reads a lane's result before join(), computes a wrong result here.
+  cudaError_t fork() override;
   void next_lane() override;
-  cudaError_t detach() override;
-  cudaError_t await_lane(int lane) override;
   cudaError_t join() override;
 
   const PlanCounts& counts() const { return counts_; }
@@ -69,14 +66,9 @@ class CpuLevel3Backend final : public tileblas::Level3Backend {
   bool triangles_;
   PlanCounts counts_;
   std::string error_;
-  cudaError_t run_lane(size_t i);
 
   bool forked_ = false;
-  bool awaited_ = false;
-  bool detached_ = false;
-  bool implicit_lane_ = false;  // lanes_[0] holds the operations before the first next_lane()
   std::vector<std::vector<std::function<cudaError_t()>>> lanes_;
-  std::vector<bool> lane_ran_;
   int lanes_run_ = 0;
   std::vector<std::unique_ptr<unsigned char[]>> buffers_;
 };
