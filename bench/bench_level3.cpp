@@ -6,9 +6,9 @@
 // herk, her2k (lower, N, k = n), symm, hemm (side L, lower); "plan_tri<r>" rows run syrk and
 // syr2k with diagonal blocks of order r on their triangles (Level3BlockSizes::rank_triangle_leaf;
 // the plans' own: all of C as one), and "plan_gemmleaf<l>" rows trmm and trsm with GEMM leaves of
-// order l other than their own (Level3BlockSizes::trmm_leaf, trsm_leaf: 256 to 4096, as far as the
-// device has a plan: trsm's to tri_invert's largest order; for s and d also 0: tri_block leaves
-// only);
+// order l other than their own (Level3BlockSizes::trmm_leaf, trsm_leaf: 256 to 8192, up to the
+// order, as far as the device has a plan: trsm's to tri_invert's largest order; for s and d also 0:
+// tri_block leaves only);
 // "plan_panels<p>" rows trmm and trsm with B in p panels (Level3BlockSizes::tri_panels). Each timed
 // call starts from the same operands: B of trsm/trmm is restored (untimed, before the call's first
 // event) since they work in place; syrk..hemm use beta = 0.5 on their own C. Triangles are well
@@ -432,9 +432,11 @@ bool register_level3_benches() {
       if (is_tri(op)) {  // tri_block leaves only (s, d), and the GEMM leaves the plans do not use
         const tileblas::Level3BlockSizes own = tileblas::level3_block_sizes(t);
         const int64_t own_leaf = op == Level3Op::kTrmm ? own.trmm_leaf : own.trsm_leaf;
-        for (int64_t leaf : {0, 256, 512, 1024, 2048, 4096}) {
+        for (int64_t leaf : {0, 256, 512, 1024, 2048, 4096, 8192}) {
           if (leaf == own_leaf || (leaf == 0 && tileblas::is_complex(t))) continue;
-          for (int64_t n : {1024, 4096, 8192}) rows.push_back({op, t, n, 0, leaf});
+          for (int64_t n : {1024, 4096, 8192}) {
+            if (leaf <= n) rows.push_back({op, t, n, 0, leaf});  // larger: the order as one leaf
+          }
         }
       }
       if (is_tri(op)) {  // the other choice of panels than the type's own

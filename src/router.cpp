@@ -80,7 +80,11 @@ bool direct_rows_copy_16_bytes(const GemmProblem& p, const DeviceCaps& caps) {
 // 2026-11-23, the packed row forced against the routed _align4 128x128 row, same run) 2049^3 ran
 // 40 % faster, 4095^3 11 %, 3001x2999x1531 10-12 % in all four transposes, 2047^3 4 %; with short
 // k the packing does not pay (4097^2 x 64: 16 % slower); k between 64 and 1531 was not measured.
+// The packed row multiplies what GemmProblem::a_nonzero / b_nonzero say is zero, where the direct
+// rows skip those k-steps (half of them for a triangular operand): such GEMMs stay on the direct
+// rows.
 bool packing_pays(const GemmProblem& p, const DeviceCaps& caps) {
+  if (p.a_nonzero != Triangle::kAll || p.b_nonzero != Triangle::kAll) return false;
   return std::min({p.m, p.n, p.k}) >= 4096 ||
          (p.k >= 1500 && fills_sms_128x128(p, caps) && !direct_rows_copy_16_bytes(p, caps));
 }

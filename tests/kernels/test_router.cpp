@@ -810,6 +810,23 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
   }
 }
 
+// A triangular operand (trmm's and trsm's GEMM leaves) keeps the large GEMMs on the direct rows,
+// which skip its zeros' k-steps: the packed row would multiply them.
+TEST(RouterTest, TriangularOperandsStayOffThePackedRow) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  for (int64_t n : {4096, 8192}) {
+    for (int which = 0; which < 2; ++which) {
+      GemmProblem p = square(n);
+      (which == 0 ? p.a_nonzero : p.b_nonzero) = tileblas::Triangle::kLower;
+      std::string why;
+      const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
+      ASSERT_NE(k, nullptr);
+      EXPECT_STREQ(k->name, "sgemm_regblock_128x128x16_align16")
+          << n << ", " << which << ": " << why;
+    }
+  }
+}
+
 // fp64: the 128x128 tensor-core tile once its tiles fill the SMs four times over, else 128x64; odd
 // leading dimensions on the scalar-load row. Complex double: the 16-byte row.
 TEST(RouterTest, PicksTheFp64AndComplexRows) {
