@@ -483,13 +483,14 @@ Level3BlockSizes level3_block_sizes(DataType type) {
   // the GEMM has no triangle rows): fp32 diagonal blocks of 256 beat 512 by 1-2 % at 4096 and 8192
   // since the blocks' GEMMs run side by side (512 won before); the other types keep 512. trmm:
   // since its GEMM leaves skip the zeros of their full block (GemmProblem::a_nonzero), large leaves
-  // won at 1024-8192: 4096 for fp64 and complex fp32, 2048 for fp32 (a 4096 leaf goes to the packed
-  // row, which multiplies the zeros), 512 still for complex double (within 2 %). trsm, with every
+  // won at 1024-8192: 4096 for fp64 and complex fp32, 8192 for fp32 (up to that order the whole
+  // trmm is one GEMM on the direct rows, which skip the zeros: strmm 1.19 / 1.03 of cuBLAS at 4096
+  // / 8192 against 1.13 / 0.98 with 2048), 512 still for complex double (within 2 %). trsm, with every
   // diagonal block inverted by one tri_invert before the solve: 512 beat 256 at 4096 and 8192 in
   // every type (ctrsm 1.03-1.05 / 0.99-1.01 of cuBLAS against 1.01-1.03 / 0.98-0.99, H100) and
   // lost at 1024 (1.38 against 1.49-1.54); 1024 lost at every size (its inverses' 1024 steps).
   s.rank_leaf = type == DataType::kF32 ? 256 : 512;
-  s.trmm_leaf = type == DataType::kF32 ? 2048 : type == DataType::kC64 ? 512 : 4096;
+  s.trmm_leaf = type == DataType::kF32 ? 8192 : type == DataType::kC64 ? 512 : 4096;
   s.trsm_leaf = 512;
   // trmm, trsm in panels of B side by side: complex double gained at 4096 and 8192 (ztrsm 1.08 /
   // 1.13 of cuBLAS against 1.02 / 1.09, ztrmm 1.02 / 1.01 against 0.97 / 0.99; H100), fp32 and
