@@ -171,21 +171,28 @@ double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t bm, int64
 // 256x4096x256 NT 0.78 / 0.89, 512x4096x512 NT 0.91 / 0.94 (B read in place: m = 512 is not
 // enough), and in the sweep 8192x256x2048 NN 0.86 / 0.88. Of the sweep's shapes only
 // 256x16384x1024 NN changed rows: 0.81 to 0.86.
+// Narrow B under a tall C (n <= 64, m >= 4096, k >= 256) widens whatever the rule above says: the
+// SIMT rows' 64x128 tiles are at least half empty there, the widened rows' 64x64 at most half.
+// H200, the sweep's two such shapes with the rows forced
+// (docs/bench/h200-2026-11-26-sweep-c32-widened-forced.md and -widened-splitk-forced.md):
+// 8193x32x1024 0.38 (split-K 0.42) of cuBLAS against 0.29 on the SIMT packed row, 16384x64x4096
+// 0.60 (0.60) against 0.46.
+bool cgemm_narrow_b(const GemmProblem& p) { return p.n <= 64 && p.m >= 4096 && p.k >= 256; }
 bool cgemm_widening_pays(const GemmProblem& p, const DeviceCaps& caps) {
-  if (!fast_fp64(caps) || p.k < 256 || std::min(p.m, p.n) < 256 ||
-      wave_fill(p, caps, 64, 64, 2) < 0.75) {
-    return false;
-  }
+  if (!fast_fp64(caps) || p.k < 256) return false;
+  if (cgemm_narrow_b(p)) return true;
+  if (std::min(p.m, p.n) < 256 || wave_fill(p, caps, 64, 64, 2) < 0.75) return false;
   const bool a_read_in_place = p.trans_a == Op::kNoTrans,
              b_read_in_place = p.trans_b != Op::kNoTrans;
   return (!a_read_in_place || p.n >= 512) && (!b_read_in_place || p.m >= 1000);
 }
-// Split-K on widened operands where the zgemm split-K rule holds and m and n exceed 128: the small
+// Split-K on widened operands where the zgemm split-K rule holds and m and n exceed 128 (or B is
+// narrow under a tall C, above): the small
 // squares 251^3-513^3 ran at 0.63-0.91 of cuBLAS against 0.47-0.85 on the SIMT split-K row (the
 // row forced, same sweep); with m or n at most 128 the SIMT row stayed ahead (64x8192x8192: 0.66
 // against 0.61).
 bool cgemm_widened_split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
-  return fast_fp64(caps) && std::min(p.m, p.n) > 128 &&
+  return fast_fp64(caps) && (std::min(p.m, p.n) > 128 || cgemm_narrow_b(p)) &&
          split_k_pays_on<gemm_f64_mma::kZgemmSplitK>(p, caps);
 }
 // TF32 pays once the 128x128 tensor-core tiles fill the SMs (tile-starved at 1024^3).

@@ -857,7 +857,8 @@ TEST(RouterTest, PicksTheFp64AndComplexRows) {
 // Complex fp32 on Hopper: large problems with k >= 256 whose 64x64 tiles fill their waves run on
 // the FP64 tensor cores (widened; with m or n from 256 to 999 only where the SIMT row would read
 // neither A in place with n < 512 nor B in place with m < 1000: 256x4096x256 NN widens,
-// 4096x256x256 NN and 512x4096x512 NT do not), and so does split-K where m and n exceed 128; other
+// 4096x256x256 NN and 512x4096x512 NT do not), and so does split-K where m and n exceed 128, and
+// a narrow B under a tall C (n <= 64, m >= 4096: 8193x32x1024, 16384x64x4096); other
 // large problems take the packed row (which packs only the
 // operands the 16-byte m/n-contiguous copies cannot read in place, and peels thin edges), those
 // with few tiles and k long enough for two slices the split-K row; small ones run in place, on the
@@ -886,6 +887,9 @@ TEST(RouterTest, PicksTheComplexFp32Rows) {
       {4096, 4096, 128, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
       {1025, 1025, 1025, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
       {32768, 128, 256, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
+      {8193, 32, 1024, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
+      {16384, 64, 4096, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
+      {8193, 32, 1024, Op::kNoTrans, Op::kNoTrans, ada, "cgemm_simt_packed_64x128x16"},
       {8192, 256, 2048, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
       {256, 4096, 256, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
       {512, 8192, 512, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
