@@ -1,7 +1,7 @@
-// Element arithmetic shared by the Level-3 block kernels (tri_update, tri_fill, tri_block): one
-// template per kernel over the element types float, double, Complex<float>, Complex<double>
-// (interleaved re, im as Fortran's COMPLEX and COMPLEX*16 lie in memory, aligned as their parts:
-// a complex element needs no more alignment than its real part).
+// Element arithmetic shared by the Level-3 block kernels (tri_update, tri_fill, tri_block,
+// tri_invert): one template per kernel over the element types float, double, Complex<float>,
+// Complex<double> (interleaved re, im as Fortran's COMPLEX and COMPLEX*16 lie in memory, aligned as
+// their parts: a complex element needs no more alignment than its real part).
 #pragma once
 
 #include <cuda_runtime.h>
@@ -111,6 +111,25 @@ __device__ __forceinline__ double real_of(double a) { return a; }
 template <class R>
 __device__ __forceinline__ R real_of(Complex<R> a) {
   return a.re;
+}
+
+// fn(T{}) for the element type T of `type` (float, double, Complex<float>, Complex<double>): its
+// result, or cudaErrorNotSupported for the other types. A family's launch() instantiates its kernel
+// for each type through it.
+template <class Fn>
+cudaError_t with_element(DataType type, Fn&& fn) {
+  switch (type) {
+    case DataType::kF32:
+      return fn(float{});
+    case DataType::kF64:
+      return fn(double{});
+    case DataType::kC32:
+      return fn(Complex<float>{});
+    case DataType::kC64:
+      return fn(Complex<double>{});
+    default:
+      return cudaErrorNotSupported;
+  }
 }
 
 }  // namespace tileblas::level3_elements

@@ -234,18 +234,8 @@ cudaError_t launch(const TriBlockProblem& p, cudaStream_t stream) {
   a.alpha_re = p.alpha.re, a.alpha_im = p.alpha.im;
   a.a = p.a, a.lda = p.lda;
   a.b = p.b, a.ldb = p.ldb;
-  switch (p.type) {
-    case DataType::kF32:
-      return launch_typed<float>(a, stream);
-    case DataType::kF64:
-      return launch_typed<double>(a, stream);
-    case DataType::kC32:
-      return launch_typed<Complex<float>>(a, stream);
-    case DataType::kC64:
-      return launch_typed<Complex<double>>(a, stream);
-    default:
-      return cudaErrorNotSupported;
-  }
+  return with_element(p.type,
+                      [&](auto element) { return launch_typed<decltype(element)>(a, stream); });
 }
 
 }  // namespace tileblas::tri_block

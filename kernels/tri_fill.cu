@@ -120,23 +120,10 @@ cudaError_t launch(const TriFillProblem& p, cudaStream_t stream) {
   const int64_t tiles = (p.n + kTile - 1) / kTile;
   const dim3 grid(unsigned(tiles), unsigned(std::min<int64_t>(tiles, kMaxGridY)));
   const dim3 threads(kTile, kRowsOfThreads);
-  switch (p.type) {
-    case DataType::kF32:
-      tri_fill_kernel<float><<<grid, threads, 0, stream>>>(a);
-      break;
-    case DataType::kF64:
-      tri_fill_kernel<double><<<grid, threads, 0, stream>>>(a);
-      break;
-    case DataType::kC32:
-      tri_fill_kernel<Complex<float>><<<grid, threads, 0, stream>>>(a);
-      break;
-    case DataType::kC64:
-      tri_fill_kernel<Complex<double>><<<grid, threads, 0, stream>>>(a);
-      break;
-    default:
-      return cudaErrorNotSupported;
-  }
-  return cudaGetLastError();
+  return with_element(p.type, [&](auto element) {
+    tri_fill_kernel<decltype(element)><<<grid, threads, 0, stream>>>(a);
+    return cudaGetLastError();
+  });
 }
 
 }  // namespace tileblas::tri_fill

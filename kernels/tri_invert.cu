@@ -160,18 +160,8 @@ cudaError_t launch(const TriInvertProblem& p, cudaStream_t stream) {
   a.n = p.n, a.block = p.block;
   a.a = p.a, a.lda = p.lda;
   a.inv = p.inv;
-  switch (p.type) {
-    case DataType::kF32:
-      return launch_typed<float>(a, stream);
-    case DataType::kF64:
-      return launch_typed<double>(a, stream);
-    case DataType::kC32:
-      return launch_typed<Complex<float>>(a, stream);
-    case DataType::kC64:
-      return launch_typed<Complex<double>>(a, stream);
-    default:
-      return cudaErrorNotSupported;
-  }
+  return with_element(p.type,
+                      [&](auto element) { return launch_typed<decltype(element)>(a, stream); });
 }
 
 }  // namespace tileblas::tri_invert

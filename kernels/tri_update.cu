@@ -117,23 +117,10 @@ cudaError_t launch(const TriUpdateProblem& p, cudaStream_t stream) {
                   unsigned(std::min<int64_t>(col_tiles, kMaxGridY)),
                   unsigned(stacked ? (p.n + p.block - 1) / p.block : 1));
   const dim3 threads(kTile, kRowsOfThreads);
-  switch (p.type) {
-    case DataType::kF32:
-      tri_update_kernel<float><<<grid, threads, 0, stream>>>(a);
-      break;
-    case DataType::kF64:
-      tri_update_kernel<double><<<grid, threads, 0, stream>>>(a);
-      break;
-    case DataType::kC32:
-      tri_update_kernel<Complex<float>><<<grid, threads, 0, stream>>>(a);
-      break;
-    case DataType::kC64:
-      tri_update_kernel<Complex<double>><<<grid, threads, 0, stream>>>(a);
-      break;
-    default:
-      return cudaErrorNotSupported;
-  }
-  return cudaGetLastError();
+  return with_element(p.type, [&](auto element) {
+    tri_update_kernel<decltype(element)><<<grid, threads, 0, stream>>>(a);
+    return cudaGetLastError();
+  });
 }
 
 }  // namespace tileblas::tri_update
