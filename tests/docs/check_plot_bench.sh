@@ -16,9 +16,7 @@ head -c 8 "$out" | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' || { echo "FA
 echo "plot drawn: $(stat -c %s "$out") bytes"
 # The Level-3 plot (scripts/plot_level3.py), from the files its committed PNG was drawn from.
 /usr/bin/python3 "$src/scripts/plot_level3.py" "$out" \
-  "$bench/h100-2026-11-25-trsm-lookahead.json@^[sdcz](trsm|trmm)/plan/" \
-  "$bench/h100-2026-11-25-level3.json@^(?![a-z](trsm|trmm)/|c[a-z0-9]+/)[a-z0-9]+/plan/" \
-  "$bench/h100-2026-11-25-cgemm.json@^c(syrk|syr2k|herk|her2k|symm|hemm)/plan/" ||
+  "$bench/h100-2026-11-26-level3-final.json@^[sdcz](trsm|trmm|syrk|syr2k|herk|her2k|symm|hemm)/plan/" ||
   { echo "FAIL: plot_level3.py failed"; exit 1; }
 head -c 8 "$out" | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' || { echo "FAIL: not a PNG"; exit 1; }
 echo "Level-3 plot drawn: $(stat -c %s "$out") bytes"
