@@ -366,11 +366,11 @@ void bench_row(benchmark::State& state, Row r, const std::string& name) {
   if (is_tri(r.op)) condition_lower(r.type, a, r.n);
   p.a = a.p, p.b = b.p;
   p.c = ours.p;
-  if (!tileblas::level3_on_device_supports_with(p, caps, sizes_of(r))) {
+  const tileblas::Level3BlockSizes sizes = sizes_of(r);
+  if (!tileblas::level3_on_device_supports_with(p, caps, sizes)) {
     state.SkipWithError("the device has no plan for this problem");
     return;
   }
-  const tileblas::Level3BlockSizes sizes = sizes_of(r);
   auto reset = [&](Matrix& out) {
     return [&] {
       tbbench::check(

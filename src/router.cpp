@@ -187,10 +187,9 @@ bool cgemm_widening_pays(const GemmProblem& p, const DeviceCaps& caps) {
   return (!a_read_in_place || p.n >= 512) && (!b_read_in_place || p.m >= 1000);
 }
 // Split-K on widened operands where the zgemm split-K rule holds and m and n exceed 128 (or B is
-// narrow under a tall C, above): the small
-// squares 251^3-513^3 ran at 0.63-0.91 of cuBLAS against 0.47-0.85 on the SIMT split-K row (the
-// row forced, same sweep); with m or n at most 128 the SIMT row stayed ahead (64x8192x8192: 0.66
-// against 0.61).
+// narrow under a tall C, above): the small squares 251^3-513^3 ran at 0.63-0.91 of cuBLAS against
+// 0.47-0.85 on the SIMT split-K row (the row forced, same sweep); with m or n at most 128 the SIMT
+// row stayed ahead (64x8192x8192: 0.66 against 0.61).
 bool cgemm_widened_split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
   return fast_fp64(caps) && (std::min(p.m, p.n) > 128 || cgemm_narrow_b(p)) &&
          split_k_pays_on<gemm_f64_mma::kZgemmSplitK>(p, caps);

@@ -109,6 +109,40 @@ class Failures {
   int count_ = 0;
 };
 
+// A triangular matrix for the substitution kernels: n x n in an lda-strided array, the `uplo`
+// triangle of each diagonal block of order `block` well conditioned (diagonal in [1, 2], the rest
+// scaled by 1 / block), NaN wherever a kernel must not read: outside those triangles, padding rows,
+// a unit diagonal.
+template <class T>
+std::vector<T> conditioned_triangle(int64_t n, int64_t lda, int64_t block, Uplo uplo, Diag diag) {
+  std::vector<T> a = random_values<T>(size_t(lda * n));
+  for (int64_t j = 0; j < n; ++j) {
+    for (int64_t i = 0; i < lda; ++i) {
+      T& x = a[size_t(i + j * lda)];
+      const bool in_tri =
+          i < n && i / block == j / block && (uplo == Uplo::kLower ? i >= j : i <= j);
+      if (!in_tri || (i == j && diag == Diag::kUnit)) {
+        x = nan_of<T>();
+      } else if (i == j) {
+        x = T(std::uniform_real_distribution<double>(1, 2)(tbtest::rng())) + x * T(0.5);
+      } else {
+        x = x * T(1.0 / double(block));
+      }
+    }
+  }
+  return a;
+}
+
+// The largest magnitude among v's elements that are not NaN (a tolerance's scale).
+template <class T>
+double finite_scale(const std::vector<T>& v) {
+  double scale = 0;
+  for (const T& x : v) {
+    if (!std::isnan(std::abs(x))) scale = std::max(scale, std::abs(std::complex<double>(x)));
+  }
+  return scale;
+}
+
 // ---- tri_update -------------------------------------------------------------------------------
 
 template <class T>
@@ -275,20 +309,7 @@ void tri_block_cases(DataType type, bool small) {
               p.count = counts[size_t(which++) % counts.size()];
               p.alpha = random_scalar<T>();
               p.lda = order + 2, p.ldb = p.b_rows() + 3;
-              std::vector<T> a = random_values<T>(size_t(p.lda * order));
-              for (int64_t j = 0; j < order; ++j) {
-                for (int64_t i = 0; i < p.lda; ++i) {
-                  T& x = a[size_t(i + j * p.lda)];
-                  const bool in_tri = i < order && (uplo == Uplo::kLower ? i >= j : i <= j);
-                  if (!in_tri || (i == j && diag == Diag::kUnit)) {
-                    x = nan_of<T>();
-                  } else if (i == j) {
-                    x = T(std::uniform_real_distribution<double>(1, 2)(tbtest::rng())) + x * T(0.5);
-                  } else {
-                    x = x * T(1.0 / double(order));
-                  }
-                }
-              }
+              const std::vector<T> a = conditioned_triangle<T>(order, p.lda, order, uplo, diag);
               std::vector<T> b = random_values<T>(size_t(p.ldb * p.b_cols()));
               for (int64_t j = 0; j < p.b_cols(); ++j) {
                 for (int64_t i = p.b_rows(); i < p.ldb; ++i) b[size_t(i + j * p.ldb)] = nan_of<T>();
@@ -310,12 +331,7 @@ void tri_block_cases(DataType type, bool small) {
               EXPECT_EQ(tileblas::tri_block::launch(p, nullptr), cudaSuccess);
               EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
               const std::vector<T> got = db.host(b.size());
-              double scale = 0;
-              for (const T& x : want) {
-                if (!std::isnan(std::abs(x)))
-                  scale = std::max(scale, std::abs(std::complex<double>(x)));
-              }
-              const double tol = 16 * eps_of<T>() * double(order + 2) * scale;
+              const double tol = 16 * eps_of<T>() * double(order + 2) * finite_scale(want);
               for (size_t at = 0; at < got.size(); ++at) {
                 const int64_t i = int64_t(at) % p.ldb;
                 if (i >= p.b_rows()) {
@@ -355,24 +371,7 @@ void tri_invert_cases(DataType type, bool small) {
         tileblas::TriInvertProblem p;
         p.type = type, p.uplo = uplo, p.diag = diag, p.n = shape.n, p.block = shape.block;
         p.lda = p.n + 3;
-        // NaN wherever the kernel must not read: outside the diagonal blocks' triangles, padding
-        // rows, a unit diagonal. Diagonal in [1, 2], the rest scaled by 1 / block: well
-        // conditioned.
-        std::vector<T> a = random_values<T>(size_t(p.lda * p.n));
-        for (int64_t j = 0; j < p.n; ++j) {
-          for (int64_t i = 0; i < p.lda; ++i) {
-            T& x = a[size_t(i + j * p.lda)];
-            const bool in_tri =
-                i < p.n && i / p.block == j / p.block && (uplo == Uplo::kLower ? i >= j : i <= j);
-            if (!in_tri || (i == j && diag == Diag::kUnit)) {
-              x = nan_of<T>();
-            } else if (i == j) {
-              x = T(std::uniform_real_distribution<double>(1, 2)(tbtest::rng())) + x * T(0.5);
-            } else {
-              x = x * T(1.0 / double(p.block));
-            }
-          }
-        }
+        const std::vector<T> a = conditioned_triangle<T>(p.n, p.lda, p.block, uplo, diag);
         // The stack poisoned, with guard blocks after it.
         const size_t stack = size_t(p.blocks() * p.block * p.block);
         std::vector<T> inv(stack + size_t(p.block * p.block), nan_of<T>());
@@ -391,11 +390,7 @@ void tri_invert_cases(DataType type, bool small) {
         EXPECT_EQ(tileblas::tri_invert::launch(p, nullptr), cudaSuccess);
         EXPECT_EQ(cudaDeviceSynchronize(), cudaSuccess);
         const std::vector<T> got = dinv.host(inv.size());
-        double scale = 0;
-        for (const T& x : want) {
-          if (!std::isnan(std::abs(x))) scale = std::max(scale, std::abs(std::complex<double>(x)));
-        }
-        const double tol = 16 * eps_of<T>() * double(p.block + 2) * scale;
+        const double tol = 16 * eps_of<T>() * double(p.block + 2) * finite_scale(want);
         for (size_t at = 0; at < got.size(); ++at) {
           const int64_t b = int64_t(at) / (p.block * p.block);
           const int64_t len = std::max<int64_t>(0, std::min(p.block, p.n - b * p.block));
