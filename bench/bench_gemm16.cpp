@@ -19,8 +19,8 @@ namespace {
 
 using tileblas::DataType;
 using tileblas::GemmKernel;
-using tileblas::GemmProblem;
 using tileblas::Op;
+using tileblas::Problem;
 
 cublasHandle_t tf32_handle() {
   static cublasHandle_t h = [] {
@@ -44,18 +44,18 @@ struct Variant {
 template <class AB, class C>
 void run(benchmark::State& state, const GemmKernel& row, const Variant& v, int64_t n, Op ta, Op tb,
          const std::string& name) {
-  GemmProblem p;
+  Problem p;
   p.trans_a = ta, p.trans_b = tb;
   p.m = p.n = p.k = n;
   p.lda = p.ldb = p.ldc = n;
   p.alpha = 1.0f, p.beta = 0.0f;
-  p.ab_type = v.ab, p.c_type = v.c;
+  p.type = v.ab, p.c_type = v.c;
   p.allow_tf32 = v.ab == DataType::kF32;
   // A row that does not take this C (the persistent rows: fp32 only) is skipped, visibly; the
   // buffers come from cudaMalloc (256-byte aligned).
   tileblas::DeviceCaps caps;
   tbbench::check(tileblas::device_caps_of(0, &caps), "device_caps_of");
-  GemmProblem probe = p;
+  Problem probe = p;
   probe.a = probe.b = probe.c = reinterpret_cast<void*>(uintptr_t(256));
   if (!row.supports(probe, caps)) {
     state.SkipWithError("row does not support this problem on this device");
@@ -75,7 +75,7 @@ void run(benchmark::State& state, const GemmKernel& row, const Variant& v, int64
   const cublasOperation_t ctb = tb == Op::kTrans ? CUBLAS_OP_T : CUBLAS_OP_N;
   const int ni = int(n);
   auto ours = [&](int s) {
-    GemmProblem q = p;
+    Problem q = p;
     q.a = a[s].get(), q.b = b[s].get(), q.c = c_ours[s].get();
     tbbench::check(row.launch(q, nullptr), row.name);
   };

@@ -4,7 +4,7 @@
 // "<d|z|c>gemm/<row>/<m>x<n>x<k>/<transposes>" at squares 1024..8192, 4097^3, TN/NT at 4096, CC
 // for complex, and two skinny shapes (register_benches says which rows run where); complex fp32
 // also at the narrow shapes of the trsm/trmm plans' GEMMs (kNarrowC32Shapes).
-// Inputs random in [-1, 1); alpha = 1, beta = 0; FLOPs counted as GemmProblem::flops() (8 per
+// Inputs random in [-1, 1); alpha = 1, beta = 0; FLOPs counted as Problem::flops() (8 per
 // complex multiply-add). rel_diff = ||C_ours - C_cublas|| / ||C_cublas||.
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
@@ -23,8 +23,8 @@ namespace {
 
 using tileblas::DataType;
 using tileblas::GemmKernel;
-using tileblas::GemmProblem;
 using tileblas::Op;
+using tileblas::Problem;
 
 struct Shape {
   int64_t m, n, k;
@@ -67,12 +67,12 @@ DataType type_of(const GemmKernel& k) {
   return DataType::kC32;
 }
 
-GemmProblem problem_of(DataType t, const Shape& s) {
-  GemmProblem p;
+Problem problem_of(DataType t, const Shape& s) {
+  Problem p;
   p.trans_a = s.ta, p.trans_b = s.tb;
   p.m = s.m, p.n = s.n, p.k = s.k;
   p.alpha = 1.0, p.beta = 0.0;
-  p.ab_type = p.c_type = t;
+  p.type = p.c_type = t;
   p.lda = p.a_rows(), p.ldb = p.b_rows(), p.ldc = p.m;
   return p;
 }
@@ -104,7 +104,7 @@ Buffers<Real>& buffers_for(DataType t, const Shape& s) {
   auto bufs = std::make_unique<Buffers<Real>>();
   bufs->type = t, bufs->shape = s;
   const size_t comps = tileblas::is_complex(t) ? 2 : 1;
-  const GemmProblem p = problem_of(t, s);
+  const Problem p = problem_of(t, s);
   const size_t na = size_t(p.lda * p.a_cols()) * comps, nb = size_t(p.ldb * p.b_cols()) * comps,
                nc = size_t(p.ldc * p.n) * comps;
   bufs->sets = tbbench::sets_to_defeat_l2((na + nb + nc) * sizeof(Real), 8);
@@ -123,7 +123,7 @@ void bench_typed(benchmark::State& state, const GemmKernel& row, const Shape& s,
                  const std::string& name) {
   const DataType t = type_of(row);
   Buffers<Real>& bufs = buffers_for<Real>(t, s);
-  const GemmProblem p = problem_of(t, s);
+  const Problem p = problem_of(t, s);
   tileblas::DeviceCaps caps;
   {
     const cudaDeviceProp& prop = tbbench::device_prop();
@@ -132,14 +132,14 @@ void bench_typed(benchmark::State& state, const GemmKernel& row, const Shape& s,
     caps.smem_per_block_optin = prop.sharedMemPerBlockOptin;
     caps.l2_bytes = size_t(prop.l2CacheSize);
   }
-  GemmProblem probe = p;
+  Problem probe = p;
   probe.a = bufs.a[0].get(), probe.b = bufs.b[0].get(), probe.c = bufs.c_ours[0].get();
   if (!row.supports(probe, caps)) {
     state.SkipWithError("row does not support this problem on this device");
     return;
   }
   auto ours = [&](int set) {
-    GemmProblem q = p;
+    Problem q = p;
     q.a = bufs.a[set].get(), q.b = bufs.b[set].get(), q.c = bufs.c_ours[set].get();
     tbbench::check(row.launch(q, nullptr), row.name);
   };
@@ -194,7 +194,7 @@ void bench_row(benchmark::State& state, const GemmKernel* row, Shape s, std::str
 bool row_supports(const GemmKernel& row, DataType t, const Shape& s) {
   tileblas::DeviceCaps hopper;
   hopper.sm_version = 90, hopper.num_sms = 132, hopper.smem_per_block_optin = 227 * 1024;
-  GemmProblem p = problem_of(t, s);
+  Problem p = problem_of(t, s);
   p.a = p.b = p.c = reinterpret_cast<void*>(uintptr_t(256));
   return row.supports(p, hopper);
 }

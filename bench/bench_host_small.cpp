@@ -17,7 +17,7 @@ namespace small = tileblas::gemm_host_small;
 void host_kernel(benchmark::State& state, small::Isa isa, int64_t n, tileblas::Op trans_a) {
   std::vector<float> a = tbbench::random_host(size_t(n) * n, 51);
   std::vector<float> b = tbbench::random_host(size_t(n) * n, 52), c(size_t(n) * n);
-  tileblas::GemmProblem p;
+  tileblas::Problem p;
   p.trans_a = trans_a;
   p.m = p.n = p.k = p.lda = p.ldb = p.ldc = n;
   p.a = a.data(), p.b = b.data(), p.c = c.data();
@@ -41,7 +41,7 @@ void host_kernel(benchmark::State& state, small::Isa isa, int64_t n, tileblas::O
 
 void register_all() {
   for (small::Isa isa : {small::Isa::kAvx512, small::Isa::kAvx2}) {
-    tileblas::GemmProblem probe;
+    tileblas::Problem probe;
     probe.m = probe.n = probe.k = probe.lda = probe.ldb = probe.ldc = 8;
     if (!small::supports(probe, isa)) continue;  // this CPU lacks the instruction set
     for (int64_t n : {8, 16, 32, 48, 64, 96, 128, 256}) {

@@ -28,15 +28,15 @@
 
 #include "bench_support.h"
 #include "device.h"
-#include "level3.h"
 #include "level3_plan.h"
 #include "plans.h"
+#include "problem.h"
 
 namespace {
 
 using tileblas::DataType;
-using tileblas::Level3Op;
-using tileblas::Level3Problem;
+using tileblas::Operation;
+using tileblas::Problem;
 
 char type_letter(DataType t) {
   switch (t) {
@@ -51,19 +51,19 @@ char type_letter(DataType t) {
   }
 }
 
-bool is_rank(Level3Op op) {
-  return op == Level3Op::kSyrk || op == Level3Op::kHerk || op == Level3Op::kSyr2k ||
-         op == Level3Op::kHer2k;
+bool is_rank(Operation op) {
+  return op == Operation::kSyrk || op == Operation::kHerk || op == Operation::kSyr2k ||
+         op == Operation::kHer2k;
 }
-bool is_tri(Level3Op op) { return op == Level3Op::kTrmm || op == Level3Op::kTrsm; }
+bool is_tri(Operation op) { return op == Operation::kTrmm || op == Operation::kTrsm; }
 
-double flops_of(Level3Op op, DataType t, double n) {
+double flops_of(Operation op, DataType t, double n) {
   const double f = tileblas::is_complex(t) ? 4.0 : 1.0;
   switch (op) {
-    case Level3Op::kTrsm:
-    case Level3Op::kTrmm:
-    case Level3Op::kSyrk:
-    case Level3Op::kHerk:
+    case Operation::kTrsm:
+    case Operation::kTrmm:
+    case Operation::kSyrk:
+    case Operation::kHerk:
       return f * n * n * n;
     default:
       return 2 * f * n * n * n;
@@ -161,10 +161,10 @@ const T* complex_at(const R (&pair)[2]) {
   return reinterpret_cast<const T*>(pair);
 }
 
-cublasSideMode_t side_of(const Level3Problem& p) {
+cublasSideMode_t side_of(const Problem& p) {
   return p.side == tileblas::Side::kLeft ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
 }
-cublasFillMode_t fill_of(const Level3Problem& p) {
+cublasFillMode_t fill_of(const Problem& p) {
   return p.uplo == tileblas::Uplo::kLower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
 }
 cublasOperation_t op_of(tileblas::Op op) {
@@ -172,7 +172,7 @@ cublasOperation_t op_of(tileblas::Op op) {
          : op == tileblas::Op::kTrans ? CUBLAS_OP_T
                                       : CUBLAS_OP_C;
 }
-cublasDiagType_t diag_of(const Level3Problem& p) {
+cublasDiagType_t diag_of(const Problem& p) {
   return p.diag == tileblas::Diag::kUnit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
 }
 
@@ -180,7 +180,7 @@ cublasDiagType_t diag_of(const Level3Problem& p) {
 struct Scalars {
   float sa[2], sb[2], sra, srb;
   double da[2], db[2], dra, drb;
-  explicit Scalars(const Level3Problem& p)
+  explicit Scalars(const Problem& p)
       : sa{float(p.alpha.re), float(p.alpha.im)},
         sb{float(p.beta.re), float(p.beta.im)},
         sra(float(p.alpha.re)),
@@ -191,13 +191,13 @@ struct Scalars {
         drb(p.beta.re) {}
 };
 
-cublasStatus_t cublas_call(cublasHandle_t h, const Level3Problem& p) {
+cublasStatus_t cublas_call(cublasHandle_t h, const Problem& p) {
   const Scalars s(p);
   const int m = int(p.m), n = int(p.n), k = int(p.k), lda = int(p.lda), ldb = int(p.ldb),
             ldc = int(p.ldc);
   const cublasSideMode_t side = side_of(p);
   const cublasFillMode_t fill = fill_of(p);
-  const cublasOperation_t op = op_of(p.trans);
+  const cublasOperation_t op = op_of(p.trans_a);
   const cublasDiagType_t diag = diag_of(p);
   switch (p.type) {
     case DataType::kF32: {
@@ -206,15 +206,15 @@ cublasStatus_t cublas_call(cublasHandle_t h, const Level3Problem& p) {
       const T* b = static_cast<const T*>(p.b);
       T* c = static_cast<T*>(p.c);
       switch (p.op) {
-        case Level3Op::kTrsm:
+        case Operation::kTrsm:
           return cublasStrsm(h, side, fill, op, diag, m, n, s.sa, a, lda, c, ldc);
-        case Level3Op::kTrmm:
+        case Operation::kTrmm:
           return cublasStrmm(h, side, fill, op, diag, m, n, s.sa, a, lda, c, ldc, c, ldc);
-        case Level3Op::kSyrk:
+        case Operation::kSyrk:
           return cublasSsyrk(h, fill, op, n, k, s.sa, a, lda, s.sb, c, ldc);
-        case Level3Op::kSyr2k:
+        case Operation::kSyr2k:
           return cublasSsyr2k(h, fill, op, n, k, s.sa, a, lda, b, ldb, s.sb, c, ldc);
-        case Level3Op::kSymm:
+        case Operation::kSymm:
           return cublasSsymm(h, side, fill, m, n, s.sa, a, lda, b, ldb, s.sb, c, ldc);
         default:
           return CUBLAS_STATUS_NOT_SUPPORTED;
@@ -226,15 +226,15 @@ cublasStatus_t cublas_call(cublasHandle_t h, const Level3Problem& p) {
       const T* b = static_cast<const T*>(p.b);
       T* c = static_cast<T*>(p.c);
       switch (p.op) {
-        case Level3Op::kTrsm:
+        case Operation::kTrsm:
           return cublasDtrsm(h, side, fill, op, diag, m, n, s.da, a, lda, c, ldc);
-        case Level3Op::kTrmm:
+        case Operation::kTrmm:
           return cublasDtrmm(h, side, fill, op, diag, m, n, s.da, a, lda, c, ldc, c, ldc);
-        case Level3Op::kSyrk:
+        case Operation::kSyrk:
           return cublasDsyrk(h, fill, op, n, k, s.da, a, lda, s.db, c, ldc);
-        case Level3Op::kSyr2k:
+        case Operation::kSyr2k:
           return cublasDsyr2k(h, fill, op, n, k, s.da, a, lda, b, ldb, s.db, c, ldc);
-        case Level3Op::kSymm:
+        case Operation::kSymm:
           return cublasDsymm(h, side, fill, m, n, s.da, a, lda, b, ldb, s.db, c, ldc);
         default:
           return CUBLAS_STATUS_NOT_SUPPORTED;
@@ -248,21 +248,21 @@ cublasStatus_t cublas_call(cublasHandle_t h, const Level3Problem& p) {
       const T* alpha = complex_at<T>(s.sa);
       const T* beta = complex_at<T>(s.sb);
       switch (p.op) {
-        case Level3Op::kTrsm:
+        case Operation::kTrsm:
           return cublasCtrsm(h, side, fill, op, diag, m, n, alpha, a, lda, c, ldc);
-        case Level3Op::kTrmm:
+        case Operation::kTrmm:
           return cublasCtrmm(h, side, fill, op, diag, m, n, alpha, a, lda, c, ldc, c, ldc);
-        case Level3Op::kSyrk:
+        case Operation::kSyrk:
           return cublasCsyrk(h, fill, op, n, k, alpha, a, lda, beta, c, ldc);
-        case Level3Op::kHerk:
+        case Operation::kHerk:
           return cublasCherk(h, fill, op, n, k, &s.sra, a, lda, &s.srb, c, ldc);
-        case Level3Op::kSyr2k:
+        case Operation::kSyr2k:
           return cublasCsyr2k(h, fill, op, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        case Level3Op::kHer2k:
+        case Operation::kHer2k:
           return cublasCher2k(h, fill, op, n, k, alpha, a, lda, b, ldb, &s.srb, c, ldc);
-        case Level3Op::kSymm:
+        case Operation::kSymm:
           return cublasCsymm(h, side, fill, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
-        case Level3Op::kHemm:
+        case Operation::kHemm:
           return cublasChemm(h, side, fill, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
       }
       return CUBLAS_STATUS_NOT_SUPPORTED;
@@ -275,21 +275,21 @@ cublasStatus_t cublas_call(cublasHandle_t h, const Level3Problem& p) {
       const T* alpha = complex_at<T>(s.da);
       const T* beta = complex_at<T>(s.db);
       switch (p.op) {
-        case Level3Op::kTrsm:
+        case Operation::kTrsm:
           return cublasZtrsm(h, side, fill, op, diag, m, n, alpha, a, lda, c, ldc);
-        case Level3Op::kTrmm:
+        case Operation::kTrmm:
           return cublasZtrmm(h, side, fill, op, diag, m, n, alpha, a, lda, c, ldc, c, ldc);
-        case Level3Op::kSyrk:
+        case Operation::kSyrk:
           return cublasZsyrk(h, fill, op, n, k, alpha, a, lda, beta, c, ldc);
-        case Level3Op::kHerk:
+        case Operation::kHerk:
           return cublasZherk(h, fill, op, n, k, &s.dra, a, lda, &s.drb, c, ldc);
-        case Level3Op::kSyr2k:
+        case Operation::kSyr2k:
           return cublasZsyr2k(h, fill, op, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        case Level3Op::kHer2k:
+        case Operation::kHer2k:
           return cublasZher2k(h, fill, op, n, k, alpha, a, lda, b, ldb, &s.drb, c, ldc);
-        case Level3Op::kSymm:
+        case Operation::kSymm:
           return cublasZsymm(h, side, fill, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
-        case Level3Op::kHemm:
+        case Operation::kHemm:
           return cublasZhemm(h, side, fill, m, n, alpha, a, lda, b, ldb, beta, c, ldc);
       }
       return CUBLAS_STATUS_NOT_SUPPORTED;
@@ -325,7 +325,7 @@ double median_ms(int reps, Reset&& reset, Call&& call) {
 }
 
 struct Row {
-  Level3Op op;
+  Operation op;
   DataType type;
   int64_t n;
   int64_t triangle_leaf;   // 0: the plans' own block sizes
@@ -342,15 +342,15 @@ tileblas::Level3BlockSizes sizes_of(const Row& r) {
   return sizes;
 }
 
-Level3Problem problem_of(const Row& r) {
-  Level3Problem p;
+Problem problem_of(const Row& r) {
+  Problem p;
   p.op = r.op, p.type = r.type;
   p.side = tileblas::Side::kLeft, p.uplo = tileblas::Uplo::kLower;
-  p.trans = tileblas::Op::kNoTrans, p.diag = tileblas::Diag::kNonUnit;
+  p.trans_a = tileblas::Op::kNoTrans, p.diag = tileblas::Diag::kNonUnit;
   p.m = p.n = p.k = r.n;
-  p.alpha = tileblas::is_complex(r.type) && r.op != Level3Op::kHerk ? tileblas::Scalar(0.8, 0.3)
-                                                                    : tileblas::Scalar(0.8);
-  p.beta = tileblas::is_complex(r.type) && r.op != Level3Op::kHerk && r.op != Level3Op::kHer2k
+  p.alpha = tileblas::is_complex(r.type) && r.op != Operation::kHerk ? tileblas::Scalar(0.8, 0.3)
+                                                                     : tileblas::Scalar(0.8);
+  p.beta = tileblas::is_complex(r.type) && r.op != Operation::kHerk && r.op != Operation::kHer2k
                ? tileblas::Scalar(0.5, -0.2)
                : tileblas::Scalar(0.5);
   p.lda = p.ldb = p.ldc = r.n;
@@ -360,7 +360,7 @@ Level3Problem problem_of(const Row& r) {
 void bench_row(benchmark::State& state, Row r, const std::string& name) {
   tileblas::DeviceCaps caps;
   tbbench::check(tileblas::device_caps_of(0, &caps), "device_caps_of");
-  Level3Problem p = problem_of(r);
+  Problem p = problem_of(r);
   Matrix a(r.type, r.n, 1), b(r.type, r.n, 2), ours(r.type, r.n, 3), ref(r.type, r.n, 3);
   Matrix pristine(r.type, r.n, 3);  // the starting C (B of trsm/trmm) of every call
   if (is_tri(r.op)) condition_lower(r.type, a, r.n);
@@ -379,13 +379,13 @@ void bench_row(benchmark::State& state, Row r, const std::string& name) {
     };
   };
   auto run_ours = [&] {
-    Level3Problem q = p;
+    Problem q = p;
     q.c = ours.p;
     tbbench::check(tileblas::run_level3_on_device_with(q, caps, nullptr, sizes), "plan");
   };
   cublasHandle_t h = tbbench::cublas(tbbench::CublasMath::kDefault);
   auto run_ref = [&] {
-    Level3Problem q = p;
+    Problem q = p;
     q.c = ref.p;
     tbbench::check(cublas_call(h, q), "cuBLAS");
     tbbench::check(cudaStreamSynchronize(nullptr), "cuBLAS");
@@ -418,20 +418,20 @@ bool register_level3_benches() {
   const DataType types[] = {DataType::kF32, DataType::kF64, DataType::kC32, DataType::kC64};
   std::vector<Row> rows;
   for (DataType t : types) {
-    std::vector<Level3Op> ops = {Level3Op::kTrsm, Level3Op::kTrmm, Level3Op::kSyrk,
-                                 Level3Op::kSyr2k, Level3Op::kSymm};
+    std::vector<Operation> ops = {Operation::kTrsm, Operation::kTrmm, Operation::kSyrk,
+                                  Operation::kSyr2k, Operation::kSymm};
     if (tileblas::is_complex(t)) {
-      ops.push_back(Level3Op::kHerk), ops.push_back(Level3Op::kHer2k),
-          ops.push_back(Level3Op::kHemm);
+      ops.push_back(Operation::kHerk), ops.push_back(Operation::kHer2k),
+          ops.push_back(Operation::kHemm);
     }
-    for (Level3Op op : ops) {
+    for (Operation op : ops) {
       for (int64_t n : {1024, 4096, 8192}) rows.push_back({op, t, n, 0});
-      if (op == Level3Op::kSyrk || op == Level3Op::kSyr2k) {
+      if (op == Operation::kSyrk || op == Operation::kSyr2k) {
         for (int64_t n : {4096, 8192}) rows.push_back({op, t, n, 1024});
       }
       if (is_tri(op)) {  // tri_block leaves only (s, d), and the GEMM leaves the plans do not use
         const tileblas::Level3BlockSizes own = tileblas::level3_block_sizes(t);
-        const int64_t own_leaf = op == Level3Op::kTrmm ? own.trmm_leaf : own.trsm_leaf;
+        const int64_t own_leaf = op == Operation::kTrmm ? own.trmm_leaf : own.trsm_leaf;
         for (int64_t leaf : {0, 256, 512, 1024, 2048, 4096, 8192}) {
           if (leaf == own_leaf || (leaf == 0 && tileblas::is_complex(t))) continue;
           for (int64_t n : {1024, 4096, 8192}) {
@@ -446,7 +446,7 @@ bool register_level3_benches() {
     }
   }
   for (const Row& r : rows) {
-    Level3Problem p = problem_of(r);
+    Problem p = problem_of(r);
     p.a = p.b = p.c = reinterpret_cast<void*>(uintptr_t(1) << 20);
     if (!tileblas::level3_on_device_supports_with(p, hopper, sizes_of(r))) continue;
     const std::string plan = r.triangle_leaf > 0 ? "plan_tri" + std::to_string(r.triangle_leaf)

@@ -46,9 +46,9 @@ double median_seconds(int reps, Fn&& fn) {
   return median(std::move(t));
 }
 
-tileblas::GemmProblem problem(int64_t m, int64_t n, int64_t k, const float* a, const float* b,
-                              float* c) {
-  tileblas::GemmProblem p;
+tileblas::Problem problem(int64_t m, int64_t n, int64_t k, const float* a, const float* b,
+                          float* c) {
+  tileblas::Problem p;
   p.m = m;
   p.n = n;
   p.k = k;
@@ -70,7 +70,7 @@ std::string shape_name(int64_t m, int64_t n, int64_t k) {
 void sgemm_device(benchmark::State& state, int64_t m, int64_t n, int64_t k) {
   using tbbench::DeviceBuffer;
   DeviceBuffer<float> a(size_t(m) * k, 1), b(size_t(k) * n, 2), c(size_t(m) * n, 3);
-  const tileblas::GemmProblem p = problem(m, n, k, a.get(), b.get(), c.get());
+  const tileblas::Problem p = problem(m, n, k, a.get(), b.get(), c.get());
   const int reps = p.flops() > 2e11 ? 5 : 20;
   std::pair<double, double> t;
   for (auto _ : state) {
@@ -91,8 +91,8 @@ void sgemm_device(benchmark::State& state, int64_t m, int64_t n, int64_t k) {
 
 // Host problems: ours (tileblas::gemm, routed) against the CPU BLAS called directly, alternating.
 // Returns the two medians and sets the common counters.
-std::pair<double, double> time_host(benchmark::State& state, const tileblas::GemmProblem& p,
-                                    int reps, int warmup) {
+std::pair<double, double> time_host(benchmark::State& state, const tileblas::Problem& p, int reps,
+                                    int warmup) {
   const int m = int(p.m), n = int(p.n), k = int(p.k);
   const float* a = static_cast<const float*>(p.a);
   const float* b = static_cast<const float*>(p.b);
@@ -116,7 +116,7 @@ std::pair<double, double> time_host(benchmark::State& state, const tileblas::Gem
 void sgemm_host(benchmark::State& state, int64_t n) {
   std::vector<float> a = random_host(size_t(n) * n, 7), b = random_host(size_t(n) * n, 8);
   std::vector<float> c(size_t(n) * n);
-  const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
+  const tileblas::Problem p = problem(n, n, n, a.data(), b.data(), c.data());
   // Small calls vary most (thread wake-up) and cost least: many more reps there.
   const int reps = n <= 128 ? 200 : n <= 512 ? 50 : n <= 2048 ? 11 : 3;
   const auto t = time_host(state, p, reps, n <= 512 ? 5 : 1);
@@ -136,7 +136,7 @@ void sgemm_host(benchmark::State& state, int64_t n) {
 void overhead(benchmark::State& state, int64_t n) {
   std::vector<float> a = random_host(size_t(n) * n, 9), b = random_host(size_t(n) * n, 10);
   std::vector<float> c(size_t(n) * n);
-  const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
+  const tileblas::Problem p = problem(n, n, n, a.data(), b.data(), c.data());
   const auto t = time_host(state, p, 4001, 50);
   tbbench::report(state, p.flops() / t.first * 1e-9, p.flops() / t.second * 1e-9, "GFLOP/s",
                   "OpenBLAS sgemm_", "routed/overhead " + shape_name(n, n, n));
@@ -151,7 +151,7 @@ void overhead(benchmark::State& state, int64_t n) {
 void sgemm_host_gaps(benchmark::State& state, int64_t n) {
   std::vector<float> a = random_host(size_t(n) * n, 41), b = random_host(size_t(n) * n, 42);
   std::vector<float> c(size_t(n) * n);
-  const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
+  const tileblas::Problem p = problem(n, n, n, a.data(), b.data(), c.data());
   auto ours = [&] { tileblas::gemm(p, "sgemm"); };
   auto ref = [&] {
     tileblas::cpu_blas::sgemm('N', 'N', int(n), int(n), int(n), 1.0f, a.data(), int(n), b.data(),
@@ -179,7 +179,7 @@ void sgemm_host_gaps(benchmark::State& state, int64_t n) {
 
 // The device after one routed call of p's kind (which probes it and measures the cost model's
 // rates), or nullptr with the benchmark skipped.
-tileblas::Device* probed_device(benchmark::State& state, const tileblas::GemmProblem& p) {
+tileblas::Device* probed_device(benchmark::State& state, const tileblas::Problem& p) {
   tileblas::gemm(p, "sgemm");
   tileblas::Device* device = tileblas::Device::get();
   if (!device) state.SkipWithError("no CUDA device");
@@ -193,7 +193,7 @@ tileblas::Device* probed_device(benchmark::State& state, const tileblas::GemmPro
 void host_steps(benchmark::State& state, int64_t n) {
   std::vector<float> a = random_host(size_t(n) * n, 31), b = random_host(size_t(n) * n, 32);
   std::vector<float> c(size_t(n) * n);
-  const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
+  const tileblas::Problem p = problem(n, n, n, a.data(), b.data(), c.data());
   tileblas::Device* device = probed_device(state, p);
   if (!device) return;
   const tileblas::Rates& rates = *tileblas::measured_rates(p, *device);  // this thread alone
@@ -248,7 +248,7 @@ void host_steps(benchmark::State& state, int64_t n) {
 void overhead_parts(benchmark::State& state) {
   const int64_t n = 16;
   std::vector<float> a = random_host(size_t(n) * n, 11), b = a, c(size_t(n) * n);
-  const tileblas::GemmProblem p = problem(n, n, n, a.data(), b.data(), c.data());
+  const tileblas::Problem p = problem(n, n, n, a.data(), b.data(), c.data());
   tileblas::Device* device = probed_device(state, p);
   if (!device) return;
   const tileblas::Rates& rates = *tileblas::measured_rates(p, *device);  // this thread alone
@@ -361,10 +361,9 @@ void small_host_paths(benchmark::State& state, int64_t n) {
   std::copy(a.begin(), a.end(), pinned);
   std::copy(b.begin(), b.end(), pinned + count);
   tbbench::DeviceBuffer<float> da(count, 23), db(count, 24), dc(count, 25);
-  const tileblas::GemmProblem on_device = problem(n, n, n, da.get(), db.get(), dc.get());
-  const tileblas::GemmProblem zero_copy =
-      problem(n, n, n, pinned, pinned + count, pinned + 2 * count);
-  const tileblas::GemmProblem host = problem(n, n, n, a.data(), b.data(), c.data());
+  const tileblas::Problem on_device = problem(n, n, n, da.get(), db.get(), dc.get());
+  const tileblas::Problem zero_copy = problem(n, n, n, pinned, pinned + count, pinned + 2 * count);
+  const tileblas::Problem host = problem(n, n, n, a.data(), b.data(), c.data());
   std::string why;
   const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(on_device, device->caps(), "", &why);
   const int reps = 2001;

@@ -15,8 +15,8 @@
 namespace {
 
 using tileblas::GemmKernel;
-using tileblas::GemmProblem;
 using tileblas::Op;
+using tileblas::Problem;
 
 struct Shape {
   int64_t m, n, k;
@@ -32,8 +32,8 @@ const Shape kShapes[] = {
     {128, 128, 65536, Op::kNoTrans, Op::kNoTrans},  {16384, 64, 16384, Op::kNoTrans, Op::kNoTrans},
 };
 
-GemmProblem problem_of(const Shape& s) {
-  GemmProblem p;
+Problem problem_of(const Shape& s) {
+  Problem p;
   p.trans_a = s.ta, p.trans_b = s.tb;
   p.m = s.m, p.n = s.n, p.k = s.k;
   p.alpha = 1.0f, p.beta = 0.0f;
@@ -84,9 +84,9 @@ void bench_row(benchmark::State& state, const GemmKernel* row, Shape s, const st
   tileblas::DeviceCaps caps;
   tbbench::check(tileblas::device_caps_of(0, &caps), "device_caps_of");
   ShapeBuffers& bufs = buffers_for(s);
-  const GemmProblem base = problem_of(s);
+  const Problem base = problem_of(s);
   auto problem = [&](int set, bool ref) {
-    GemmProblem p = base;
+    Problem p = base;
     p.a = bufs.a[set].get(), p.b = bufs.b[set].get();
     p.c = ref ? bufs.c_ref[set].get() : bufs.c_ours[set].get();
     return p;
@@ -99,7 +99,7 @@ void bench_row(benchmark::State& state, const GemmKernel* row, Shape s, const st
     tbbench::check(row->launch(problem(set, false), nullptr), row->name);
   };
   auto ref = [&](int set) {
-    const GemmProblem p = problem(set, true);
+    const Problem p = problem(set, true);
     const float alpha = float(p.alpha.re), beta = float(p.beta.re);
     tbbench::check(cublasSgemm(tbbench::cublas(tbbench::CublasMath::kPedantic),
                                s.ta == Op::kNoTrans ? CUBLAS_OP_N : CUBLAS_OP_T,
@@ -124,7 +124,7 @@ bool register_sgemm_benches() {
   for (const Shape& s : kShapes) {
     for (const GemmKernel& row : tileblas::gemm_kernels()) {
       if (std::strncmp(row.name, "sgemm_", 6) != 0) continue;
-      GemmProblem p = problem_of(s);
+      Problem p = problem_of(s);
       p.a = p.b = p.c = reinterpret_cast<float*>(uintptr_t(256));
       if (!row.supports(p, hopper)) continue;
       const std::string name = std::string("sgemm/") + row.name + "/" + shape_name(s);

@@ -37,8 +37,8 @@ namespace {
 using tbsweep::SweepShape;
 using tbsweep::SweepType;
 using tileblas::DataType;
-using tileblas::GemmProblem;
 using tileblas::Op;
+using tileblas::Problem;
 
 // Each side's timed calls take about this long, in at least kMinReps and at most kMaxReps calls
 // (the whole sweep then runs in about a minute on an H200).
@@ -180,14 +180,14 @@ void sweep_row(benchmark::State& state, const SweepType* t, const SweepShape* s,
   const int sets =
       int(std::min({size_t(tbbench::sets_to_defeat_l2(a_stride + b_stride + c_stride)),
                     pools.a_bytes / a_stride, pools.b_bytes / b_stride, pools.c_bytes / c_stride}));
-  GemmProblem base;
+  Problem base;
   base.trans_a = s->ta, base.trans_b = s->tb;
   base.m = s->m, base.n = s->n, base.k = s->k;
   base.alpha = 1.0, base.beta = 0.0;
-  base.ab_type = t->ab, base.c_type = t->c;
+  base.type = t->ab, base.c_type = t->c;
   base.lda = s->a_rows(), base.ldb = s->b_rows(), base.ldc = s->m;
   auto problem = [&](int set, unsigned char* c_pool) {
-    GemmProblem p = base;
+    Problem p = base;
     p.a = pools.a->ptr + size_t(set) * a_stride;
     p.b = pools.b->ptr + size_t(set) * b_stride;
     p.c = c_pool + size_t(set) * c_stride;
@@ -200,7 +200,7 @@ void sweep_row(benchmark::State& state, const SweepType* t, const SweepShape* s,
   const void* zero = yard.fp64_scalars ? static_cast<const void*>(zero_d) : zero_f;
   auto ours_on = [&](int set) { tileblas::gemm(problem(set, pools.c_ours->ptr), t->routine); };
   auto ref_on = [&](int set) {
-    const GemmProblem p = problem(set, pools.c_ref->ptr);
+    const Problem p = problem(set, pools.c_ref->ptr);
     tbbench::check(cublasGemmEx(tbbench::cublas(yard.math), cublas_op(s->ta), cublas_op(s->tb),
                                 int(p.m), int(p.n), int(p.k), one, p.a, cuda_type(t->ab),
                                 int(p.lda), p.b, cuda_type(t->ab), int(p.ldb), zero, p.c,

@@ -131,7 +131,7 @@ struct GemmArgs {
   int64_t ldb;
   void* c;
   int64_t ldc;
-  DataType ab_type;
+  DataType type;
   DataType c_type;
   const void* alpha_at;  // alpha and beta as the caller passed them, one element of c_type: for
   const void* beta_at;   // a call handed to the set's own BLAS unchanged

@@ -34,20 +34,6 @@ void report_gemm(const GemmSite& site, bool cblas, bool row_major, int info) {
   }
 }
 
-// The CPU routine that computes a call of these types (16-bit A and B are widened to fp32).
-cpu_blas::Routine cpu_routine(DataType ab) {
-  switch (ab) {
-    case DataType::kF64:
-      return cpu_blas::Routine::kDgemm;
-    case DataType::kC32:
-      return cpu_blas::Routine::kCgemm;
-    case DataType::kC64:
-      return cpu_blas::Routine::kZgemm;
-    default:
-      return cpu_blas::Routine::kSgemm;
-  }
-}
-
 // A checked column-major call: quick return, refusal of arguments wider than the set's CPU BLAS
 // takes, then the computation.
 void run_checked(const GemmSite& site, bool cblas, bool row_major, char transa, char transb,
@@ -56,7 +42,8 @@ void run_checked(const GemmSite& site, bool cblas, bool row_major, char transa, 
   if (cpu_blas::info(site.set).int64) {
     // Whatever side computes it, a call the CPU side could not take is refused: the answer must
     // not depend on the route.
-    const int64_t limit = cpu_blas::max_int(site.set, cpu_routine(g.ab_type));
+    const int64_t limit =
+        cpu_blas::max_int(site.set, cpu_blas::routine_of(Operation::kGemm, g.type));
     for (const NumberedArg& a :
          {NumberedArg{g.m, 3}, NumberedArg{g.n, 4}, NumberedArg{g.k, 5}, NumberedArg{g.lda, 8},
           NumberedArg{g.ldb, 10}, NumberedArg{g.ldc, 13}}) {
@@ -70,23 +57,23 @@ void run_checked(const GemmSite& site, bool cblas, bool row_major, char transa, 
   // OpenBLAS's 'R': for real data 'N'; for complex data conjugate without transposing, which
   // tileblas does not compute: the set's own BLAS does, as the caller would have had it.
   if (openblas && (lsame(transa, 'R') || lsame(transb, 'R'))) {
-    if (is_complex(g.ab_type)) {
-      cpu_blas::gemm(site.set, g.ab_type, transa, transb, g.m, g.n, g.k, g.alpha_at, g.a, g.lda,
-                     g.b, g.ldb, g.beta_at, g.c, g.ldc);
+    if (is_complex(g.type)) {
+      cpu_blas::gemm(site.set, g.type, transa, transb, g.m, g.n, g.k, g.alpha_at, g.a, g.lda, g.b,
+                     g.ldb, g.beta_at, g.c, g.ldc);
       return;
     }
     if (lsame(transa, 'R')) transa = 'N';
     if (lsame(transb, 'R')) transb = 'N';
   }
-  GemmProblem p;
-  parse_trans(transa, g.ab_type, &p.trans_a);
-  parse_trans(transb, g.ab_type, &p.trans_b);
+  Problem p;
+  parse_trans(transa, g.type, &p.trans_a);
+  parse_trans(transb, g.type, &p.trans_b);
   p.m = g.m;
   p.n = g.n;
   p.k = g.k;
   p.alpha = g.alpha;
   p.beta = g.beta;
-  p.ab_type = g.ab_type;
+  p.type = g.type;
   p.c_type = g.c_type;
   p.a = g.a;
   p.lda = g.lda;

@@ -75,7 +75,7 @@ GemmArgs gemm_args(int64_t m, int64_t n, int64_t k, const void* alpha, const voi
   g.m = m, g.n = n, g.k = k;
   g.alpha = scalar_at(alpha, kR.c), g.beta = scalar_at(beta, kR.c);
   g.a = a, g.lda = lda, g.b = b, g.ldb = ldb, g.c = c, g.ldc = ldc;
-  g.ab_type = kR.ab, g.c_type = kR.c;
+  g.type = kR.ab, g.c_type = kR.c;
   g.alpha_at = alpha, g.beta_at = beta;
   return g;
 }

@@ -20,21 +20,21 @@ namespace {
 
 enum class Family { kSymm, kRankK, kTriangular };
 
-constexpr Family family_of(Level3Op op) {
+constexpr Family family_of(Operation op) {
   switch (op) {
-    case Level3Op::kSymm:
-    case Level3Op::kHemm:
+    case Operation::kSymm:
+    case Operation::kHemm:
       return Family::kSymm;
-    case Level3Op::kTrmm:
-    case Level3Op::kTrsm:
+    case Operation::kTrmm:
+    case Operation::kTrsm:
       return Family::kTriangular;
     default:
       return Family::kRankK;
   }
 }
 
-constexpr bool is_hermitian(Level3Op op) {
-  return op == Level3Op::kHemm || op == Level3Op::kHerk || op == Level3Op::kHer2k;
+constexpr bool is_hermitian(Operation op) {
+  return op == Operation::kHemm || op == Operation::kHerk || op == Operation::kHer2k;
 }
 
 // The netlib and CBLAS names of one routine in one type.
@@ -44,8 +44,9 @@ struct Names {
   const char* cblas;
 };
 
-// [op][s, d, c, z]; hemm, herk and her2k exist for complex types only.
-constexpr Names kNames[8][4] = {
+// [op - symm][s, d, c, z] (the operations after gemm); hemm, herk and her2k exist for complex
+// types only.
+constexpr Names kNames[kOperationCount - 1][4] = {
     {{"SSYMM ", "ssymm", "cblas_ssymm"},
      {"DSYMM ", "dsymm", "cblas_dsymm"},
      {"CSYMM ", "csymm", "cblas_csymm"},
@@ -71,18 +72,18 @@ constexpr Names kNames[8][4] = {
      {"ZTRSM ", "ztrsm", "cblas_ztrsm"}},
 };
 
-constexpr const Names& names_of(Level3Op op, DataType t) {
-  return kNames[int(op)][t == DataType::kF64   ? 1
-                         : t == DataType::kC32 ? 2
-                         : t == DataType::kC64 ? 3
-                                               : 0];
+constexpr const Names& names_of(Operation op, DataType t) {
+  return kNames[int(op) - int(Operation::kSymm)][t == DataType::kF64   ? 1
+                                                 : t == DataType::kC32 ? 2
+                                                 : t == DataType::kC64 ? 3
+                                                                       : 0];
 }
 
 int64_t max1(int64_t x) { return x > 1 ? x : 1; }
 
 // The trans letters syrk .. her2k take: N and T (ssyrk, dsyrk also C, as T; csyrk, zsyrk not C);
 // herk, her2k N and C.
-bool rank_k_trans_valid(Level3Op op, DataType type, char t) {
+bool rank_k_trans_valid(Operation op, DataType type, char t) {
   if (lsame(t, 'N')) return true;
   if (lsame(t, 'T')) return !is_hermitian(op);
   if (lsame(t, 'C')) return is_hermitian(op) || !tileblas::is_complex(type);
@@ -90,7 +91,7 @@ bool rank_k_trans_valid(Level3Op op, DataType type, char t) {
 }
 
 // netlib's argument checks of `op` on Fortran arguments, in its INFO order; 0 when all are valid.
-int check_args(Level3Op op, DataType type, const Level3Chars& ch, const Level3Args& g) {
+int check_args(Operation op, DataType type, const Level3Chars& ch, const Level3Args& g) {
   const bool upper_or_lower = lsame(ch.uplo, 'U') || lsame(ch.uplo, 'L');
   const bool left_or_right = lsame(ch.side, 'L') || lsame(ch.side, 'R');
   switch (family_of(op)) {
@@ -107,7 +108,7 @@ int check_args(Level3Op op, DataType type, const Level3Chars& ch, const Level3Ar
     }
     case Family::kRankK: {
       const int64_t nrowa = lsame(ch.trans, 'N') ? g.n : g.k;
-      const bool two = op == Level3Op::kSyr2k || op == Level3Op::kHer2k;
+      const bool two = op == Operation::kSyr2k || op == Operation::kHer2k;
       if (!upper_or_lower) return 1;
       if (!rank_k_trans_valid(op, type, ch.trans)) return 2;
       if (g.n < 0) return 3;
@@ -135,7 +136,7 @@ int check_args(Level3Op op, DataType type, const Level3Chars& ch, const Level3Ar
 
 // netlib's quick returns: nothing to do at all (alpha == 0 with beta != 1 still scales C, and
 // trmm/trsm with alpha == 0 still zero B).
-bool quick_return(Level3Op op, const Level3Args& g) {
+bool quick_return(Operation op, const Level3Args& g) {
   switch (family_of(op)) {
     case Family::kSymm:
       return g.m == 0 || g.n == 0 || (g.alpha.is_zero() && g.beta.is_one());
@@ -148,15 +149,15 @@ bool quick_return(Level3Op op, const Level3Args& g) {
 }
 
 // Valid, column-major arguments as the library's problem.
-Level3Problem to_problem(Level3Op op, DataType type, const Level3Chars& ch, const Level3Args& g) {
-  Level3Problem p;
+Problem to_problem(Operation op, DataType type, const Level3Chars& ch, const Level3Args& g) {
+  Problem p;
   p.op = op;
   p.type = type;
   const Family f = family_of(op);
   p.side =
       f == Family::kRankK || lsame(ch.side, 'L') ? tileblas::Side::kLeft : tileblas::Side::kRight;
   p.uplo = lsame(ch.uplo, 'U') ? tileblas::Uplo::kUpper : tileblas::Uplo::kLower;
-  if (f != Family::kSymm) parse_trans(ch.trans, type, &p.trans);
+  if (f != Family::kSymm) parse_trans(ch.trans, type, &p.trans_a);
   if (f == Family::kTriangular && lsame(ch.diag, 'U')) p.diag = tileblas::Diag::kUnit;
   // syrk .. her2k: C is n x n, so m = n (and a_order() is n).
   p.m = f == Family::kRankK ? g.n : g.m;
@@ -174,7 +175,7 @@ Level3Problem to_problem(Level3Op op, DataType type, const Level3Chars& ch, cons
 }
 
 // The Fortran INFO number of the first size or leading dimension wider than `limit`, or 0.
-int first_too_wide(Level3Op op, const Level3Args& g, int64_t limit) {
+int first_too_wide(Operation op, const Level3Args& g, int64_t limit) {
   auto first = [limit](std::initializer_list<NumberedArg> args) {
     for (const NumberedArg& a : args) {
       if (a.value > limit) return a.info;
@@ -185,7 +186,7 @@ int first_too_wide(Level3Op op, const Level3Args& g, int64_t limit) {
     case Family::kSymm:
       return first({{g.m, 3}, {g.n, 4}, {g.lda, 7}, {g.ldb, 9}, {g.ldc, 12}});
     case Family::kRankK: {
-      const bool two = op == Level3Op::kSyr2k || op == Level3Op::kHer2k;
+      const bool two = op == Operation::kSyr2k || op == Operation::kHer2k;
       return first({{g.n, 3}, {g.k, 4}, {g.lda, 7}, {two ? g.ldb : 0, 9}, {g.ldc, two ? 12 : 10}});
     }
     case Family::kTriangular:
@@ -197,26 +198,26 @@ int first_too_wide(Level3Op op, const Level3Args& g, int64_t limit) {
 // After the checks: quick return, refusal of arguments wider than the set's CPU BLAS takes
 // (reported by `report` with the Fortran INFO), then the computation.
 template <class Report>
-void run_checked(NameSet s, Level3Op op, DataType type, const Level3Chars& ch, const Level3Args& g,
+void run_checked(NameSet s, Operation op, DataType type, const Level3Chars& ch, const Level3Args& g,
                  const char* label, Report report) {
   if (quick_return(op, g)) return;
   if (cpu_blas::info(s).int64) {
     if (const int info =
-            first_too_wide(op, g, cpu_blas::max_int(s, cpu_blas::level3_routine(op, type)))) {
+            first_too_wide(op, g, cpu_blas::max_int(s, cpu_blas::routine_of(op, type)))) {
       report(info);
       return;
     }
   }
-  Level3Problem p = to_problem(op, type, ch, g);
+  Problem p = to_problem(op, type, ch, g);
   p.name_set = s;
   tileblas::level3(p, label);
 }
 
 }  // namespace
 
-const char* level3_name(Level3Op op, DataType type) { return names_of(op, type).fortran; }
+const char* level3_name(Operation op, DataType type) { return names_of(op, type).fortran; }
 
-void run_level3_fortran(NameSet s, Level3Op op, DataType type, const Level3Chars& ch,
+void run_level3_fortran(NameSet s, Operation op, DataType type, const Level3Chars& ch,
                         const Level3Args& g, const char* label) {
   const Names& names = names_of(op, type);
   auto report = [&](int info) { report_xerbla(s, names.srname, info); };
@@ -233,7 +234,7 @@ void run_level3_fortran(NameSet s, Level3Op op, DataType type, const Level3Chars
 // her2k), its mapping onto the Fortran routine, the Fortran checks (INFO + 1), quick return, then
 // the computation. Under OpenBLAS's names the same checks, reported with the Fortran routine's
 // numbers through the set's xerbla.
-void run_level3_cblas(NameSet s, Level3Op op, DataType type, int layout, int side, int uplo,
+void run_level3_cblas(NameSet s, Operation op, DataType type, int layout, int side, int uplo,
                       int trans, int diag, Level3Args g, const char* label) {
   const Names& names = names_of(op, type);
   const char* const rout = names.cblas;
@@ -269,7 +270,7 @@ void run_level3_cblas(NameSet s, Level3Op op, DataType type, int layout, int sid
     } else if (uplo == kCblasLower) {
       ch.uplo = row ? 'U' : 'L';
     } else {
-      info = f != Family::kRankK ? 3 : row && op != Level3Op::kHer2k ? 3 : 2;
+      info = f != Family::kRankK ? 3 : row && op != Operation::kHer2k ? 3 : 2;
       fortran = f != Family::kRankK ? 2 : 1;
     }
   }
@@ -304,7 +305,7 @@ void run_level3_cblas(NameSet s, Level3Op op, DataType type, int layout, int sid
     // C^T = B^T A^T (symm, hemm), B^T op(A)^T (trmm, trsm): the column-major problem is n x m.
     if (f != Family::kRankK) std::swap(g.m, g.n);
     // her2k: the conjugated problem's two terms trade alpha and conj(alpha).
-    if (op == Level3Op::kHer2k) g.alpha.im = -g.alpha.im;
+    if (op == Operation::kHer2k) g.alpha.im = -g.alpha.im;
   }
   if (const int fortran_info = check_args(op, type, ch, g)) {
     report(fortran_info + 1, fortran_info, row);

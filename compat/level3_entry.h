@@ -13,12 +13,12 @@
 #include <type_traits>
 
 #include "compat.h"
-#include "level3.h"
+#include "problem.h"
 
 namespace tileblas::compat {
 
 // One call's arguments in the Fortran routine's meaning (column major): m, n for symm, hemm, trmm
-// and trsm; n, k for syrk .. her2k. B of trmm/trsm is in c/ldc, as Level3Problem holds it.
+// and trsm; n, k for syrk .. her2k. B of trmm/trsm is in c/ldc, as Problem holds it.
 struct Level3Args {
   int64_t m = 0, n = 0, k = 0;
   Scalar alpha, beta;
@@ -36,16 +36,16 @@ struct Level3Chars {
 };
 
 // "ssyrk": the Fortran name without its "_", the CBLAS name without "cblas_".
-const char* level3_name(Level3Op op, DataType type);
+const char* level3_name(Operation op, DataType type);
 
 // A Fortran call of set s: checks, quick return, refusal of arguments wider than the set's CPU
 // BLAS takes, then tileblas::level3 under `label`.
-void run_level3_fortran(NameSet s, Level3Op op, DataType type, const Level3Chars& ch,
+void run_level3_fortran(NameSet s, Operation op, DataType type, const Level3Chars& ch,
                         const Level3Args& g, const char* label);
 
 // A CBLAS call of set s: enum checks, row-major mapping, then as run_level3_fortran(); errors in
 // the set's CBLAS convention (compat/level3.cpp).
-void run_level3_cblas(NameSet s, Level3Op op, DataType type, int layout, int side, int uplo,
+void run_level3_cblas(NameSet s, Operation op, DataType type, int layout, int side, int uplo,
                       int trans, int diag, Level3Args g, const char* label);
 
 constexpr DataType real_of(DataType t) {
@@ -53,11 +53,11 @@ constexpr DataType real_of(DataType t) {
 }
 
 // The type of alpha (herk: real) and of beta (herk, her2k: real).
-constexpr DataType alpha_type(Level3Op op, DataType t) {
-  return op == Level3Op::kHerk ? real_of(t) : t;
+constexpr DataType alpha_type(Operation op, DataType t) {
+  return op == Operation::kHerk ? real_of(t) : t;
 }
-constexpr DataType beta_type(Level3Op op, DataType t) {
-  return op == Level3Op::kHerk || op == Level3Op::kHer2k ? real_of(t) : t;
+constexpr DataType beta_type(Operation op, DataType t) {
+  return op == Operation::kHerk || op == Operation::kHer2k ? real_of(t) : t;
 }
 
 // A scalar as CBLAS passes it: a real one by value, a complex one by address.
@@ -74,7 +74,7 @@ const void* address_of(const V& v) {
   }
 }
 
-template <Level3Op Op, DataType T, NameSet S>
+template <Operation Op, DataType T, NameSet S>
 void symm_fortran(const char* side, const char* uplo, const Int<S>* m, const Int<S>* n,
                   const void* alpha, const void* a, const Int<S>* lda, const void* b,
                   const Int<S>* ldb, const void* beta, void* c, const Int<S>* ldc) noexcept {
@@ -88,7 +88,7 @@ void symm_fortran(const char* side, const char* uplo, const Int<S>* m, const Int
   run_level3_fortran(S, Op, T, ch, g, label.c_str());
 }
 
-template <Level3Op Op, DataType T, NameSet S>
+template <Operation Op, DataType T, NameSet S>
 void symm_cblas(int layout, int side, int uplo, Int<S> m, Int<S> n, CblasValue<T> alpha,
                 const void* a, Int<S> lda, const void* b, Int<S> ldb, CblasValue<T> beta, void* c,
                 Int<S> ldc) noexcept {
@@ -101,7 +101,7 @@ void symm_cblas(int layout, int side, int uplo, Int<S> m, Int<S> n, CblasValue<T
 }
 
 // syrk and herk; syr2k and her2k (with B).
-template <Level3Op Op, DataType T>
+template <Operation Op, DataType T>
 Level3Args rank_k_args(int64_t n, int64_t k, const void* alpha, const void* a, int64_t lda,
                        const void* b, int64_t ldb, const void* beta, void* c, int64_t ldc) {
   Level3Args g;
@@ -111,7 +111,7 @@ Level3Args rank_k_args(int64_t n, int64_t k, const void* alpha, const void* a, i
   return g;
 }
 
-template <Level3Op Op, DataType T, NameSet S>
+template <Operation Op, DataType T, NameSet S>
 void syrk_fortran(const char* uplo, const char* trans, const Int<S>* n, const Int<S>* k,
                   const void* alpha, const void* a, const Int<S>* lda, const void* beta, void* c,
                   const Int<S>* ldc) noexcept {
@@ -123,7 +123,7 @@ void syrk_fortran(const char* uplo, const char* trans, const Int<S>* n, const In
                      label.c_str());
 }
 
-template <Level3Op Op, DataType T, NameSet S>
+template <Operation Op, DataType T, NameSet S>
 void syrk_cblas(int layout, int uplo, int trans, Int<S> n, Int<S> k,
                 CblasValue<alpha_type(Op, T)> alpha, const void* a, Int<S> lda,
                 CblasValue<beta_type(Op, T)> beta, void* c, Int<S> ldc) noexcept {
@@ -134,7 +134,7 @@ void syrk_cblas(int layout, int uplo, int trans, Int<S> n, Int<S> k,
       label.c_str());
 }
 
-template <Level3Op Op, DataType T, NameSet S>
+template <Operation Op, DataType T, NameSet S>
 void syr2k_fortran(const char* uplo, const char* trans, const Int<S>* n, const Int<S>* k,
                    const void* alpha, const void* a, const Int<S>* lda, const void* b,
                    const Int<S>* ldb, const void* beta, void* c, const Int<S>* ldc) noexcept {
@@ -146,7 +146,7 @@ void syr2k_fortran(const char* uplo, const char* trans, const Int<S>* n, const I
                      label.c_str());
 }
 
-template <Level3Op Op, DataType T, NameSet S>
+template <Operation Op, DataType T, NameSet S>
 void syr2k_cblas(int layout, int uplo, int trans, Int<S> n, Int<S> k,
                  CblasValue<alpha_type(Op, T)> alpha, const void* a, Int<S> lda, const void* b,
                  Int<S> ldb, CblasValue<beta_type(Op, T)> beta, void* c, Int<S> ldc) noexcept {
@@ -158,7 +158,7 @@ void syr2k_cblas(int layout, int uplo, int trans, Int<S> n, Int<S> k,
 }
 
 // trmm, trsm: B (read and written) is held in c/ldc.
-template <Level3Op Op, DataType T, NameSet S>
+template <Operation Op, DataType T, NameSet S>
 void trmm_fortran(const char* side, const char* uplo, const char* transa, const char* diag,
                   const Int<S>* m, const Int<S>* n, const void* alpha, const void* a,
                   const Int<S>* lda, void* b, const Int<S>* ldb) noexcept {
@@ -172,7 +172,7 @@ void trmm_fortran(const char* side, const char* uplo, const char* transa, const 
   run_level3_fortran(S, Op, T, ch, g, label.c_str());
 }
 
-template <Level3Op Op, DataType T, NameSet S>
+template <Operation Op, DataType T, NameSet S>
 void trmm_cblas(int layout, int side, int uplo, int transa, int diag, Int<S> m, Int<S> n,
                 CblasValue<T> alpha, const void* a, Int<S> lda, void* b, Int<S> ldb) noexcept {
   static const std::string label = entry_label(S, level3_name(Op, T), true);

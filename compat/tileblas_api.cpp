@@ -55,7 +55,7 @@ TILEBLAS_EXPORT int tileblas_sgemm_device(char transa, char transb, int64_t m, i
   if (!device) return -1;
   const CurrentDevice current(*device);
   if (!current.ok()) return -1;
-  GemmProblem p;
+  Problem p;
   compat::parse_trans(transa, DataType::kF32, &p.trans_a);
   compat::parse_trans(transb, DataType::kF32, &p.trans_b);
   p.m = m;

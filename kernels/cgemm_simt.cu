@@ -46,7 +46,7 @@ struct Args {
   int64_t ldb;
   float2* c;
   int64_t ldc;
-  Triangle triangle;  // GemmProblem::c_triangle
+  Triangle triangle;  // Problem::c_triangle
   // Peeled (the packed row): m and n above are the interior's; the strip below it (strip_rows
   // rows, all strip_cols + n columns) and the strip right of it (strip_cols columns, the
   // interior's rows) are computed by the blocks after the interior's tiles, the first
@@ -400,7 +400,7 @@ cudaError_t launch_kernel(const Args& args, cudaStream_t stream, int64_t slices 
 
 // Dispatches B's transpose for a fixed A.
 template <Layout kALayout, bool kConjA, int kCopyBytes>
-cudaError_t launch_b(const GemmProblem& p, const Args& args, cudaStream_t stream) {
+cudaError_t launch_b(const Problem& p, const Args& args, cudaStream_t stream) {
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   switch (p.trans_b) {
     case Op::kNoTrans:
@@ -413,7 +413,7 @@ cudaError_t launch_b(const GemmProblem& p, const Args& args, cudaStream_t stream
   return cudaErrorInvalidValue;
 }
 
-Args args_of(const GemmProblem& p) {
+Args args_of(const Problem& p) {
   return Args{int(p.m),
               int(p.n),
               int(p.k),
@@ -431,7 +431,7 @@ Args args_of(const GemmProblem& p) {
 }
 
 template <int kCopyBytes>
-cudaError_t launch_copies(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_copies(const Problem& p, cudaStream_t stream) {
   const Args args = args_of(p);
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   switch (p.trans_a) {
@@ -488,7 +488,7 @@ bool readable(const void* x, int64_t ld) { return aligned_to(x, 16) && ld % 2 ==
 
 // The product of m/n-contiguous operands (the packed row's), with thin remainders of m and n
 // peeled into strip blocks (strip_block).
-cudaError_t launch_peeled(const GemmProblem& p, Args args, bool conj_b, cudaStream_t stream) {
+cudaError_t launch_peeled(const Problem& p, Args args, bool conj_b, cudaStream_t stream) {
   args.strip_rows = gemm_device::thin_remainder(p.m, kBlockM, kMaxPeel);
   args.strip_cols = gemm_device::thin_remainder(p.n, kBlockN, kMaxPeel);
   args.m -= args.strip_rows, args.n -= args.strip_cols;
@@ -500,7 +500,7 @@ cudaError_t launch_peeled(const GemmProblem& p, Args args, bool conj_b, cudaStre
 
 // The same product split along k (kernels/splitk.h): each slice's tiles write their unscaled
 // partial product to a workspace, then splitk::reduce applies alpha and beta.
-cudaError_t launch_split(const GemmProblem& p, const Args& args, bool conj_b, cudaStream_t stream) {
+cudaError_t launch_split(const Problem& p, const Args& args, bool conj_b, cudaStream_t stream) {
   static_assert(kSplitK.block_m == kBlockM && kSplitK.block_n == kBlockN &&
                     kSplitK.block_k == kBlockK && kSplitK.blocks_per_sm == 2,
                 "the slice rule reads this kernel's geometry");
@@ -525,7 +525,7 @@ cudaError_t launch_split(const GemmProblem& p, const Args& args, bool conj_b, cu
 // place (A transposed, B not, or either unaligned) is packed first, op() applied, into a workspace
 // with m/n-contiguous columns of even leading dimension; then the vector kernel runs on
 // m/n-contiguous operands only (conjugating B where B^H is read in place), peeled or split.
-cudaError_t launch_packed(const GemmProblem& p, bool split, cudaStream_t stream) {
+cudaError_t launch_packed(const Problem& p, bool split, cudaStream_t stream) {
   if (p.alpha == 0.0 || p.k == 0) return launch_copies<4>(p, stream);  // A, B not read
   const bool pack_a = !(p.trans_a == Op::kNoTrans && readable(p.a, p.lda));
   const bool pack_b = p.trans_b == Op::kNoTrans || !readable(p.b, p.ldb);
@@ -562,7 +562,7 @@ cudaError_t launch_packed(const GemmProblem& p, bool split, cudaStream_t stream)
 // The vector rows copy 16 bytes; the scalar-load row copies whole complex elements where A and B
 // are 8-byte aligned, else re and im apart.
 template <bool kVector>
-cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
   if constexpr (kVector) {
     return launch_copies<16>(p, stream);
   } else {
@@ -572,8 +572,8 @@ cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
 }
 
 template <bool kVector>
-bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
-  if (p.ab_type != DataType::kC32 || p.c_type != DataType::kC32) return false;
+bool supports_problem(const Problem& p, const DeviceCaps& caps) {
+  if (p.type != DataType::kC32 || p.c_type != DataType::kC32) return false;
   constexpr int64_t kMaxExtent = INT32_MAX - 1024;
   if (p.m < 1 || p.n < 1 || p.k < 0 || p.m > kMaxExtent || p.n > kMaxExtent || p.k > kMaxExtent)
     return false;
@@ -592,28 +592,28 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
 
 }  // namespace
 
-bool supports_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_64x128x16(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<true>(p, caps);
 }
-cudaError_t launch_64x128x16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_64x128x16(const Problem& p, cudaStream_t stream) {
   return launch_problem<true>(p, stream);
 }
-bool supports_scalarload_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_scalarload_64x128x16(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<false>(p, caps);
 }
-cudaError_t launch_scalarload_64x128x16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_scalarload_64x128x16(const Problem& p, cudaStream_t stream) {
   return launch_problem<false>(p, stream);
 }
-bool supports_packed_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_packed_64x128x16(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<false>(p, caps);
 }
-cudaError_t launch_packed_64x128x16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_packed_64x128x16(const Problem& p, cudaStream_t stream) {
   return launch_packed(p, false, stream);
 }
-bool supports_splitk_64x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_splitk_64x128x16(const Problem& p, const DeviceCaps& caps) {
   return p.c_triangle == Triangle::kAll && supports_problem<false>(p, caps);
 }
-cudaError_t launch_splitk_64x128x16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_splitk_64x128x16(const Problem& p, cudaStream_t stream) {
   return launch_packed(p, true, stream);
 }
 

@@ -55,12 +55,12 @@
 
 namespace tileblas::cgemm_simt {
 
-bool supports_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_64x128x16(const GemmProblem& p, cudaStream_t stream);
-bool supports_scalarload_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_scalarload_64x128x16(const GemmProblem& p, cudaStream_t stream);
-bool supports_packed_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_packed_64x128x16(const GemmProblem& p, cudaStream_t stream);
+bool supports_64x128x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_64x128x16(const Problem& p, cudaStream_t stream);
+bool supports_scalarload_64x128x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_scalarload_64x128x16(const Problem& p, cudaStream_t stream);
+bool supports_packed_64x128x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_packed_64x128x16(const Problem& p, cudaStream_t stream);
 
 // Split-K (cgemm_splitk_64x128x16, kernels/splitk.h): the packed row's operands (packed where not
 // m/n-contiguous and 16-byte readable) and kernel over slices of k, one per blockIdx.y, each
@@ -69,7 +69,7 @@ cudaError_t launch_packed_64x128x16(const GemmProblem& p, cudaStream_t stream);
 // rule and the router's split-K rule read: 64x128 tiles, k-steps of 16, two blocks per SM, slices
 // of at least 8 k-steps.
 inline constexpr splitk::Geometry kSplitK{64, 128, 16, 2, 8};
-bool supports_splitk_64x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_splitk_64x128x16(const GemmProblem& p, cudaStream_t stream);
+bool supports_splitk_64x128x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_splitk_64x128x16(const Problem& p, cudaStream_t stream);
 
 }  // namespace tileblas::cgemm_simt

@@ -1,7 +1,7 @@
 // Shared by the GEMM families: for the 16-bit and TF32 tensor-core ones (gemm_mma, gemm_wgmma) the
 // kernel arguments, the epilogue's access to C in its storage type (fp32, fp16 or bf16; fp32
 // arithmetic, rounded once) and the checks of supports() that do not depend on the family; for
-// all, the grouped tile order, the triangle tests of GemmProblem::c_triangle, the k ranges of its
+// all, the grouped tile order, the triangle tests of Problem::c_triangle, the k ranges of its
 // a_nonzero and b_nonzero, the current device's SM count and the memory pool that holds the
 // workspaces (packed or transposed operands, split-K partials).
 #pragma once
@@ -64,7 +64,7 @@ __device__ inline int2 grouped_tile_origin(int m, int n, int block_m, int block_
   return grouped_tile_origin(m, n, block_m, block_n, group, int(blockIdx.x));
 }
 
-// GemmProblem::c_triangle in the kernels that accept one (every SIMT and FP64 tensor-core row but
+// Problem::c_triangle in the kernels that accept one (every SIMT and FP64 tensor-core row but
 // split-K and packed ones): whether C(row, col) is computed, and whether a tile of rows [m0, m0 +
 // block_m) and columns [n0, n0 + block_n) holds none of it (its block exits at once).
 __host__ __device__ inline bool in_triangle(Triangle t, int64_t row, int64_t col) {
@@ -76,7 +76,7 @@ __host__ __device__ inline bool tile_outside_triangle(Triangle t, int64_t m0, in
   if (t == Triangle::kUpper) return m0 > n0 + block_n - 1;
   return false;
 }
-// GemmProblem::a_nonzero and b_nonzero in the kernels that take them: the k range [begin, end) a
+// Problem::a_nonzero and b_nonzero in the kernels that take them: the k range [begin, end) a
 // tile of rows [m0, m0 + block_m) and columns [n0, n0 + block_n) needs, op(A) (op(B)) being zero
 // outside its triangle. Lower op(A): its rows r need k <= r; upper: k >= r. Lower op(B): its
 // columns c need k >= c; upper: k <= c.
@@ -97,9 +97,7 @@ __host__ __device__ inline Int tile_k_end(Triangle a_nonzero, Triangle b_nonzero
 }
 
 // Whether a triangle is one a kernel can compute: square C, or all of it.
-inline bool triangle_fits(const GemmProblem& p) {
-  return p.c_triangle == Triangle::kAll || p.m == p.n;
-}
+inline bool triangle_fits(const Problem& p) { return p.c_triangle == Triangle::kAll || p.m == p.n; }
 
 // Peeling (the packed rows): how far `extent` is past a multiple of `tile` where that is 1 to
 // max_peel rows or columns past at least one whole tile (computed by strip blocks), else 0 (a
@@ -124,10 +122,10 @@ inline bool aligned_to(const void* p, size_t bytes) {
 // C's type matches the inputs' (fp32 C for any input; TF32 only when the problem opts in), the
 // extents and the count of block_m x block_n tiles fit the kernels' int indices (offsets are
 // int64), and the leading dimensions are at least the minimum.
-inline bool problem_fits(const GemmProblem& p, int64_t block_m, int64_t block_n) {
-  if (p.ab_type == DataType::kF32) {
+inline bool problem_fits(const Problem& p, int64_t block_m, int64_t block_n) {
+  if (p.type == DataType::kF32) {
     if (!p.allow_tf32 || p.c_type != DataType::kF32) return false;
-  } else if (p.c_type != DataType::kF32 && p.c_type != p.ab_type) {
+  } else if (p.c_type != DataType::kF32 && p.c_type != p.type) {
     return false;
   }
   constexpr int64_t kMaxExtent = INT32_MAX - 1024;

@@ -30,8 +30,8 @@ struct Args {
   // XOR-ed into the high word of the imaginary parts of A's (B's) elements: 0x80000000 where op()
   // conjugates, else 0 (always 0 for real data).
   uint32_t conj_a, conj_b;
-  Triangle triangle;  // GemmProblem::c_triangle
-  // GemmProblem::a_nonzero, b_nonzero: a block multiplies only the k-tiles its tile needs.
+  Triangle triangle;  // Problem::c_triangle
+  // Problem::a_nonzero, b_nonzero: a block multiplies only the k-tiles its tile needs.
   Triangle a_nonzero, b_nonzero;
   // Split-K (kernels/splitk.h): the blocks of blockIdx.y multiply k from blockIdx.y * k_slice on
   // (k_slice a whole number of k-tiles), and write their tiles to c + blockIdx.y * c_slice doubles.
@@ -692,7 +692,7 @@ cudaError_t launch_layouts(const Args& args, unsigned slices, cudaStream_t strea
 
 // The kernel's arguments for p, computed in one slice.
 template <class T>
-Args args_of(const GemmProblem& p) {
+Args args_of(const Problem& p) {
   Args args{int(p.m), int(p.n),     int(p.k),    p.alpha.re,  p.alpha.im, p.beta.re, p.beta.im,
             p.a,      p.lda,        p.b,         p.ldb,       p.c,        p.ldc,     0u,
             0u,       p.c_triangle, p.a_nonzero, p.b_nonzero, int(p.k),   0};
@@ -706,8 +706,7 @@ Args args_of(const GemmProblem& p) {
 }
 
 template <class T, class Cfg, bool kVector>
-cudaError_t launch_args(const GemmProblem& p, const Args& args, unsigned slices,
-                        cudaStream_t stream) {
+cudaError_t launch_args(const Problem& p, const Args& args, unsigned slices, cudaStream_t stream) {
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   // A as stored is m-contiguous unless (conjugate-)transposed; B is k-contiguous unless so.
   const bool a_k = p.trans_a != Op::kNoTrans;
@@ -719,7 +718,7 @@ cudaError_t launch_args(const GemmProblem& p, const Args& args, unsigned slices,
 }
 
 template <class T, class Cfg, bool kVector>
-cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
   return launch_args<T, Cfg, kVector>(p, args_of<T>(p), 1, stream);
 }
 
@@ -727,7 +726,7 @@ cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
 // rows padded to an even count (whole 16-byte pairs of fp64 rows), in fp64 whatever C's type,
 // then splitk::reduce applies alpha and beta.
 template <class T, class Cfg, bool kVector, const splitk::Geometry& kGeometry>
-cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_splitk(const Problem& p, cudaStream_t stream) {
   static_assert(kGeometry.block_m == Cfg::kBlockM && kGeometry.block_n == Cfg::kBlockN &&
                     kGeometry.block_k == Cfg::kBlockK &&
                     kGeometry.blocks_per_sm == Cfg::kBlocksPerSm,
@@ -752,7 +751,7 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
 // What every row needs of p but its types and alignment: extents and tile counts that fit the
 // kernel's int indices, leading dimensions, the device, and a triangle only of a square C.
 template <class Cfg>
-bool fits(const GemmProblem& p, const DeviceCaps& caps) {
+bool fits(const Problem& p, const DeviceCaps& caps) {
   constexpr int64_t kMaxExtent = INT32_MAX - 1024;
   if (p.m < 1 || p.n < 1 || p.k < 0 || p.m > kMaxExtent || p.n > kMaxExtent || p.k > kMaxExtent)
     return false;
@@ -767,8 +766,8 @@ bool fits(const GemmProblem& p, const DeviceCaps& caps) {
 }
 
 template <class T, class Cfg, bool kVector>
-bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
-  if (p.ab_type != T::kDataType || p.c_type != T::kDataType) return false;
+bool supports_problem(const Problem& p, const DeviceCaps& caps) {
+  if (p.type != T::kDataType || p.c_type != T::kDataType) return false;
   if (!fits<Cfg>(p, caps)) return false;
   if (!aligned_to(p.a, 8) || !aligned_to(p.b, 8) || !aligned_to(p.c, 8)) return false;
   if constexpr (kVector) {
@@ -781,8 +780,8 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
 // The cgemm_widened rows: complex fp32 A and B of any alignment of their parts and any leading
 // dimension (they are read only by the widening copy), C aligned to its parts.
 template <class Cfg>
-bool supports_widened(const GemmProblem& p, const DeviceCaps& caps) {
-  return p.ab_type == DataType::kC32 && p.c_type == DataType::kC32 && fits<Cfg>(p, caps) &&
+bool supports_widened(const Problem& p, const DeviceCaps& caps) {
+  return p.type == DataType::kC32 && p.c_type == DataType::kC32 && fits<Cfg>(p, caps) &&
          aligned_to(p.a, 4) && aligned_to(p.b, 4) && aligned_to(p.c, 4);
 }
 
@@ -791,9 +790,9 @@ bool supports_widened(const GemmProblem& p, const DeviceCaps& caps) {
 // them: TypeC64IntoC32's epilogue rounds into C, or (kSplit) fp64 partials that splitk::reduce
 // rounds into C. alpha == 0 or k == 0: nothing is widened (the kernel reads neither A nor B).
 template <class Cfg, bool kSplit, const splitk::Geometry& kGeometry>
-cudaError_t launch_widened(const GemmProblem& p, cudaStream_t stream) {
-  GemmProblem q = p;
-  q.ab_type = DataType::kC64;
+cudaError_t launch_widened(const Problem& p, cudaStream_t stream) {
+  Problem q = p;
+  q.type = DataType::kC64;
   void* workspace = nullptr;
   if (!p.alpha.is_zero() && p.k > 0) {
     const int64_t elems_a = p.a_rows() * p.a_cols(), elems_b = p.b_rows() * p.b_cols();
@@ -833,68 +832,68 @@ using ConfigC64Wide = Config<TypeC64, 128, 64, 8, 32, 32, 6, 1>;
 
 }  // namespace
 
-bool supports_dgemm_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_dgemm_128x128x16(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeF64, ConfigF64, true>(p, caps);
 }
-cudaError_t launch_dgemm_128x128x16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_dgemm_128x128x16(const Problem& p, cudaStream_t stream) {
   return launch_problem<TypeF64, ConfigF64, true>(p, stream);
 }
-bool supports_dgemm_scalarload_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_dgemm_scalarload_128x128x16(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeF64, ConfigF64, false>(p, caps);
 }
-cudaError_t launch_dgemm_scalarload_128x128x16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_dgemm_scalarload_128x128x16(const Problem& p, cudaStream_t stream) {
   return launch_problem<TypeF64, ConfigF64, false>(p, stream);
 }
-bool supports_dgemm_128x64x16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_dgemm_128x64x16(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeF64, ConfigF64Half, true>(p, caps);
 }
-cudaError_t launch_dgemm_128x64x16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_dgemm_128x64x16(const Problem& p, cudaStream_t stream) {
   return launch_problem<TypeF64, ConfigF64Half, true>(p, stream);
 }
-bool supports_zgemm_64x64x8(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_zgemm_64x64x8(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeC64, ConfigC64, true>(p, caps);
 }
-cudaError_t launch_zgemm_64x64x8(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_zgemm_64x64x8(const Problem& p, cudaStream_t stream) {
   return launch_problem<TypeC64, ConfigC64, true>(p, stream);
 }
-bool supports_zgemm_scalarload_128x64x8(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_zgemm_scalarload_128x64x8(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeC64, ConfigC64Wide, false>(p, caps);
 }
-cudaError_t launch_zgemm_scalarload_128x64x8(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_zgemm_scalarload_128x64x8(const Problem& p, cudaStream_t stream) {
   return launch_problem<TypeC64, ConfigC64Wide, false>(p, stream);
 }
 
 // Split-K rows: the two-blocks-per-SM tiles, all of C (no triangle: a slice's partial covers its
 // whole tiles).
-bool supports_dgemm_splitk_128x64x16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_dgemm_splitk_128x64x16(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeF64, ConfigF64Half, true>(p, caps) && p.c_triangle == Triangle::kAll;
 }
-cudaError_t launch_dgemm_splitk_128x64x16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_dgemm_splitk_128x64x16(const Problem& p, cudaStream_t stream) {
   return launch_splitk<TypeF64, ConfigF64Half, true, kDgemmSplitK>(p, stream);
 }
-bool supports_dgemm_splitk_scalarload_128x64x16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_dgemm_splitk_scalarload_128x64x16(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeF64, ConfigF64Half, false>(p, caps) && p.c_triangle == Triangle::kAll;
 }
-cudaError_t launch_dgemm_splitk_scalarload_128x64x16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_dgemm_splitk_scalarload_128x64x16(const Problem& p, cudaStream_t stream) {
   return launch_splitk<TypeF64, ConfigF64Half, false, kDgemmSplitK>(p, stream);
 }
-bool supports_zgemm_splitk_64x64x8(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_zgemm_splitk_64x64x8(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeC64, ConfigC64, true>(p, caps) && p.c_triangle == Triangle::kAll;
 }
-cudaError_t launch_zgemm_splitk_64x64x8(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_zgemm_splitk_64x64x8(const Problem& p, cudaStream_t stream) {
   return launch_splitk<TypeC64, ConfigC64, true, kZgemmSplitK>(p, stream);
 }
 
-bool supports_cgemm_widened_64x64x8(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_cgemm_widened_64x64x8(const Problem& p, const DeviceCaps& caps) {
   return supports_widened<ConfigC64>(p, caps);
 }
-cudaError_t launch_cgemm_widened_64x64x8(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_cgemm_widened_64x64x8(const Problem& p, cudaStream_t stream) {
   return launch_widened<ConfigC64, false, kZgemmSplitK>(p, stream);
 }
-bool supports_cgemm_widened_splitk_64x64x8(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_cgemm_widened_splitk_64x64x8(const Problem& p, const DeviceCaps& caps) {
   return supports_widened<ConfigC64>(p, caps) && p.c_triangle == Triangle::kAll;
 }
-cudaError_t launch_cgemm_widened_splitk_64x64x8(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_cgemm_widened_splitk_64x64x8(const Problem& p, cudaStream_t stream) {
   return launch_widened<ConfigC64, true, kZgemmSplitK>(p, stream);
 }
 

@@ -1,6 +1,6 @@
 // gemm_f64_mma: double and complex double GEMM on the FP64 tensor cores (mma.sync .f64).
 //
-// Computes  C = alpha * op(A) * op(B) + beta * C  (column-major, GemmProblem's conventions) with
+// Computes  C = alpha * op(A) * op(B) + beta * C  (column-major, Problem's conventions) with
 //   dgemm rows: A, B, C fp64 (DataType::kF64); alpha, beta real. op is N or T (C counts as T).
 //   zgemm rows: A, B, C complex fp64 (kC64: interleaved re, im); alpha, beta complex. op is N, T
 //               or C (conjugate transpose) for A and B independently.
@@ -43,7 +43,7 @@
 // blockIdx.y; each slice's blocks write their unscaled partial tiles (alpha 1, beta 0) to a
 // workspace, and splitk::reduce (kernels/splitk.h) sums the slices in slice order and applies alpha
 // and beta: deterministic, no atomics; beta == 0 never reads C there either. They take no triangle
-// of C (GemmProblem::c_triangle): a slice writes its tiles whole.
+// of C (Problem::c_triangle): a slice writes its tiles whole.
 //
 // Complex fp32 on the FP64 tensor cores (cgemm_widened_*): A, B, C complex fp32 (kC32); alpha,
 // beta complex. op(A) and op(B) as stored are first widened, exactly, into a complex fp64 workspace
@@ -71,19 +71,19 @@
 
 namespace tileblas::gemm_f64_mma {
 
-bool supports_dgemm_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_dgemm_128x128x16(const GemmProblem& p, cudaStream_t stream);
-bool supports_dgemm_scalarload_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_dgemm_scalarload_128x128x16(const GemmProblem& p, cudaStream_t stream);
+bool supports_dgemm_128x128x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_dgemm_128x128x16(const Problem& p, cudaStream_t stream);
+bool supports_dgemm_scalarload_128x128x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_dgemm_scalarload_128x128x16(const Problem& p, cudaStream_t stream);
 
 // Half-size tile, two blocks per SM: twice the tiles, for shapes with few of them.
-bool supports_dgemm_128x64x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_dgemm_128x64x16(const GemmProblem& p, cudaStream_t stream);
+bool supports_dgemm_128x64x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_dgemm_128x64x16(const Problem& p, cudaStream_t stream);
 
-bool supports_zgemm_64x64x8(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_zgemm_64x64x8(const GemmProblem& p, cudaStream_t stream);
-bool supports_zgemm_scalarload_128x64x8(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_zgemm_scalarload_128x64x8(const GemmProblem& p, cudaStream_t stream);
+bool supports_zgemm_64x64x8(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_zgemm_64x64x8(const Problem& p, cudaStream_t stream);
+bool supports_zgemm_scalarload_128x64x8(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_zgemm_scalarload_128x64x8(const Problem& p, cudaStream_t stream);
 
 // Split-K (kernels/splitk.h): the 128x64 dgemm tile (16-byte and 8-byte loads) and the 64x64
 // zgemm tile, two blocks per SM, k cut into blockIdx.y slices of at least min_steps_per_slice
@@ -91,18 +91,18 @@ cudaError_t launch_zgemm_scalarload_128x64x8(const GemmProblem& p, cudaStream_t 
 // Their geometry is what the slice rule and the router's split-K rule read.
 inline constexpr splitk::Geometry kDgemmSplitK{128, 64, 16, 2, 8};
 inline constexpr splitk::Geometry kZgemmSplitK{64, 64, 8, 2, 16};
-bool supports_dgemm_splitk_128x64x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_dgemm_splitk_128x64x16(const GemmProblem& p, cudaStream_t stream);
-bool supports_dgemm_splitk_scalarload_128x64x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_dgemm_splitk_scalarload_128x64x16(const GemmProblem& p, cudaStream_t stream);
-bool supports_zgemm_splitk_64x64x8(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_zgemm_splitk_64x64x8(const GemmProblem& p, cudaStream_t stream);
+bool supports_dgemm_splitk_128x64x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_dgemm_splitk_128x64x16(const Problem& p, cudaStream_t stream);
+bool supports_dgemm_splitk_scalarload_128x64x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_dgemm_splitk_scalarload_128x64x16(const Problem& p, cudaStream_t stream);
+bool supports_zgemm_splitk_64x64x8(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_zgemm_splitk_64x64x8(const Problem& p, cudaStream_t stream);
 
 // Complex fp32 through the zgemm kernel's 64x64 tile on widened operands, and its split-K (the
 // zgemm split-K geometry, no triangle).
-bool supports_cgemm_widened_64x64x8(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_cgemm_widened_64x64x8(const GemmProblem& p, cudaStream_t stream);
-bool supports_cgemm_widened_splitk_64x64x8(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_cgemm_widened_splitk_64x64x8(const GemmProblem& p, cudaStream_t stream);
+bool supports_cgemm_widened_64x64x8(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_cgemm_widened_64x64x8(const Problem& p, cudaStream_t stream);
+bool supports_cgemm_widened_splitk_64x64x8(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_cgemm_widened_splitk_64x64x8(const Problem& p, cudaStream_t stream);
 
 }  // namespace tileblas::gemm_f64_mma

@@ -34,7 +34,7 @@ bool cpu_has(Isa isa) {
 }
 
 template <class T>
-Args<T> args_of(const GemmProblem& p) {
+Args<T> args_of(const Problem& p) {
   Args<T> g;
   g.trans_a = p.trans_a != Op::kNoTrans;
   g.trans_b = p.trans_b != Op::kNoTrans;
@@ -72,7 +72,7 @@ void run_kernel(const Args<T>& g, Isa isa, T* work) {
 }
 
 template <class T>
-void run_real(const GemmProblem& p, Isa isa) {
+void run_real(const Problem& p, Isa isa) {
   const Args<T> g = args_of<T>(p);
   if (g.alpha == T(0)) {  // netlib: A and B are not read
     for (int64_t j = 0; j < g.n; ++j) {
@@ -96,13 +96,13 @@ struct Packed1m {
   int64_t a_elems, b_elems;  // A' and B', in reals
 };
 template <class R>
-Packed1m packed_1m(const GemmProblem& p) {
+Packed1m packed_1m(const Problem& p) {
   return {4 * p.m * p.k, p.trans_b == Op::kNoTrans ? 0 : 2 * p.k * p.n};
 }
 
 // b: B' packed (leading dimension 2k), or nullptr where B' is B itself.
 template <class R>
-Args<R> real_problem_1m(const GemmProblem& p, const R* a, const R* b) {
+Args<R> real_problem_1m(const Problem& p, const R* a, const R* b) {
   Args<R> g;
   g.m = 2 * p.m, g.n = p.n, g.k = 2 * p.k;
   g.alpha = R(1);
@@ -118,13 +118,13 @@ Args<R> real_problem_1m(const GemmProblem& p, const R* a, const R* b) {
 }
 
 template <class R>
-int64_t workspace_1m(const GemmProblem& p, Isa isa) {
+int64_t workspace_1m(const Problem& p, Isa isa) {
   const Packed1m s = packed_1m<R>(p);
   return s.a_elems + s.b_elems + workspace_for(real_problem_1m<R>(p, nullptr, nullptr), isa);
 }
 
 template <class R>
-void run_complex(const GemmProblem& p, Isa isa) {
+void run_complex(const Problem& p, Isa isa) {
   using C = std::complex<R>;
   const C alpha(R(p.alpha.re), R(p.alpha.im)), beta(R(p.beta.re), R(p.beta.im));
   C* c = static_cast<C*>(p.c);
@@ -170,13 +170,13 @@ void run_complex(const GemmProblem& p, Isa isa) {
   run_kernel(g, isa, work + s.a_elems + s.b_elems);
 }
 
-bool is_host_type(const GemmProblem& p) {
-  return p.c_type == p.ab_type && size_of(p.ab_type) >= 4;  // f32, f64, c32, c64
+bool is_host_type(const Problem& p) {
+  return p.c_type == p.type && size_of(p.type) >= 4;  // f32, f64, c32, c64
 }
 
 // Elements of workspace p needs (of its real type).
-int64_t workspace_of(const GemmProblem& p, Isa isa) {
-  switch (p.ab_type) {
+int64_t workspace_of(const Problem& p, Isa isa) {
+  switch (p.type) {
     case DataType::kF64:
       return workspace_for(args_of<double>(p), isa);
     case DataType::kC32:
@@ -212,7 +212,7 @@ const char* name_of(Isa isa, DataType type) {
   }
 }
 
-bool supports(const GemmProblem& p, Isa isa) {
+bool supports(const Problem& p, Isa isa) {
   if (!cpu_has(isa) || !is_host_type(p) || p.c_triangle != Triangle::kAll) return false;
   if (p.m < 1 || p.n < 1 || p.k < 1) return false;
   // m and n bound the workspace with k; the bound on each keeps the product from overflowing.
@@ -223,8 +223,8 @@ bool supports(const GemmProblem& p, Isa isa) {
   return workspace_of(p, isa) <= kMaxElements;
 }
 
-void run(const GemmProblem& p, Isa isa) {
-  switch (p.ab_type) {
+void run(const Problem& p, Isa isa) {
+  switch (p.type) {
     case DataType::kF64:
       return run_real<double>(p, isa);
     case DataType::kC32:

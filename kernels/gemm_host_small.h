@@ -45,9 +45,9 @@ const char* name_of(Isa isa, DataType type = DataType::kF32);
 
 // Host f32, f64, c32 or c64 problems (A, B and C of one type; transposes N, T, C) with m, n, k >= 1
 // and at most kMaxElements reals of packed operands, on a CPU that has `isa`.
-bool supports(const GemmProblem& p, Isa isa);
+bool supports(const Problem& p, Isa isa);
 // Computes p with `isa`'s variant; supports(p, isa) must hold.
-void run(const GemmProblem& p, Isa isa);
+void run(const Problem& p, Isa isa);
 
 // The packed operands' bound (16 MiB of fp32, 32 MiB of fp64 workspace per calling thread at most).
 constexpr int64_t kMaxElements = int64_t(1) << 22;

@@ -573,7 +573,7 @@ cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
 }
 
 template <class T, class Cfg, bool kVectorLoads>
-cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
   const Args args{
       int(p.m), int(p.n), int(p.k), float(p.alpha.re), float(p.beta.re), p.a, p.lda, p.b,
       p.ldb,    p.c,      p.ldc,    p.c_type};
@@ -588,8 +588,8 @@ cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
 }
 
 template <class T, class Cfg, bool kVectorLoads>
-bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
-  if (p.ab_type != T::kDataType) return false;
+bool supports_problem(const Problem& p, const DeviceCaps& caps) {
+  if (p.type != T::kDataType) return false;
   if (!problem_fits(p, Cfg::kBlockM, Cfg::kBlockN)) return false;
   if (caps.sm_version < 80 || caps.smem_per_block_optin < size_t(Cfg::kSmemBytes)) return false;
   const size_t elem = sizeof(typename T::Storage);
@@ -612,40 +612,40 @@ using ConfigTF32 = Config<TypeTF32, 128, 128, 16, 64, 64, 4, 2>;
 
 }  // namespace
 
-bool supports_f16_128x128x32(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_f16_128x128x32(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeF16, ConfigF16, true>(p, caps);
 }
-cudaError_t launch_f16_128x128x32(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_f16_128x128x32(const Problem& p, cudaStream_t stream) {
   return launch_problem<TypeF16, ConfigF16, true>(p, stream);
 }
-bool supports_bf16_128x128x32(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_bf16_128x128x32(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeBF16, ConfigBF16, true>(p, caps);
 }
-cudaError_t launch_bf16_128x128x32(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_bf16_128x128x32(const Problem& p, cudaStream_t stream) {
   return launch_problem<TypeBF16, ConfigBF16, true>(p, stream);
 }
-bool supports_tf32_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_tf32_128x128x16(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeTF32, ConfigTF32, true>(p, caps);
 }
-cudaError_t launch_tf32_128x128x16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_tf32_128x128x16(const Problem& p, cudaStream_t stream) {
   return launch_problem<TypeTF32, ConfigTF32, true>(p, stream);
 }
-bool supports_f16_scalarload_128x128x32(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_f16_scalarload_128x128x32(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeF16, ConfigF16, false>(p, caps);
 }
-cudaError_t launch_f16_scalarload_128x128x32(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_f16_scalarload_128x128x32(const Problem& p, cudaStream_t stream) {
   return launch_problem<TypeF16, ConfigF16, false>(p, stream);
 }
-bool supports_bf16_scalarload_128x128x32(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_bf16_scalarload_128x128x32(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeBF16, ConfigBF16, false>(p, caps);
 }
-cudaError_t launch_bf16_scalarload_128x128x32(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_bf16_scalarload_128x128x32(const Problem& p, cudaStream_t stream) {
   return launch_problem<TypeBF16, ConfigBF16, false>(p, stream);
 }
-bool supports_tf32_scalarload_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_tf32_scalarload_128x128x16(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeTF32, ConfigTF32, false>(p, caps);
 }
-cudaError_t launch_tf32_scalarload_128x128x16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_tf32_scalarload_128x128x16(const Problem& p, cudaStream_t stream) {
   return launch_problem<TypeTF32, ConfigTF32, false>(p, stream);
 }
 

@@ -1,10 +1,10 @@
 // gemm_mma: tensor-core GEMM through mma.sync (Ampere/Hopper warp-level MMA), fp32 accumulation.
 //
-// Computes  C = alpha * op(A) * op(B) + beta * C  (column-major, GemmProblem's conventions) with
+// Computes  C = alpha * op(A) * op(B) + beta * C  (column-major, Problem's conventions) with
 //   f16  rows: A, B IEEE fp16;  C fp32 (gemm_f16f16f32), fp16 (hgemm) or bf16; mma m16n8k16.f16
 //   bf16 rows: A, B bfloat16;   C fp32 (sbgemm, gemm_bf16bf16f32) or bf16;     mma m16n8k16.bf16
 //   tf32 rows: A, B fp32 rounded to TF32 (cvt.rna) in registers; C fp32;       mma m16n8k8.tf32
-//              only when the problem opts in (GemmProblem::allow_tf32).
+//              only when the problem opts in (Problem::allow_tf32).
 // All products are accumulated in fp32; the epilogue computes alpha * acc + beta * C in fp32 and
 // rounds once to C's type.
 //
@@ -37,17 +37,17 @@
 
 namespace tileblas::gemm_mma {
 
-bool supports_f16_128x128x32(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_f16_128x128x32(const GemmProblem& p, cudaStream_t stream);
-bool supports_bf16_128x128x32(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_bf16_128x128x32(const GemmProblem& p, cudaStream_t stream);
-bool supports_tf32_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_tf32_128x128x16(const GemmProblem& p, cudaStream_t stream);
-bool supports_f16_scalarload_128x128x32(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_f16_scalarload_128x128x32(const GemmProblem& p, cudaStream_t stream);
-bool supports_bf16_scalarload_128x128x32(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_bf16_scalarload_128x128x32(const GemmProblem& p, cudaStream_t stream);
-bool supports_tf32_scalarload_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_tf32_scalarload_128x128x16(const GemmProblem& p, cudaStream_t stream);
+bool supports_f16_128x128x32(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_128x128x32(const Problem& p, cudaStream_t stream);
+bool supports_bf16_128x128x32(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_128x128x32(const Problem& p, cudaStream_t stream);
+bool supports_tf32_128x128x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_tf32_128x128x16(const Problem& p, cudaStream_t stream);
+bool supports_f16_scalarload_128x128x32(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_scalarload_128x128x32(const Problem& p, cudaStream_t stream);
+bool supports_bf16_scalarload_128x128x32(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_scalarload_128x128x32(const Problem& p, cudaStream_t stream);
+bool supports_tf32_scalarload_128x128x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_tf32_scalarload_128x128x16(const Problem& p, cudaStream_t stream);
 
 }  // namespace tileblas::gemm_mma

@@ -682,7 +682,7 @@ cudaError_t stage_operands(Operand* a, Operand* b, void** workspace, cudaStream_
 enum class Mode { kTiles, kSplitK, kPersistent };
 
 template <class T, class Cfg, Mode kMode>
-cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
   SliceArgs sa{{int(p.m), int(p.n), int(p.k), float(p.alpha.re), float(p.beta.re), p.a, p.lda, p.b,
                 p.ldb, p.c, p.ldc, p.c_type},
                0,
@@ -727,8 +727,8 @@ cudaError_t launch_problem(const GemmProblem& p, cudaStream_t stream) {
 // Any alignment of A and B (launch() stages what the copy engine cannot read in place); C needs
 // its element alignment.
 template <class T, class Cfg>
-bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
-  if (p.ab_type != T::kDataType) return false;
+bool supports_problem(const Problem& p, const DeviceCaps& caps) {
+  if (p.type != T::kDataType) return false;
   if (!problem_fits(p, Cfg::kBlockM, Cfg::kBlockN)) return false;
   // An sm_90a image runs on compute capability 9.0 exactly.
   if (!kBuiltForSm90a || caps.sm_version != 90 ||
@@ -738,7 +738,7 @@ bool supports_problem(const GemmProblem& p, const DeviceCaps& caps) {
 }
 // The persistent rows' epilogue writes whole 32-byte sectors of an fp32 C (store_direct()).
 template <class T, class Cfg>
-bool supports_persistent(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_persistent(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<T, Cfg>(p, caps) && p.c_type == DataType::kF32 && aligned_to(p.c, 32) &&
          p.ldc % 8 == 0;
 }
@@ -764,12 +764,12 @@ static_assert(ConfigF16N128::kBlockM == kSplitK.block_m &&
 
 bool built_for_sm90a() { return kBuiltForSm90a; }
 
-#define TILEBLAS_WGMMA_ROW(name, T, Cfg, mode, supports)                 \
-  bool supports_##name(const GemmProblem& p, const DeviceCaps& caps) {   \
-    return supports<T, Cfg>(p, caps);                                    \
-  }                                                                      \
-  cudaError_t launch_##name(const GemmProblem& p, cudaStream_t stream) { \
-    return launch_problem<T, Cfg, Mode::mode>(p, stream);                \
+#define TILEBLAS_WGMMA_ROW(name, T, Cfg, mode, supports)             \
+  bool supports_##name(const Problem& p, const DeviceCaps& caps) {   \
+    return supports<T, Cfg>(p, caps);                                \
+  }                                                                  \
+  cudaError_t launch_##name(const Problem& p, cudaStream_t stream) { \
+    return launch_problem<T, Cfg, Mode::mode>(p, stream);            \
   }
 TILEBLAS_WGMMA_ROW(f16_128x256x64, TypeF16, ConfigF16, kTiles, supports_problem)
 TILEBLAS_WGMMA_ROW(bf16_128x256x64, TypeBF16, ConfigBF16, kTiles, supports_problem)

@@ -1,11 +1,11 @@
 // gemm_wgmma: Hopper tensor-core GEMM through wgmma.mma_async (sm_90a), fp32 accumulation.
 //
-// Computes  C = alpha * op(A) * op(B) + beta * C  (column-major, GemmProblem's conventions) with
+// Computes  C = alpha * op(A) * op(B) + beta * C  (column-major, Problem's conventions) with
 //   f16  rows: A, B IEEE fp16; C fp32 (gemm_f16f16f32), fp16 (hgemm) or bf16; wgmma .f16
 //   bf16 rows: A, B bfloat16;  C fp32 (sbgemm, gemm_bf16bf16f32) or bf16;     wgmma .bf16
 //   tf32 rows: A, B fp32 rounded to TF32 (to nearest, ties to even) by the copy engine as it
 //              loads them (tensor-map type TFLOAT32); C fp32; wgmma .tf32; only when the
-//              problem opts in (GemmProblem::allow_tf32).
+//              problem opts in (Problem::allow_tf32).
 // All products are accumulated in fp32; the epilogue computes alpha * acc + beta * C in fp32 and
 // rounds once to C's type.
 //
@@ -52,42 +52,42 @@ namespace tileblas::gemm_wgmma {
 // True when this file was built for sm_90a (otherwise every supports() below is false).
 bool built_for_sm90a();
 
-bool supports_f16_128x256x64(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_f16_128x256x64(const GemmProblem& p, cudaStream_t stream);
-bool supports_bf16_128x256x64(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_bf16_128x256x64(const GemmProblem& p, cudaStream_t stream);
-bool supports_tf32_128x256x32(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_tf32_128x256x32(const GemmProblem& p, cudaStream_t stream);
-bool supports_f16_128x128x64(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_f16_128x128x64(const GemmProblem& p, cudaStream_t stream);
-bool supports_bf16_128x128x64(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_bf16_128x128x64(const GemmProblem& p, cudaStream_t stream);
-bool supports_f16_128x64x64(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_f16_128x64x64(const GemmProblem& p, cudaStream_t stream);
-bool supports_bf16_128x64x64(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_bf16_128x64x64(const GemmProblem& p, cudaStream_t stream);
+bool supports_f16_128x256x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_128x256x64(const Problem& p, cudaStream_t stream);
+bool supports_bf16_128x256x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_128x256x64(const Problem& p, cudaStream_t stream);
+bool supports_tf32_128x256x32(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_tf32_128x256x32(const Problem& p, cudaStream_t stream);
+bool supports_f16_128x128x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_128x128x64(const Problem& p, cudaStream_t stream);
+bool supports_bf16_128x128x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_128x128x64(const Problem& p, cudaStream_t stream);
+bool supports_f16_128x64x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_128x64x64(const Problem& p, cudaStream_t stream);
+bool supports_bf16_128x64x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_128x64x64(const Problem& p, cudaStream_t stream);
 
 // Persistent rows: at most one wave of blocks, each computing tiles blockIdx.x + t * gridDim.x with
 // its copy ring running on from one tile's k-tiles into the next's, and an epilogue that stores
 // straight from the accumulators (no pass through shared memory) while the next tile's first
 // k-tiles land. Only an fp32 C whose columns start on 32-byte boundaries (C 32-byte aligned, ldc a
 // multiple of 8): each store then writes whole sectors.
-bool supports_f16_persistent_128x256x64(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_f16_persistent_128x256x64(const GemmProblem& p, cudaStream_t stream);
-bool supports_bf16_persistent_128x256x64(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_bf16_persistent_128x256x64(const GemmProblem& p, cudaStream_t stream);
-bool supports_f16_persistent_128x128x64(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_f16_persistent_128x128x64(const GemmProblem& p, cudaStream_t stream);
-bool supports_bf16_persistent_128x128x64(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_bf16_persistent_128x128x64(const GemmProblem& p, cudaStream_t stream);
+bool supports_f16_persistent_128x256x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_persistent_128x256x64(const Problem& p, cudaStream_t stream);
+bool supports_bf16_persistent_128x256x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_persistent_128x256x64(const Problem& p, cudaStream_t stream);
+bool supports_f16_persistent_128x128x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_persistent_128x128x64(const Problem& p, cudaStream_t stream);
+bool supports_bf16_persistent_128x128x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_persistent_128x128x64(const Problem& p, cudaStream_t stream);
 
 // The split-K rows' geometry (the 128 x 128 tile, two blocks per SM; a slice is at least eight
 // k-tiles, 512 of k: the ring fills and drains twice a slice, and half as many partials as with
 // four pass through the reduce: 128x128x65536 0.81 of cuBLAS against 0.73 on the H200).
 inline constexpr splitk::Geometry kSplitK{128, 128, 64, 2, 8};
-bool supports_f16_splitk_128x128x64(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_f16_splitk_128x128x64(const GemmProblem& p, cudaStream_t stream);
-bool supports_bf16_splitk_128x128x64(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_bf16_splitk_128x128x64(const GemmProblem& p, cudaStream_t stream);
+bool supports_f16_splitk_128x128x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_splitk_128x128x64(const Problem& p, cudaStream_t stream);
+bool supports_bf16_splitk_128x128x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_splitk_128x128x64(const Problem& p, cudaStream_t stream);
 
 }  // namespace tileblas::gemm_wgmma

@@ -87,8 +87,8 @@ struct Args {
   // are computed by the blocks after the interior's tiles, the first strip_blocks_bottom of them
   // on the strip below.
   int strip_rows, strip_cols, strip_blocks_bottom;
-  Triangle triangle;  // GemmProblem::c_triangle (not with split-K or packed operands)
-  // GemmProblem::a_nonzero, b_nonzero: a block multiplies only the k-steps its tile needs (not in
+  Triangle triangle;  // Problem::c_triangle (not with split-K or packed operands)
+  // Problem::a_nonzero, b_nonzero: a block multiplies only the k-steps its tile needs (not in
   // the packed row, whose kernel compiles the test out).
   Triangle a_nonzero, b_nonzero;
 };
@@ -566,22 +566,22 @@ cudaError_t pack(const float* x, int64_t ld, bool r_contiguous, int64_t rows, in
   return cudaGetLastError();
 }
 
-bool is_fp32_problem(const GemmProblem& p) {
-  return p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 && p.m >= 1 && p.n >= 1 &&
+bool is_fp32_problem(const Problem& p) {
+  return p.type == DataType::kF32 && p.c_type == DataType::kF32 && p.m >= 1 && p.n >= 1 &&
          p.k >= 0 && p.lda >= std::max<int64_t>(1, p.a_rows()) &&
          p.ldb >= std::max<int64_t>(1, p.b_rows()) && p.ldc >= p.m;
 }
 
-bool is_aligned16(const GemmProblem& p) {
+bool is_aligned16(const Problem& p) {
   auto aligned = [](const void* x) { return reinterpret_cast<uintptr_t>(x) % 16 == 0; };
   return aligned(p.a) && aligned(p.b) && aligned(p.c) && p.lda % 4 == 0 && p.ldb % 4 == 0 &&
          p.ldc % 4 == 0;
 }
 
-// `triangles`: the row computes a triangle of C (GemmProblem::c_triangle); split-K and packed rows
+// `triangles`: the row computes a triangle of C (Problem::c_triangle); split-K and packed rows
 // do not.
 template <class T>
-bool supports_tile(const GemmProblem& p, const DeviceCaps& caps, bool triangles) {
+bool supports_tile(const Problem& p, const DeviceCaps& caps, bool triangles) {
   const int64_t tiles =
       ((p.m + T::kBlockM - 1) / T::kBlockM) * ((p.n + T::kBlockN - 1) / T::kBlockN);
   if (p.c_triangle != Triangle::kAll && !(triangles && gemm_device::triangle_fits(p))) return false;
@@ -590,7 +590,7 @@ bool supports_tile(const GemmProblem& p, const DeviceCaps& caps, bool triangles)
          T::kSmemBytes <= caps.smem_per_block_optin;
 }
 
-Args args_of(const GemmProblem& p, int tiles_m, int tiles_n) {
+Args args_of(const Problem& p, int tiles_m, int tiles_n) {
   Args a{};
   a.trans_a = p.trans_a == Op::kTrans, a.trans_b = p.trans_b == Op::kTrans;
   a.m = p.m, a.n = p.n, a.k = p.k, a.alpha = float(p.alpha.re), a.beta = float(p.beta.re);
@@ -604,7 +604,7 @@ Args args_of(const GemmProblem& p, int tiles_m, int tiles_n) {
 }
 
 template <class T, bool Align16, bool InteriorCopies = false>
-cudaError_t launch_tile(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_tile(const Problem& p, cudaStream_t stream) {
   const int tiles_m = int((p.m + T::kBlockM - 1) / T::kBlockM);
   const int tiles_n = int((p.n + T::kBlockN - 1) / T::kBlockN);
   Args a = args_of(p, tiles_m, tiles_n);
@@ -618,7 +618,7 @@ cudaError_t launch_tile(const GemmProblem& p, cudaStream_t stream) {
 }
 
 template <class T, bool Align16, bool InteriorCopies = false>
-cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_splitk(const Problem& p, cudaStream_t stream) {
   const int tiles_m = int((p.m + T::kBlockM - 1) / T::kBlockM);
   const int tiles_n = int((p.n + T::kBlockN - 1) / T::kBlockN);
   constexpr splitk::Geometry kGeometry{T::kBlockM, T::kBlockN, T::kBlockK, T::kMinBlocksPerSm,
@@ -650,7 +650,7 @@ cudaError_t launch_splitk(const GemmProblem& p, cudaStream_t stream) {
 // remainders of m and n (at most kMaxPeel past a multiple of the tile) go to strip blocks instead
 // of tiles.
 template <class T>
-cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_packed(const Problem& p, cudaStream_t stream) {
   if (p.alpha == 0.0f || p.k == 0) return launch_tile<T, false>(p, stream);  // A, B not read
   const int64_t k_pad = (p.k + T::kBlockK - 1) / T::kBlockK * T::kBlockK;
   const int64_t panel_a = T::kBlockM * k_pad, panel_b = T::kBlockN * k_pad;
@@ -697,74 +697,74 @@ cudaError_t launch_packed(const GemmProblem& p, cudaStream_t stream) {
 
 }  // namespace
 
-bool supports_packed_128x128x16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_packed_128x128x16(const Problem& p, const DeviceCaps& caps) {
   return supports_tile<Tile128x128x16T4x16>(p, caps, false);
 }
-cudaError_t launch_packed_128x128x16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_packed_128x128x16(const Problem& p, cudaStream_t stream) {
   return launch_packed<Tile128x128x16T4x16>(p, stream);
 }
 
-bool supports_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_128x128x16_align16(const Problem& p, const DeviceCaps& caps) {
   return supports_tile<Tile128x128x16T8x8>(p, caps, true) && is_aligned16(p);
 }
-cudaError_t launch_128x128x16_align16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_128x128x16_align16(const Problem& p, cudaStream_t stream) {
   return launch_tile<Tile128x128x16T8x8, true, true>(p, stream);
 }
-bool supports_128x128x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_128x128x16_align4(const Problem& p, const DeviceCaps& caps) {
   return supports_tile<Tile128x128x16T4x16>(p, caps, true);
 }
-cudaError_t launch_128x128x16_align4(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_128x128x16_align4(const Problem& p, cudaStream_t stream) {
   return launch_tile<Tile128x128x16T4x16, false>(p, stream);
 }
 
-bool supports_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_128x64x16_align16(const Problem& p, const DeviceCaps& caps) {
   return supports_tile<Tile128x64x16>(p, caps, true) && is_aligned16(p);
 }
-cudaError_t launch_128x64x16_align16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_128x64x16_align16(const Problem& p, cudaStream_t stream) {
   return launch_tile<Tile128x64x16, true>(p, stream);
 }
-bool supports_128x64x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_128x64x16_align4(const Problem& p, const DeviceCaps& caps) {
   return supports_tile<Tile128x64x16>(p, caps, true);
 }
-cudaError_t launch_128x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_128x64x16_align4(const Problem& p, cudaStream_t stream) {
   return launch_tile<Tile128x64x16, false>(p, stream);
 }
 
-bool supports_64x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_64x64x16_align16(const Problem& p, const DeviceCaps& caps) {
   return supports_tile<Tile64x64x16>(p, caps, true) && is_aligned16(p);
 }
-cudaError_t launch_64x64x16_align16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_64x64x16_align16(const Problem& p, cudaStream_t stream) {
   return launch_tile<Tile64x64x16, true>(p, stream);
 }
-bool supports_64x64x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_64x64x16_align4(const Problem& p, const DeviceCaps& caps) {
   return supports_tile<Tile64x64x16>(p, caps, true);
 }
-cudaError_t launch_64x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_64x64x16_align4(const Problem& p, cudaStream_t stream) {
   return launch_tile<Tile64x64x16, false>(p, stream);
 }
 
-bool supports_splitk_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_splitk_128x64x16_align16(const Problem& p, const DeviceCaps& caps) {
   return supports_tile<Tile128x64x16Paired>(p, caps, false) && is_aligned16(p);
 }
-cudaError_t launch_splitk_128x64x16_align16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_splitk_128x64x16_align16(const Problem& p, cudaStream_t stream) {
   return launch_splitk<Tile128x64x16Paired, true, true>(p, stream);
 }
-bool supports_splitk_128x64x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_splitk_128x64x16_align4(const Problem& p, const DeviceCaps& caps) {
   return supports_tile<Tile128x64x16>(p, caps, false);
 }
-cudaError_t launch_splitk_128x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_splitk_128x64x16_align4(const Problem& p, cudaStream_t stream) {
   return launch_splitk<Tile128x64x16, false>(p, stream);
 }
-bool supports_splitk_64x64x16_align16(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_splitk_64x64x16_align16(const Problem& p, const DeviceCaps& caps) {
   return supports_tile<Tile64x64x16>(p, caps, false) && is_aligned16(p);
 }
-cudaError_t launch_splitk_64x64x16_align16(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_splitk_64x64x16_align16(const Problem& p, cudaStream_t stream) {
   return launch_splitk<Tile64x64x16, true>(p, stream);
 }
-bool supports_splitk_64x64x16_align4(const GemmProblem& p, const DeviceCaps& caps) {
+bool supports_splitk_64x64x16_align4(const Problem& p, const DeviceCaps& caps) {
   return supports_tile<Tile64x64x16>(p, caps, false);
 }
-cudaError_t launch_splitk_64x64x16_align4(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch_splitk_64x64x16_align4(const Problem& p, cudaStream_t stream) {
   return launch_splitk<Tile64x64x16, false>(p, stream);
 }
 

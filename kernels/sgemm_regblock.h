@@ -53,22 +53,22 @@ namespace tileblas::sgemm_regblock {
 // 128x128 block tile, BK 16, 256 threads (8 warps of 32x64): large problems. _align16: 8x8 per
 // thread on 4 (m) x 8 (n) paired lanes (4 float4 reads per 64 FMAs, each 2 cycles), interior tiles
 // copied without bounds checks; _align4: 4x16 per thread on 8x4 lanes.
-bool supports_128x128x16_align16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_128x128x16_align16(const GemmProblem& p, cudaStream_t stream);
-bool supports_128x128x16_align4(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_128x128x16_align4(const GemmProblem& p, cudaStream_t stream);
+bool supports_128x128x16_align16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_128x128x16_align16(const Problem& p, cudaStream_t stream);
+bool supports_128x128x16_align4(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_128x128x16_align4(const Problem& p, cudaStream_t stream);
 
 // 128x64 block tile, BK 16, 128 threads (4 warps of 64x32), 8x8 per thread: mid sizes, n <= 64.
-bool supports_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_128x64x16_align16(const GemmProblem& p, cudaStream_t stream);
-bool supports_128x64x16_align4(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_128x64x16_align4(const GemmProblem& p, cudaStream_t stream);
+bool supports_128x64x16_align16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_128x64x16_align16(const Problem& p, cudaStream_t stream);
+bool supports_128x64x16_align4(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_128x64x16_align4(const Problem& p, cudaStream_t stream);
 
 // 64x64 block tile, BK 16, 128 threads (4 warps of 32x32), 4x8 per thread: small problems.
-bool supports_64x64x16_align16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_64x64x16_align16(const GemmProblem& p, cudaStream_t stream);
-bool supports_64x64x16_align4(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_64x64x16_align4(const GemmProblem& p, cudaStream_t stream);
+bool supports_64x64x16_align16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_64x64x16_align16(const Problem& p, cudaStream_t stream);
+bool supports_64x64x16_align4(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_64x64x16_align4(const Problem& p, cudaStream_t stream);
 
 // Packed: op(A) and op(B) copied first into 16-byte-aligned, tile-panelled workspaces (each
 // 128-row panel's k-steps contiguous, zero-padded to whole tiles and k-steps; any input layout and
@@ -77,22 +77,22 @@ cudaError_t launch_64x64x16_align4(const GemmProblem& p, cudaStream_t stream);
 // operands, whose copies are otherwise 4-byte. Where m or n is 1 to 8 past a multiple of 128
 // (4097), the tiles cover only the interior, and strip blocks placed last in the same grid compute
 // the thin remainder (bandwidth-bound, in the slots the tiles' last wave leaves idle).
-bool supports_packed_128x128x16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_packed_128x128x16(const GemmProblem& p, cudaStream_t stream);
+bool supports_packed_128x128x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_packed_128x128x16(const Problem& p, cudaStream_t stream);
 
 // Split-K over the 128x64 tile (4 warps of 64x32, 8x8 per thread, 3 blocks per SM): large k and
 // few output tiles. _align16: paired lanes (A's and B's float4 reads 2 shared-memory cycles each),
 // interior tiles copied without bounds checks; _align4: m-major 8x4 lanes, checked copies.
-bool supports_splitk_128x64x16_align16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_splitk_128x64x16_align16(const GemmProblem& p, cudaStream_t stream);
-bool supports_splitk_128x64x16_align4(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_splitk_128x64x16_align4(const GemmProblem& p, cudaStream_t stream);
+bool supports_splitk_128x64x16_align16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_splitk_128x64x16_align16(const Problem& p, cudaStream_t stream);
+bool supports_splitk_128x64x16_align4(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_splitk_128x64x16_align4(const Problem& p, cudaStream_t stream);
 
 // Split-K over the 64x64 tile (4 blocks per SM): few rows (m <= 64) and long k, where a 128-row
 // tile would multiply at least half zeros.
-bool supports_splitk_64x64x16_align16(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_splitk_64x64x16_align16(const GemmProblem& p, cudaStream_t stream);
-bool supports_splitk_64x64x16_align4(const GemmProblem& p, const DeviceCaps& caps);
-cudaError_t launch_splitk_64x64x16_align4(const GemmProblem& p, cudaStream_t stream);
+bool supports_splitk_64x64x16_align16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_splitk_64x64x16_align16(const Problem& p, cudaStream_t stream);
+bool supports_splitk_64x64x16_align4(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_splitk_64x64x16_align4(const Problem& p, cudaStream_t stream);
 
 }  // namespace tileblas::sgemm_regblock

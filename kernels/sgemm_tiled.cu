@@ -89,15 +89,14 @@ __global__ void __launch_bounds__(kThreads)
 
 }  // namespace
 
-bool supports(const GemmProblem& p, const DeviceCaps&) {
-  return p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 &&
-         p.c_triangle == Triangle::kAll && p.m >= 1 && p.n >= 1 && p.k >= 0 &&
-         p.lda >= std::max<int64_t>(1, p.a_rows()) && p.ldb >= std::max<int64_t>(1, p.b_rows()) &&
-         p.ldc >= p.m && (p.m + kTile - 1) / kTile <= 0x7fffffff &&
-         (p.n + kTile - 1) / kTile <= 65535;
+bool supports(const Problem& p, const DeviceCaps&) {
+  return p.type == DataType::kF32 && p.c_type == DataType::kF32 && p.c_triangle == Triangle::kAll &&
+         p.m >= 1 && p.n >= 1 && p.k >= 0 && p.lda >= std::max<int64_t>(1, p.a_rows()) &&
+         p.ldb >= std::max<int64_t>(1, p.b_rows()) && p.ldc >= p.m &&
+         (p.m + kTile - 1) / kTile <= 0x7fffffff && (p.n + kTile - 1) / kTile <= 65535;
 }
 
-cudaError_t launch(const GemmProblem& p, cudaStream_t stream) {
+cudaError_t launch(const Problem& p, cudaStream_t stream) {
   const dim3 grid(unsigned((p.m + kTile - 1) / kTile), unsigned((p.n + kTile - 1) / kTile));
   sgemm_tiled_kernel<<<grid, kThreads, 0, stream>>>(
       p.trans_a == Op::kTrans, p.trans_b == Op::kTrans, p.m, p.n, p.k, float(p.alpha.re),

@@ -113,7 +113,7 @@ cudaError_t launch_reduce(int64_t m, int64_t n, int64_t slices, const void* part
 
 }  // namespace
 
-cudaError_t slices_of(const Geometry& g, const GemmProblem& p, Slices* out) {
+cudaError_t slices_of(const Geometry& g, const Problem& p, Slices* out) {
   *out = Slices{};
   if (p.alpha.is_zero()) return cudaSuccess;
   int sms = 0;

@@ -77,7 +77,7 @@ inline Slices slices_for(const Geometry& g, int64_t m, int64_t n, int64_t k, int
 
 // The slices of p for a row of geometry g on the current device's SMs; none where alpha is 0
 // (run() then only scales C).
-cudaError_t slices_of(const Geometry& g, const GemmProblem& p, Slices* out);
+cudaError_t slices_of(const Geometry& g, const Problem& p, Slices* out);
 
 // C = alpha * (sum of the slices' partials, in slice order) + beta * C for C of `type`, partials
 // of `partial_type` (see the contract above; other pairs: cudaErrorInvalidValue).
@@ -96,7 +96,7 @@ cudaError_t allocate_partials(size_t bytes, void** partial, cudaStream_t stream)
 // the partials (stream-ordered). Without slices only reduce() runs (C = beta * C: alpha == 0 or
 // k == 0).
 template <class LaunchSlices>
-cudaError_t run(const GemmProblem& p, DataType partials, const Slices& s, int64_t m_pad,
+cudaError_t run(const Problem& p, DataType partials, const Slices& s, int64_t m_pad,
                 LaunchSlices&& launch_slices, cudaStream_t stream) {
   void* partial = nullptr;
   cudaError_t err = cudaSuccess;

@@ -106,7 +106,7 @@ std::vector<char> filled(DataType type, size_t count) {
 // the cores with the team's, so the team is chosen only where it wins even then (measured first,
 // it won fp32 64^3 by 1.8x in calibration, then lost by 0.83x in a program's first calls,
 // docs/NOTES-host.md).
-void measure_cpu(const GemmProblem& like, Rates& r) {
+void measure_cpu(const Problem& like, Rates& r) {
   constexpr int kSizes[] = {8, 16, 32, 48, 64, 96, 128, 256, 512};
   constexpr int kAt64 = 4;
   static_assert(std::size(kSizes) <= Rates::kMaxCpuPoints && kSizes[kAt64] == 64,
@@ -114,17 +114,16 @@ void measure_cpu(const GemmProblem& like, Rates& r) {
   std::vector<char> a, b, c;
   auto square = [&](int n) {
     const size_t count = size_t(n) * n;
-    a = filled(like.ab_type, count), b = filled(like.ab_type, count),
-    c = filled(like.c_type, count);
-    GemmProblem p;
-    p.ab_type = like.ab_type, p.c_type = like.c_type;
+    a = filled(like.type, count), b = filled(like.type, count), c = filled(like.c_type, count);
+    Problem p;
+    p.type = like.type, p.c_type = like.c_type;
     p.m = p.n = p.k = p.lda = p.ldb = p.ldc = n;
     p.a = a.data(), p.b = b.data(), p.c = c.data();
     return p;
   };
   r.cpu_points = 0;
   for (const int n : kSizes) {
-    const GemmProblem p = square(n);
+    const Problem p = square(n);
     r.cpu_point_flops[r.cpu_points] = p.flops();
     r.cpu_point_s[r.cpu_points] =
         warm_median_seconds(n <= 128 ? 0.01 : 0.02, [&] { gemm_on_cpu(p); });
@@ -132,7 +131,7 @@ void measure_cpu(const GemmProblem& like, Rates& r) {
   }
   const gemm_host_small::Isa isa = gemm_host_small::best_isa();
   for (int i = 0; i < int(std::size(kSizes)); ++i) {
-    const GemmProblem p = square(kSizes[i]);
+    const Problem p = square(kSizes[i]);
     if (!gemm_host_small::supports(p, isa)) continue;
     r.host_kernel_point_s[i] =
         warm_median_seconds(kSizes[i] <= 128 ? 0.01 : 0.02, [&] { gemm_host_small::run(p, isa); });
@@ -140,7 +139,7 @@ void measure_cpu(const GemmProblem& like, Rates& r) {
   const CpuTeam* team = CpuTeam::get();
   r.cpu_team_threads = team ? team->threads() : 0;
   for (int i = 0; i < int(std::size(kSizes)) && team; ++i) {
-    const GemmProblem p = square(kSizes[i]);
+    const Problem p = square(kSizes[i]);
     const int parts = cpu_team_parts(p, r.cpu_team_threads);
     if (parts < 2) continue;
     // As a routed call runs it: waking sleeping workers where it would, else one CPU BLAS call
@@ -168,7 +167,7 @@ void measure_cpu(const GemmProblem& like, Rates& r) {
                 us(r.host_kernel_point_s[i]) + "/" + us(r.cpu_team_point_s[i]);
     }
     std::fprintf(stderr, "tileblas: CPU points (%s), n: CPU BLAS/host kernel/host team us:%s\n",
-                 name_of(like.ab_type), points.c_str());
+                 name_of(like.type), points.c_str());
   }
 }
 
@@ -236,8 +235,8 @@ void measure_transfers(Rates& r, cudaStream_t stream) {
 }
 
 // C = A * B, all n x n, with like's data types and options.
-GemmProblem square_nn(const GemmProblem& like, int64_t n, const void* a, const void* b, void* c) {
-  GemmProblem p = like;
+Problem square_nn(const Problem& like, int64_t n, const void* a, const void* b, void* c) {
+  Problem p = like;
   p.trans_a = p.trans_b = Op::kNoTrans;
   p.m = p.n = p.k = n;
   p.alpha = 1.0f;
@@ -249,18 +248,18 @@ GemmProblem square_nn(const GemmProblem& like, int64_t n, const void* a, const v
   return p;
 }
 
-const GemmKernel* routed_kernel(const GemmProblem& p, Device& device) {
+const GemmKernel* routed_kernel(const Problem& p, Device& device) {
   std::string why;
   return pick_gemm_kernel(p, device.caps(), config().force_kernel, &why);
 }
 
 // Median seconds of an m x n x k GEMM on host data, its operands moved as `copies` says, run
 // through the executor exactly as a routed call would be; 0 if it fails.
-double time_host_gemm(const GemmProblem& like, Device& device, HostCopies copies, int64_t m,
-                      int64_t n, int64_t k, float beta) {
+double time_host_gemm(const Problem& like, Device& device, HostCopies copies, int64_t m, int64_t n,
+                      int64_t k, float beta) {
   std::vector<float> a(size_t(m) * k, 0.5f), b(size_t(k) * n, 0.25f), c(size_t(m) * n, 1.0f);
-  GemmProblem p = like;
-  p.ab_type = p.c_type = DataType::kF32;
+  Problem p = like;
+  p.type = p.c_type = DataType::kF32;
   p.trans_a = p.trans_b = Op::kNoTrans;
   p.m = m, p.n = n, p.k = k;
   p.alpha = 1.0f, p.beta = beta;
@@ -281,7 +280,7 @@ double time_host_gemm(const GemmProblem& like, Device& device, HostCopies copies
 // The fixed costs of a GEMM on host data (an 8x8x8 problem, plain and bounced); the bounce
 // buffer's packing rate from a 256x256x8 problem with beta = 1 (C, 256 KiB, packed and unpacked;
 // little to compute), and the kernel's rate reading across the bus from a 128^3 problem.
-void measure_host_gemm(const GemmProblem& like, Device& device, Rates& r) {
+void measure_host_gemm(const Problem& like, Device& device, Rates& r) {
   r.gpu_overhead_s = time_host_gemm(like, device, HostCopies::kPlain, 8, 8, 8, 0.0f);
   const double t0 = time_host_gemm(like, device, HostCopies::kBounced, 8, 8, 8, 0.0f);
   const double t_bytes = time_host_gemm(like, device, HostCopies::kBounced, 256, 256, 8, 1.0f);
@@ -298,16 +297,16 @@ void measure_host_gemm(const GemmProblem& like, Device& device, Rates& r) {
 
 // The kernel the router would pick for an n^3 problem of p's data type, on device scratch filled
 // with a nonzero pattern.
-double measure_kernel_rate(const GemmProblem& like, Device& device) {
+double measure_kernel_rate(const Problem& like, Device& device) {
   const int64_t n = 1024;
   cudaStream_t stream = device.stream();
-  DeviceBuffer a(size_t(n) * n * size_of(like.ab_type), stream);
-  DeviceBuffer b(size_t(n) * n * size_of(like.ab_type), stream);
+  DeviceBuffer a(size_t(n) * n * size_of(like.type), stream);
+  DeviceBuffer b(size_t(n) * n * size_of(like.type), stream);
   DeviceBuffer c(size_t(n) * n * size_of(like.c_type), stream);
   if (a.status() || b.status() || c.status()) return 0;
-  cudaMemsetAsync(a.get(), 0x3c, size_t(n) * n * size_of(like.ab_type), stream);
-  cudaMemsetAsync(b.get(), 0x3c, size_t(n) * n * size_of(like.ab_type), stream);
-  const GemmProblem p = square_nn(like, n, a.get(), b.get(), c.get());
+  cudaMemsetAsync(a.get(), 0x3c, size_t(n) * n * size_of(like.type), stream);
+  cudaMemsetAsync(b.get(), 0x3c, size_t(n) * n * size_of(like.type), stream);
+  const Problem p = square_nn(like, n, a.get(), b.get(), c.get());
   const GemmKernel* k = routed_kernel(p, device);
   if (!k) return 0;
   const double t = median_seconds(3, [&] {
@@ -325,8 +324,8 @@ namespace {
 // host-data GEMM asks) reads its slot with one atomic load.
 std::atomic<const Rates*> rate_slots[kDataTypeCount * 2];
 
-std::atomic<const Rates*>& slot_of(const GemmProblem& p) {
-  return rate_slots[int(p.ab_type) * 2 + (p.allow_tf32 ? 1 : 0)];
+std::atomic<const Rates*>& slot_of(const Problem& p) {
+  return rate_slots[int(p.type) * 2 + (p.allow_tf32 ? 1 : 0)];
 }
 
 // measured_cpu_rates()' slots, one per data type.
@@ -334,16 +333,16 @@ std::atomic<const Rates*> cpu_rate_slots[kDataTypeCount];
 
 }  // namespace
 
-const Rates* rates_if_measured(const GemmProblem& p) {
+const Rates* rates_if_measured(const Problem& p) {
   return slot_of(p).load(std::memory_order_acquire);
 }
 
-const Rates* any_rates_if_measured(const GemmProblem& p) {
+const Rates* any_rates_if_measured(const Problem& p) {
   if (const Rates* r = rates_if_measured(p)) return r;
-  return cpu_rate_slots[int(p.ab_type)].load(std::memory_order_acquire);
+  return cpu_rate_slots[int(p.type)].load(std::memory_order_acquire);
 }
 
-const Rates* measured_rates(const GemmProblem& p, Device& device) {
+const Rates* measured_rates(const Problem& p, Device& device) {
   if (const Rates* r = rates_if_measured(p)) return r;
   static std::mutex mu;
   static Rates base;
@@ -354,7 +353,7 @@ const Rates* measured_rates(const GemmProblem& p, Device& device) {
   if (!base_measured) {
     // What every data type shares: the links, and the fixed costs of a GEMM on host data (timed
     // in plain fp32, whichever call comes first).
-    GemmProblem fp32;
+    Problem fp32;
     measure_transfers(base, device.stream());
     measure_staged_transfers(base, device.stream());
     measure_host_gemm(fp32, device, base);
@@ -377,7 +376,7 @@ const Rates* measured_rates(const GemmProblem& p, Device& device) {
         "tileblas: measured rates (%s): cpu %.1f GFLOP/s + %.1f us, gpu %.1f GFLOP/s + "
         "%.1f us, h2d %.1f/%.1f/%.1f GB/s, d2h %.1f/%.1f/%.1f GB/s "
         "(pinned/pageable/staged, staged + %.1f us), bounced %.1f GB/s, %.1f GFLOP/s + %.1f us\n",
-        name_of(p.ab_type), r.cpu_flops * 1e-9, r.cpu_overhead_s * 1e6, r.gpu_flops * 1e-9,
+        name_of(p.type), r.cpu_flops * 1e-9, r.cpu_overhead_s * 1e6, r.gpu_flops * 1e-9,
         r.gpu_overhead_s * 1e6, r.h2d_pinned_bps * 1e-9, r.h2d_pageable_bps * 1e-9,
         r.h2d_staged_bps * 1e-9, r.d2h_pinned_bps * 1e-9, r.d2h_pageable_bps * 1e-9,
         r.d2h_staged_bps * 1e-9, r.staged_latency_s * 1e6, r.bounce_bps * 1e-9,
@@ -391,10 +390,10 @@ const Rates* measured_rates(const GemmProblem& p, Device& device) {
 namespace {
 
 constexpr int kLevel3Sizes[Level3Points::kCount] = {64, 128, 256, 512};
-constexpr int kLevel3Slots = 8 * kDataTypeCount;  // Level3Op x DataType
+constexpr int kLevel3Slots = kOperationCount * kDataTypeCount;  // Operation x DataType
 std::atomic<const Level3Points*> level3_slots[kLevel3Slots];
 
-std::atomic<const Level3Points*>& level3_slot_of(const Level3Problem& p) {
+std::atomic<const Level3Points*>& level3_slot_of(const Problem& p) {
   return level3_slots[int(p.op) * kDataTypeCount + int(p.type)];
 }
 
@@ -410,10 +409,10 @@ void set_one(char* at, DataType type) {
 }
 
 // p's routine and type at n x n (k = n), side L, lower, N, non-unit.
-Level3Problem level3_square(const Level3Problem& like, int n) {
-  Level3Problem p;
+Problem level3_square(const Problem& like, int n) {
+  Problem p;
   p.op = like.op, p.type = like.type, p.name_set = like.name_set;
-  p.side = Side::kLeft, p.uplo = Uplo::kLower, p.trans = Op::kNoTrans, p.diag = Diag::kNonUnit;
+  p.side = Side::kLeft, p.uplo = Uplo::kLower, p.trans_a = Op::kNoTrans, p.diag = Diag::kNonUnit;
   p.m = p.n = p.k = n;
   p.alpha = 1.0, p.beta = 0.5;
   p.lda = p.ldb = p.ldc = n;
@@ -424,13 +423,13 @@ Level3Problem level3_square(const Level3Problem& like, int n) {
 // however often it runs), the others' operands calibration values (filled()), beta 0.5: every
 // call computes on finite numbers.
 struct Level3Point {
-  Level3Problem p;
+  Problem p;
   std::vector<char> a, b, c;
 
-  Level3Point(const Level3Problem& like, int n) : p(level3_square(like, n)) {
+  Level3Point(const Problem& like, int n) : p(level3_square(like, n)) {
     const size_t count = size_t(n) * size_t(n);
     a = filled(p.type, count), b = filled(p.type, count), c = filled(p.type, count);
-    if (p.op == Level3Op::kTrmm || p.op == Level3Op::kTrsm) {
+    if (p.op == Operation::kTrmm || p.op == Operation::kTrsm) {
       std::fill(a.begin(), a.end(), 0);
       for (int i = 0; i < n; ++i) {
         set_one(a.data() + (size_t(i) * (n + 1)) * size_of(p.type), p.type);
@@ -452,20 +451,20 @@ constexpr double kCpuBlasSpinSeconds = 0.15;
 // its last point), as the host plan (its GEMMs routed by `rates`; where it handles the routine).
 // So neither the host plan's points nor the caller's calls after them share the cores with the
 // CPU BLAS's spinning workers. false where a GPU run failed.
-bool measure_level3_points(const Level3Problem& like, Device* device, const Rates& rates,
+bool measure_level3_points(const Problem& like, Device* device, const Rates& rates,
                            Level3Points* pts) {
   std::vector<Level3Point> points;
   for (int i = 0; i < Level3Points::kCount; ++i) points.emplace_back(like, kLevel3Sizes[i]);
   for (int i = 0; i < Level3Points::kCount; ++i) {
-    const Level3Problem& p = points[size_t(i)].p;
+    const Problem& p = points[size_t(i)].p;
     pts->flops[i] = p.flops();
-    pts->cpu_s[i] = warm_median_seconds(0.005, [&] { cpu_blas::level3(p); });
+    pts->cpu_s[i] = warm_median_seconds(0.005, [&] { cpu_blas::run(p); });
   }
   const auto cpu_blas_done = std::chrono::steady_clock::now();
   const Placement host;  // every operand pageable host memory
   cudaError_t err = cudaSuccess;
   for (int i = 0; i < Level3Points::kCount; ++i) {
-    const Level3Problem& p = points[size_t(i)].p;
+    const Problem& p = points[size_t(i)].p;
     pts->gpu_s[i] = std::numeric_limits<double>::infinity();
     if (!device) continue;
     pts->gpu_s[i] = warm_median_seconds(0.005, [&] {
@@ -481,7 +480,7 @@ bool measure_level3_points(const Level3Problem& like, Device* device, const Rate
     if (CpuTeam* team = CpuTeam::get()) team->wake();
   }
   for (int i = 0; i < Level3Points::kCount; ++i) {
-    const Level3Problem& p = points[size_t(i)].p;
+    const Problem& p = points[size_t(i)].p;
     pts->host_s[i] = 0;
     if (level3_plan_handles(p)) {
       pts->host_s[i] = warm_median_seconds(0.005, [&] { run_level3_on_host(p, rates); });
@@ -492,16 +491,15 @@ bool measure_level3_points(const Level3Problem& like, Device* device, const Rate
 
 }  // namespace
 
-bool level3_points_cover(const Level3Problem& p) {
+bool level3_points_cover(const Problem& p) {
   return p.flops() <= level3_square(p, kLevel3Sizes[Level3Points::kCount - 1]).flops();
 }
 
-const Level3Points* level3_points_if_measured(const Level3Problem& p) {
+const Level3Points* level3_points_if_measured(const Problem& p) {
   return level3_slot_of(p).load(std::memory_order_acquire);
 }
 
-const Level3Points* measured_level3_points(const Level3Problem& p, Device* device,
-                                           const Rates& rates) {
+const Level3Points* measured_level3_points(const Problem& p, Device* device, const Rates& rates) {
   if (const Level3Points* pts = level3_points_if_measured(p)) return pts;
   static std::mutex mu;
   std::unique_lock<std::mutex> lock(mu, std::try_to_lock);
@@ -542,8 +540,8 @@ const Level3Points* measured_level3_points(const Level3Problem& p, Device* devic
   return stored;
 }
 
-const Rates* measured_cpu_rates(const GemmProblem& p) {
-  std::atomic<const Rates*>& slot = cpu_rate_slots[int(p.ab_type)];
+const Rates* measured_cpu_rates(const Problem& p) {
+  std::atomic<const Rates*>& slot = cpu_rate_slots[int(p.type)];
   if (const Rates* r = slot.load(std::memory_order_acquire)) return r;
   static std::mutex mu;
   std::unique_lock<std::mutex> lock(mu, std::try_to_lock);
@@ -555,7 +553,7 @@ const Rates* measured_cpu_rates(const GemmProblem& p) {
   r.small_calls = small_call_rule(r);
   if (config().verbose) {
     std::fprintf(stderr, "tileblas: measured rates (%s, no GPU): cpu %.1f GFLOP/s + %.1f us\n",
-                 name_of(p.ab_type), r.cpu_flops * 1e-9, r.cpu_overhead_s * 1e6);
+                 name_of(p.type), r.cpu_flops * 1e-9, r.cpu_overhead_s * 1e6);
   }
   const Rates* stored = new Rates(r);  // never freed, as measured_rates()' rates
   slot.store(stored, std::memory_order_release);

@@ -20,11 +20,11 @@ class Device;
 // the first call for a data type takes a few milliseconds (tens for complex double). `device` must
 // be current. nullptr while another thread is measuring: rather than wait for it, a call is routed
 // without rates (host data stays on the CPU side).
-const Rates* measured_rates(const GemmProblem& p, Device& device);
+const Rates* measured_rates(const Problem& p, Device& device);
 // The same once measured (one atomic load, nothing made current), else nullptr.
-const Rates* rates_if_measured(const GemmProblem& p);
+const Rates* rates_if_measured(const Problem& p);
 // Those, else measured_cpu_rates()' once measured, else nullptr (at most two atomic loads).
-const Rates* any_rates_if_measured(const GemmProblem& p);
+const Rates* any_rates_if_measured(const Problem& p);
 // The points of p's Level-3 routine and type (src/router.h Level3Points), measured on the first
 // host call of that routine and type that needs them: the CPU BLAS routine, the plan on the host
 // (src/host_plans.h, its GEMMs routed by `rates`, those of p's type, kept in the points) and, with
@@ -32,16 +32,15 @@ const Rates* any_rates_if_measured(const GemmProblem& p);
 // operands (run_level3(), staged copies), at 64, 128, 256 and 512, side L, lower, N, non-unit, k =
 // n, each the median of its warm calls (tens of milliseconds in all; without a device the GPU's
 // times are infinite). nullptr while another thread is measuring, or where a run failed.
-const Level3Points* measured_level3_points(const Level3Problem& p, Device* device,
-                                           const Rates& rates);
+const Level3Points* measured_level3_points(const Problem& p, Device* device, const Rates& rates);
 // The same once measured, else nullptr.
-const Level3Points* level3_points_if_measured(const Level3Problem& p);
+const Level3Points* level3_points_if_measured(const Problem& p);
 // Whether p is at most as much work as the largest point (only such calls need the points).
-bool level3_points_cover(const Level3Problem& p);
+bool level3_points_cover(const Problem& p);
 
 // Rates of the CPU side alone, for a process without a usable GPU (its fixed cost infinite):
 // measured once per data type on first need, as measured_rates() measures that side; nullptr while
 // another thread is measuring them.
-const Rates* measured_cpu_rates(const GemmProblem& p);
+const Rates* measured_cpu_rates(const Problem& p);
 
 }  // namespace tileblas

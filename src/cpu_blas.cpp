@@ -29,14 +29,14 @@ bool is_standard(NameSet s) { return s == NameSet::kStandard || s == NameSet::kS
 
 const char* stem_of(Routine r) {
   static const std::array<std::string, kRoutineCount> stems = [] {
-    std::array<std::string, kRoutineCount> st = {"sgemm", "dgemm",     "cgemm",    "zgemm",
-                                                 "saxpy", "somatcopy", "simatcopy"};
-    for (int op = 0; op < 8; ++op) {
-      for (int t = 0; t < 4; ++t) {
-        st[size_t(kLevel3RoutineBase + op * 4 + t)] =
-            "sdcz"[t] + std::string(name_of(Level3Op(op)));
-      }
+    std::array<std::string, kRoutineCount> st;
+    for (int op = 0; op < kOperationCount; ++op) {
+      for (int t = 0; t < 4; ++t)
+        st[size_t(op * 4 + t)] = "sdcz"[t] + std::string(name_of(Operation(op)));
     }
+    st[size_t(Routine::kSaxpy)] = "saxpy";
+    st[size_t(Routine::kSomatcopy)] = "somatcopy";
+    st[size_t(Routine::kSimatcopy)] = "simatcopy";
     return st;
   }();
   return stems[size_t(r)].c_str();
@@ -384,19 +384,6 @@ void call_simatcopy(void* fn, char order, char trans, I rows, I cols, float alph
   reinterpret_cast<SimatcopyFn<I>>(fn)(&order, &trans, &rows, &cols, &alpha, a, &lda, &ldb);
 }
 
-Routine gemm_routine(DataType type) {
-  switch (type) {
-    case DataType::kF64:
-      return Routine::kDgemm;
-    case DataType::kC32:
-      return Routine::kCgemm;
-    case DataType::kC64:
-      return Routine::kZgemm;
-    default:
-      return Routine::kSgemm;
-  }
-}
-
 }  // namespace
 
 void set_library_name_set(NameSet s) { g_library_set.store(s); }
@@ -431,7 +418,7 @@ void* require(const char* name) {
 
 const char* description() {
   static const std::string d = [] {
-    const Target& t = target(NameSet::kStandard, Routine::kSgemm);
+    const Target& t = target(NameSet::kStandard, routine_of(Operation::kGemm, DataType::kF32));
     if (t.address) return t.where;
     return "none (tried the process's loaded objects" + default_blas().tried + ")";
   }();
@@ -441,7 +428,7 @@ const char* description() {
 void gemm(NameSet s, DataType type, char transa, char transb, int64_t m, int64_t n, int64_t k,
           const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
           const void* beta, void* c, int64_t ldc) {
-  const Target& t = require_target(s, gemm_routine(type));
+  const Target& t = require_target(s, routine_of(Operation::kGemm, type));
   if (t.int64) {
     call_gemm<int64_t>(t.address, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   } else if (!narrowing_refused(t, "gemm", {m, n, k, lda, ldb, ldc})) {
@@ -464,10 +451,10 @@ Element element_of(Scalar v, DataType type) {
   return e;
 }
 
-void symm_hemm(NameSet s, Level3Op op, DataType type, char side, char uplo, int64_t m, int64_t n,
+void symm_hemm(NameSet s, Operation op, DataType type, char side, char uplo, int64_t m, int64_t n,
                const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
                const void* beta, void* c, int64_t ldc) {
-  const Target& t = require_target(s, level3_routine(op, type));
+  const Target& t = require_target(s, routine_of(op, type));
   if (t.int64) {
     reinterpret_cast<SymmFn<int64_t>>(t.address)(&side, &uplo, &m, &n, alpha, a, &lda, b, &ldb,
                                                  beta, c, &ldc, 1, 1);
@@ -479,10 +466,10 @@ void symm_hemm(NameSet s, Level3Op op, DataType type, char side, char uplo, int6
   }
 }
 
-void syrk_herk(NameSet s, Level3Op op, DataType type, char uplo, char trans, int64_t n, int64_t k,
+void syrk_herk(NameSet s, Operation op, DataType type, char uplo, char trans, int64_t n, int64_t k,
                const void* alpha, const void* a, int64_t lda, const void* beta, void* c,
                int64_t ldc) {
-  const Target& t = require_target(s, level3_routine(op, type));
+  const Target& t = require_target(s, routine_of(op, type));
   if (t.int64) {
     reinterpret_cast<SyrkFn<int64_t>>(t.address)(&uplo, &trans, &n, &k, alpha, a, &lda, beta, c,
                                                  &ldc, 1, 1);
@@ -493,10 +480,10 @@ void syrk_herk(NameSet s, Level3Op op, DataType type, char uplo, char trans, int
   }
 }
 
-void syr2k_her2k(NameSet s, Level3Op op, DataType type, char uplo, char trans, int64_t n, int64_t k,
-                 const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
-                 const void* beta, void* c, int64_t ldc) {
-  const Target& t = require_target(s, level3_routine(op, type));
+void syr2k_her2k(NameSet s, Operation op, DataType type, char uplo, char trans, int64_t n,
+                 int64_t k, const void* alpha, const void* a, int64_t lda, const void* b,
+                 int64_t ldb, const void* beta, void* c, int64_t ldc) {
+  const Target& t = require_target(s, routine_of(op, type));
   if (t.int64) {
     reinterpret_cast<Syr2kFn<int64_t>>(t.address)(&uplo, &trans, &n, &k, alpha, a, &lda, b, &ldb,
                                                   beta, c, &ldc, 1, 1);
@@ -508,10 +495,10 @@ void syr2k_her2k(NameSet s, Level3Op op, DataType type, char uplo, char trans, i
   }
 }
 
-void trmm_trsm(NameSet s, Level3Op op, DataType type, char side, char uplo, char transa, char diag,
+void trmm_trsm(NameSet s, Operation op, DataType type, char side, char uplo, char transa, char diag,
                int64_t m, int64_t n, const void* alpha, const void* a, int64_t lda, void* b,
                int64_t ldb) {
-  const Target& t = require_target(s, level3_routine(op, type));
+  const Target& t = require_target(s, routine_of(op, type));
   if (t.int64) {
     reinterpret_cast<TrmmFn<int64_t>>(t.address)(&side, &uplo, &transa, &diag, &m, &n, alpha, a,
                                                  &lda, b, &ldb, 1, 1, 1, 1);
@@ -611,36 +598,40 @@ char op_char(Op op) { return op == Op::kNoTrans ? 'N' : op == Op::kTrans ? 'T' :
 
 }  // namespace
 
-void level3(const Level3Problem& p) {
+void run(const Problem& p) {
   const char side = p.side == Side::kLeft ? 'L' : 'R';
   const char uplo = p.uplo == Uplo::kUpper ? 'U' : 'L';
-  const char trans = op_char(p.trans);
+  const char trans = op_char(p.trans_a);
   // herk's alpha and beta, and her2k's beta, are real.
-  const DataType alpha_type = p.op == Level3Op::kHerk ? real_of(p.type) : p.type;
+  const DataType alpha_type = p.op == Operation::kHerk ? real_of(p.type) : p.type;
   const DataType beta_type =
-      p.op == Level3Op::kHerk || p.op == Level3Op::kHer2k ? real_of(p.type) : p.type;
+      p.op == Operation::kHerk || p.op == Operation::kHer2k ? real_of(p.type) : p.type;
   const Element alpha = element_of(p.alpha, alpha_type);
   const Element beta = element_of(p.beta, beta_type);
   // The routine of the caller's name set, with 64-bit sizes (src/cpu_blas.h).
   const NameSet s = p.name_set;
   switch (p.op) {
-    case Level3Op::kSymm:
-    case Level3Op::kHemm:
+    case Operation::kGemm:
+      gemm(s, p.type, trans, op_char(p.trans_b), p.m, p.n, p.k, alpha.bytes, p.a, p.lda, p.b, p.ldb,
+           beta.bytes, p.c, p.ldc);
+      break;
+    case Operation::kSymm:
+    case Operation::kHemm:
       symm_hemm(s, p.op, p.type, side, uplo, p.m, p.n, alpha.bytes, p.a, p.lda, p.b, p.ldb,
                 beta.bytes, p.c, p.ldc);
       break;
-    case Level3Op::kSyrk:
-    case Level3Op::kHerk:
+    case Operation::kSyrk:
+    case Operation::kHerk:
       syrk_herk(s, p.op, p.type, uplo, trans, p.n, p.k, alpha.bytes, p.a, p.lda, beta.bytes, p.c,
                 p.ldc);
       break;
-    case Level3Op::kSyr2k:
-    case Level3Op::kHer2k:
+    case Operation::kSyr2k:
+    case Operation::kHer2k:
       syr2k_her2k(s, p.op, p.type, uplo, trans, p.n, p.k, alpha.bytes, p.a, p.lda, p.b, p.ldb,
                   beta.bytes, p.c, p.ldc);
       break;
-    case Level3Op::kTrmm:
-    case Level3Op::kTrsm:
+    case Operation::kTrmm:
+    case Operation::kTrsm:
       trmm_trsm(s, p.op, p.type, side, uplo, trans, p.diag == Diag::kUnit ? 'U' : 'N', p.m, p.n,
                 alpha.bytes, p.a, p.lda, p.c, p.ldc);
       break;

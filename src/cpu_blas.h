@@ -29,7 +29,6 @@
 #include <string>
 #include <type_traits>
 
-#include "level3.h"
 #include "problem.h"
 
 namespace tileblas::cpu_blas {
@@ -67,18 +66,17 @@ NameSet library_name_set();
 std::string fortran_name(NameSet s, const char* routine);  // "scipy_" "sgemm" "_" "64_"
 std::string cblas_name(NameSet s, const char* routine);    // "scipy_" "cblas_" "sgemm" "64_"
 
-// The routines the CPU path calls, by the stem of their Fortran names.
-// After these, the Level-3 routines other than GEMM: level3_routine().
-enum class Routine : uint8_t { kSgemm, kDgemm, kCgemm, kZgemm, kSaxpy, kSomatcopy, kSimatcopy };
-constexpr int kLevel3RoutineBase = 7;
-constexpr int kRoutineCount = kLevel3RoutineBase + 8 * 4;
-// `<s|d|c|z><op>_` (ssyrk_, zher2k_, ...).
-constexpr Routine level3_routine(Level3Op op, DataType type) {
+// The routines the CPU path calls, by the stem of their Fortran names: `<s|d|c|z><operation>`
+// (sgemm, zher2k, ...: routine_of()), then these.
+enum class Routine : uint8_t { kSaxpy = kOperationCount * 4, kSomatcopy, kSimatcopy };
+constexpr int kRoutineCount = int(Routine::kSimatcopy) + 1;
+// The routine that computes `op` on `type` (16-bit GEMM data is widened to fp32: sgemm).
+constexpr Routine routine_of(Operation op, DataType type) {
   const int t = type == DataType::kF64   ? 1
                 : type == DataType::kC32 ? 2
                 : type == DataType::kC64 ? 3
                                          : 0;
-  return Routine(kLevel3RoutineBase + int(op) * 4 + t);
+  return Routine(int(op) * 4 + t);
 }
 
 // The largest integer argument set s's routine r takes on the CPU: INT32_MAX when it runs on a BLAS
@@ -121,21 +119,23 @@ void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alph
 // symbol of `op` and `type` (strsm_, scipy_zher2k_64_, ...) with the width of the library that runs
 // it. alpha and beta point at one element of `type`, except herk's alpha and beta and her2k's beta,
 // which are real (an element of the real type of the same precision), as netlib declares them.
-void symm_hemm(NameSet s, Level3Op op, DataType type, char side, char uplo, int64_t m, int64_t n,
+void symm_hemm(NameSet s, Operation op, DataType type, char side, char uplo, int64_t m, int64_t n,
                const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
                const void* beta, void* c, int64_t ldc);
-void syrk_herk(NameSet s, Level3Op op, DataType type, char uplo, char trans, int64_t n, int64_t k,
+void syrk_herk(NameSet s, Operation op, DataType type, char uplo, char trans, int64_t n, int64_t k,
                const void* alpha, const void* a, int64_t lda, const void* beta, void* c,
                int64_t ldc);
-void syr2k_her2k(NameSet s, Level3Op op, DataType type, char uplo, char trans, int64_t n, int64_t k,
-                 const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
-                 const void* beta, void* c, int64_t ldc);
+void syr2k_her2k(NameSet s, Operation op, DataType type, char uplo, char trans, int64_t n,
+                 int64_t k, const void* alpha, const void* a, int64_t lda, const void* b,
+                 int64_t ldb, const void* beta, void* c, int64_t ldc);
 // B (m x n, ldb) is read and written.
-void trmm_trsm(NameSet s, Level3Op op, DataType type, char side, char uplo, char transa, char diag,
+void trmm_trsm(NameSet s, Operation op, DataType type, char side, char uplo, char transa, char diag,
                int64_t m, int64_t n, const void* alpha, const void* a, int64_t lda, void* b,
                int64_t ldb);
 // p (host pointers) on its routine above: the same routine, type and arguments a caller passed.
-void level3(const Level3Problem& p);
+// The four BLAS types only: a GEMM of 16-bit data runs on sgemm as gemm_on_cpu() (src/cpu_gemm.h)
+// widens it.
+void run(const Problem& p);
 void saxpy(NameSet s, int64_t n, float alpha, const float* x, int64_t incx, float* y, int64_t incy);
 // OpenBLAS extensions; false when no library has them (the caller then uses its own loop).
 bool somatcopy(NameSet s, char order, char trans, int64_t rows, int64_t cols, float alpha,

@@ -38,21 +38,18 @@ std::vector<float> widen(const void* base, int64_t ld, int64_t rows, int64_t col
 
 }  // namespace
 
-void gemm_on_cpu(const GemmProblem& p) {
-  const char ta = op_char(p.trans_a), tb = op_char(p.trans_b);
-  if (p.ab_type == p.c_type && size_of(p.ab_type) >= 4) {  // fp32, fp64, complex: the CPU ?gemm_
-    const cpu_blas::Element alpha = cpu_blas::element_of(p.alpha, p.c_type);
-    const cpu_blas::Element beta = cpu_blas::element_of(p.beta, p.c_type);
-    cpu_blas::gemm(p.name_set, p.ab_type, ta, tb, p.m, p.n, p.k, alpha.bytes, p.a, p.lda, p.b,
-                   p.ldb, beta.bytes, p.c, p.ldc);
+void gemm_on_cpu(const Problem& p) {
+  if (p.type == p.c_type && size_of(p.type) >= 4) {  // fp32, fp64, complex: the CPU ?gemm_
+    cpu_blas::run(p);
     return;
   }
   // 16-bit A and B.
+  const char ta = op_char(p.trans_a), tb = op_char(p.trans_b);
   const float alpha = float(p.alpha.re), beta = float(p.beta.re);
   std::vector<float> a, b;
   if (p.multiplies()) {
-    a = widen(p.a, p.lda, p.a_rows(), p.a_cols(), p.ab_type);
-    b = widen(p.b, p.ldb, p.b_rows(), p.b_cols(), p.ab_type);
+    a = widen(p.a, p.lda, p.a_rows(), p.a_cols(), p.type);
+    b = widen(p.b, p.ldb, p.b_rows(), p.b_cols(), p.type);
   }
   const int64_t lda = std::max<int64_t>(p.a_rows(), 1), ldb = std::max<int64_t>(p.b_rows(), 1);
   const int64_t k = alpha != 0.0f ? p.k : 0;
@@ -74,14 +71,12 @@ void gemm_on_cpu(const GemmProblem& p) {
   }
 }
 
-bool cpu_team_serves(const GemmProblem& p) {
-  return p.ab_type == p.c_type && size_of(p.ab_type) >= 4;
-}
+bool cpu_team_serves(const Problem& p) { return p.type == p.c_type && size_of(p.type) >= 4; }
 
 namespace {
 
 struct Panels {
-  const GemmProblem* p;
+  const Problem* p;
   int parts;
   bool by_rows;              // row panels of C (and of op(A)); else column panels (and of op(B))
   gemm_host_small::Isa isa;  // kNone: CPU BLAS calls
@@ -90,12 +85,12 @@ struct Panels {
 // Panel `part` of C: its rows or columns [extent * part / parts, extent * (part + 1) / parts).
 void gemm_panel(const void* ctx, int part) {
   const Panels& job = *static_cast<const Panels*>(ctx);
-  const GemmProblem& p = *job.p;
+  const Problem& p = *job.p;
   const int64_t extent = job.by_rows ? p.m : p.n;
   const int64_t lo = extent * part / job.parts, hi = extent * (part + 1) / job.parts;
   if (hi == lo) return;
-  const size_t size = size_of(p.ab_type);  // also C's: the team serves one type
-  GemmProblem q = p;
+  const size_t size = size_of(p.type);  // also C's: the team serves one type
+  Problem q = p;
   if (job.by_rows) {  // rows lo..hi of op(A): rows of A, or columns of A^T
     q.a =
         static_cast<const char*>(p.a) + size * size_t(p.trans_a == Op::kNoTrans ? lo : lo * p.lda);
@@ -116,12 +111,12 @@ void gemm_panel(const void* ctx, int part) {
 
 }  // namespace
 
-bool team_panels_on_host_kernel(const GemmProblem& p) {
+bool team_panels_on_host_kernel(const Problem& p) {
   return gemm_host_small::supports(p, gemm_host_small::best_isa());
 }
 
-TeamSplit team_split(const GemmProblem& p, int64_t parts, bool on_host_kernel) {
-  const bool complex = is_complex(p.ab_type);
+TeamSplit team_split(const Problem& p, int64_t parts, bool on_host_kernel) {
+  const bool complex = is_complex(p.type);
   const int64_t rows_min = !complex ? 1 : on_host_kernel ? kComplexRowsMin : kComplexColumnsMin;
   const int64_t cols_min = complex ? kComplexColumnsMin : 1;
   const int64_t row_room = p.m / rows_min, col_room = p.n / cols_min;
@@ -146,7 +141,7 @@ TeamSplit team_split(const GemmProblem& p, int64_t parts, bool on_host_kernel) {
   return {by_rows, by_rows ? row_room : col_room};
 }
 
-bool gemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel, bool wake_if_asleep) {
+bool gemm_on_cpu_team(const Problem& p, int parts, bool on_host_kernel, bool wake_if_asleep) {
   CpuTeam* team = CpuTeam::get();
   if (!team || !cpu_team_serves(p)) return false;
   if (on_host_kernel && !team_panels_on_host_kernel(p)) return false;
@@ -156,16 +151,16 @@ bool gemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel, bool
   return team->run(job.parts, gemm_panel, &job, wake_if_asleep);
 }
 
-const char* cpu_gemm_label(const GemmProblem& p, CpuGemmPath path) {
+const char* cpu_gemm_label(const Problem& p, CpuGemmPath path) {
   if (path == CpuGemmPath::kHostKernelOnTeam) return "gemm_host_small on the host team";
   static const char* const kLabels[][2] = {{"cpu_blas sgemm_", "cpu_blas sgemm_ on the host team"},
                                            {"cpu_blas dgemm_", "cpu_blas dgemm_ on the host team"},
                                            {"cpu_blas cgemm_", "cpu_blas cgemm_ on the host team"},
                                            {"cpu_blas zgemm_", "cpu_blas zgemm_ on the host team"}};
-  const int routine = p.ab_type == DataType::kF64   ? 1
-                      : p.ab_type == DataType::kC32 ? 2
-                      : p.ab_type == DataType::kC64 ? 3
-                                                    : 0;
+  const int routine = p.type == DataType::kF64   ? 1
+                      : p.type == DataType::kC32 ? 2
+                      : p.type == DataType::kC64 ? 3
+                                                 : 0;
   return kLabels[routine][path == CpuGemmPath::kCpuBlasOnTeam ? 1 : 0];
 }
 

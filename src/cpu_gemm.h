@@ -13,17 +13,17 @@ struct Rates;
 // C = alpha * op(A) * op(B) + beta * C on host pointers. fp32, fp64 and complex go straight to the
 // CPU BLAS's ?gemm_ of their type; 16-bit types are widened to fp32, multiplied by the CPU sgemm
 // (fp32 accumulation, as on the GPU) and, for an fp16 C, rounded back.
-void gemm_on_cpu(const GemmProblem& p);
+void gemm_on_cpu(const Problem& p);
 
 // p on host pointers on the CPU path route_plan_gemm_on_cpu() (src/router.h) picks for it with
 // `rates` (of p's type): our host kernel or the host team, one CPU BLAS call only where neither
 // takes p. Defined beside GEMM's dispatch (src/gemm.cpp), which runs those paths; the host plans'
 // GEMMs (src/host_plans.h).
-void gemm_on_cpu_path(const GemmProblem& p, const Rates& rates);
+void gemm_on_cpu_path(const Problem& p, const Rates& rates);
 
 // Whether the host team serves p's element types: A, B and C of one type, f32, f64, c32 or c64
 // (the types of our host kernel and of the CPU ?gemm_; 16-bit data is widened in one call).
-bool cpu_team_serves(const GemmProblem& p);
+bool cpu_team_serves(const Problem& p);
 
 // How the host team cuts p for `parts` panels: row panels (of C and op(A)) or column panels (of C
 // and op(B)), and how many panels of at least the smallest width that side takes (`room`). Complex
@@ -37,7 +37,7 @@ struct TeamSplit {
   bool by_rows;
   int64_t room;
 };
-TeamSplit team_split(const GemmProblem& p, int64_t parts, bool on_host_kernel);
+TeamSplit team_split(const Problem& p, int64_t parts, bool on_host_kernel);
 constexpr int64_t kComplexColumnsMin = 16;
 constexpr int64_t kComplexRowsMin = 8;
 
@@ -48,17 +48,17 @@ constexpr int64_t kComplexRowsMin = 8;
 // woken for it when `wake_if_asleep` (CpuTeam::run()). Returns false, having computed nothing,
 // when the team cannot take the call now (none, busy, or asleep and not to be woken) or does not
 // serve p: the caller then routes it another way.
-bool gemm_on_cpu_team(const GemmProblem& p, int parts, bool on_host_kernel,
+bool gemm_on_cpu_team(const Problem& p, int parts, bool on_host_kernel,
                       bool wake_if_asleep = false);
 
 // What computed p on the CPU, as its call is recorded (a static string): "cpu_blas <s|d|c|z>gemm_"
 // (gemm_on_cpu(); 16-bit data widened to fp32 is sgemm_), the same "on the host team"
 // (gemm_on_cpu_team() with CPU BLAS panels), or "gemm_host_small on the host team".
 enum class CpuGemmPath { kCpuBlas, kCpuBlasOnTeam, kHostKernelOnTeam };
-const char* cpu_gemm_label(const GemmProblem& p, CpuGemmPath path);
+const char* cpu_gemm_label(const Problem& p, CpuGemmPath path);
 
 // Whether the host team runs p's panels on our host kernel: this CPU has a variant that computes
 // p (and so every panel of it). The router and the calibration ask the same question.
-bool team_panels_on_host_kernel(const GemmProblem& p);
+bool team_panels_on_host_kernel(const Problem& p);
 
 }  // namespace tileblas

@@ -6,7 +6,7 @@
 //                                      runs a small host call whose route needs no classification
 //                                      or costing (GEMM: src/router.h small_call_rule()) and
 //                                      returns what ran, with *why; nullptr where it does not apply
-//   Problem problem                    the call (a GemmProblem, a Level3Problem): what
+//   Problem problem                    the call (src/problem.h): what
 //                                      operands_of() describes and record_call() records
 //   Route route(const CallSite&)       prices the paths and routes (rates are measured on the
 //                                      first call that needs them); Route has `side` and `reason`

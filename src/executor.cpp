@@ -294,10 +294,10 @@ cudaError_t copy_back_whole(void* host, int64_t ld_host, const Staged& from, int
   return err;
 }
 
-cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& where,
+cudaError_t run_gemm_staged(Stager& st, const Problem& p, const Placement& where,
                             const GemmKernel& kernel, int64_t panel_cols, const DeviceCaps& caps,
                             cudaStream_t stream, LeftInC* left) {
-  const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
+  const size_t ab = size_of(p.type), ce = size_of(p.c_type);
   const bool a_host = !device_accessible(where.a), b_host = !device_accessible(where.b),
              c_host = !device_accessible(where.c);
   Staged a, b, c;
@@ -383,7 +383,7 @@ cudaError_t run_gemm_staged(Stager& st, const GemmProblem& p, const Placement& w
       }
       TB_TRY(cudaEventRecord(copied_in, st.in));
       TB_TRY(cudaStreamWaitEvent(stream, copied_in, 0));
-      GemmProblem d = p;
+      Problem d = p;
       d.n = w;
       d.a = dev_a;
       d.lda = a.ld;
@@ -437,8 +437,8 @@ struct BounceLayout {
   size_t end = 0;
 };
 
-BounceLayout bounce_layout(const GemmProblem& p, const Placement& where) {
-  const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
+BounceLayout bounce_layout(const Problem& p, const Placement& where) {
+  const size_t ab = size_of(p.type), ce = size_of(p.c_type);
   BounceLayout l;
   auto place = [&](bool host, int64_t rows, int64_t cols, size_t elem, size_t* at, int64_t* ld) {
     if (!host) return;
@@ -454,8 +454,8 @@ BounceLayout bounce_layout(const GemmProblem& p, const Placement& where) {
 
 // fp32 without TF32 only: those rows read operands with cp.async, which works on mapped host
 // memory; the tensor-core rows on Hopper load through TMA descriptors, not used on host memory.
-bool bounceable(const GemmProblem& p, const BounceLayout& l) {
-  return p.ab_type == DataType::kF32 && p.c_type == DataType::kF32 && !p.allow_tf32 &&
+bool bounceable(const Problem& p, const BounceLayout& l) {
+  return p.type == DataType::kF32 && p.c_type == DataType::kF32 && !p.allow_tf32 &&
          l.end <= kBounceBytes;
 }
 
@@ -489,12 +489,12 @@ struct StreamDrained {
 // writes C there in place, across the bus (pinned memory is mapped into the device's address
 // space); the thread unpacks C. A small call so costs one launch and one wait: the copy engines'
 // transfers, one before and one after the kernel, each cost about as much as the launch.
-cudaError_t run_gemm_bounced(Bouncer& bo, const GemmProblem& p, const Placement& where,
+cudaError_t run_gemm_bounced(Bouncer& bo, const Problem& p, const Placement& where,
                              const BounceLayout& l, const GemmKernel& kernel, cudaStream_t stream) {
   const StreamDrained drained{stream};  // before the lock is released
-  const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
+  const size_t ab = size_of(p.type), ce = size_of(p.c_type);
   char* const buffer = static_cast<char*>(bo.buffer.get());
-  GemmProblem d = p;
+  Problem d = p;
   auto pack = [&](const void* src, int64_t ld, int64_t rows, int64_t cols, size_t elem, size_t at,
                   int64_t ld_copy) {
     copy_lines(buffer + at, size_t(ld_copy) * elem, src, size_t(ld) * elem, size_t(rows) * elem,
@@ -522,9 +522,9 @@ cudaError_t run_gemm_bounced(Bouncer& bo, const GemmProblem& p, const Placement&
   return cudaSuccess;
 }
 
-cudaError_t run_gemm_direct(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
+cudaError_t run_gemm_direct(const Problem& p, const Placement& where, const GemmKernel& kernel,
                             cudaStream_t stream, LeftInC* left) {
-  const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
+  const size_t ab = size_of(p.type), ce = size_of(p.c_type);
   Staged a, b, c;
   TB_TRY(stage_in(p.a, p.lda, p.a_rows(), p.a_cols(), ab, device_accessible(where.a), true, stream,
                   &a));
@@ -532,7 +532,7 @@ cudaError_t run_gemm_direct(const GemmProblem& p, const Placement& where, const 
                   &b));
   TB_TRY(
       stage_in(p.c, p.ldc, p.m, p.n, ce, device_accessible(where.c), p.beta != 0.0f, stream, &c));
-  GemmProblem d = p;
+  Problem d = p;
   d.a = a.ptr;
   d.lda = a.ld;
   d.b = b.ptr;
@@ -554,13 +554,13 @@ cudaError_t copy_matrix(void* dst, int64_t ld_dst, const void* src, int64_t ld_s
                            size_t(rows) * elem, size_t(cols), cudaMemcpyDefault, stream);
 }
 
-bool bounce_fits(const GemmProblem& p, const Placement& where) {
+bool bounce_fits(const Problem& p, const Placement& where) {
   return bounceable(p, bounce_layout(p, where));
 }
 
 void fail_staged_copy_back_for_testing(int after) { g_fail_copy_back_after.store(after); }
 
-cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
+cudaError_t run_gemm(const Problem& p, const Placement& where, const GemmKernel& kernel,
                      HostCopies copies, int64_t panel_cols, const DeviceCaps& caps,
                      cudaStream_t stream, LeftInC* left) {
   if (left) *left = LeftInC{};
@@ -611,12 +611,12 @@ namespace {
 // place; d is p on them.
 struct Level3Staging {
   Staged a, b, c;
-  Level3Problem d;
+  Problem d;
 };
 
 // `copy_in`: host operands are copied into their buffers here, where the output is copied back
 // whole (Operand::in_when_copied_back_whole()); else the buffers are left for the caller.
-cudaError_t stage_level3(const Level3Problem& p, const Operands& ops, const Placement& where,
+cudaError_t stage_level3(const Problem& p, const Operands& ops, const Placement& where,
                          bool copy_in, cudaStream_t stream, Level3Staging* on) {
   Operands at = ops;  // where the plan finds them
   auto stage = [&](Operand& x, MemKind kind, Staged* out) {
@@ -637,8 +637,8 @@ cudaError_t stage_level3(const Level3Problem& p, const Operands& ops, const Plac
 // the order level3_copy_back_last_first() gives, so that what a failure leaves to compute is a
 // problem of the routine's own (level3_columns_left()); *left says which columns are in place.
 // Pinned data copied whole leaves nothing known to be in place.
-cudaError_t copy_level3_back(Stager& st, const Level3Problem& p, const Operand& c,
-                             const Staged& from, bool host_pinned, LeftInC* left) {
+cudaError_t copy_level3_back(Stager& st, const Problem& p, const Operand& c, const Staged& from,
+                             bool host_pinned, LeftInC* left) {
   const std::optional<Uplo> triangle = c.triangle ? std::optional<Uplo>(c.uplo) : std::nullopt;
   char* const host = static_cast<char*>(const_cast<void*>(c.ptr));
   const char* const dev = static_cast<const char*>(from.ptr);
@@ -661,7 +661,7 @@ cudaError_t copy_level3_back(Stager& st, const Level3Problem& p, const Operand& 
 // A Level-3 call with host operands through the staging pipeline: what it reads copied in, the
 // plan, the output copied back (a triangle-written C only its triangle, so C is copied in only
 // where the routine reads it).
-cudaError_t run_level3_staged(Stager& st, const Level3Problem& p, const Operands& ops,
+cudaError_t run_level3_staged(Stager& st, const Problem& p, const Operands& ops,
                               const Placement& where, const DeviceCaps& caps, cudaStream_t stream,
                               LeftInC* left) {
   Level3Staging on;
@@ -688,7 +688,7 @@ cudaError_t run_level3_staged(Stager& st, const Level3Problem& p, const Operands
 
 }  // namespace
 
-cudaError_t run_level3(const Level3Problem& p, const Placement& where, const DeviceCaps& caps,
+cudaError_t run_level3(const Problem& p, const Placement& where, const DeviceCaps& caps,
                        cudaStream_t stream, LeftInC* left) {
   LeftInC unused;
   if (!left) left = &unused;

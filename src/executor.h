@@ -16,7 +16,7 @@
 #include <cuda_runtime_api.h>
 
 #include "kernel_table.h"
-#include "level3.h"
+#include "problem.h"
 #include "router.h"
 
 namespace tileblas {
@@ -37,7 +37,7 @@ struct LeftInC {
 // < n each panel runs on the kernel the router picks for it, on `caps`). kStaged and kBounced fall
 // back to plain copies where their buffers cannot be made, kBounced also where the operands do not
 // fit (bounce_fits). On error, *left (if given) says what the caller's C holds.
-cudaError_t run_gemm(const GemmProblem& p, const Placement& where, const GemmKernel& kernel,
+cudaError_t run_gemm(const Problem& p, const Placement& where, const GemmKernel& kernel,
                      HostCopies copies, int64_t panel_cols, const DeviceCaps& caps,
                      cudaStream_t stream, LeftInC* left = nullptr);
 
@@ -60,7 +60,7 @@ void fail_staged_copy_back_for_testing(int after);
 constexpr size_t kBounceBytes = size_t(1) << 20;
 // Whether p may be bounced: an fp32 problem (no TF32) whose host operands fit the buffer (columns
 // padded to 16 bytes, aligned starts).
-bool bounce_fits(const GemmProblem& p, const Placement& where);
+bool bounce_fits(const Problem& p, const Placement& where);
 
 // One staged copy of a rows x cols column-major host matrix (pageable or pinned) to or from
 // device memory, as the pipeline copies an operand, waited for. The calibration times these.
@@ -79,7 +79,7 @@ cudaError_t staged_copy_to_host(void* host, int64_t ld_host, const void* dev, in
 // says); copied whole, maybe part of anything once its copy back had begun. An output used in place
 // is as the plan left it (run_level3_on_device() is to fail before writing it wherever the device
 // survives).
-cudaError_t run_level3(const Level3Problem& p, const Placement& where, const DeviceCaps& caps,
+cudaError_t run_level3(const Problem& p, const Placement& where, const DeviceCaps& caps,
                        cudaStream_t stream, LeftInC* left = nullptr);
 
 // y = alpha * x + y. A host y is copied back whole once the kernel has finished: on error,

@@ -21,40 +21,12 @@
 
 namespace tileblas {
 
-const char* name_of(DataType t) {
-  switch (t) {
-    case DataType::kF16:
-      return "f16";
-    case DataType::kBF16:
-      return "bf16";
-    case DataType::kF64:
-      return "f64";
-    case DataType::kC32:
-      return "c32";
-    case DataType::kC64:
-      return "c64";
-    case DataType::kF32:
-      break;
-  }
-  return "f32";
-}
-
-Operands operands_of(const GemmProblem& p) {
-  const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
-  const bool products = p.multiplies();
-  Operands o;
-  o.a = {p.a, p.lda, p.a_rows(), p.a_cols(), ab, products, false};
-  o.b = {p.b, p.ldb, p.b_rows(), p.b_cols(), ab, products, false};
-  o.c = {p.c, p.ldc, p.m, p.n, ce, p.beta != 0.0, true};
-  return o;
-}
-
 namespace {
 
 // Columns j0.. of p's C (and of op(B)): the part of p a failed GPU run left to compute.
-GemmProblem columns_from(const GemmProblem& p, int64_t j0) {
-  GemmProblem q = p;
-  const size_t ab = size_of(p.ab_type), ce = size_of(p.c_type);
+Problem columns_from(const Problem& p, int64_t j0) {
+  Problem q = p;
+  const size_t ab = size_of(p.type), ce = size_of(p.c_type);
   q.n = p.n - j0;
   q.b = static_cast<const char*>(p.b) +
         (p.trans_b == Op::kNoTrans ? size_t(j0) * size_t(p.ldb) : size_t(j0)) * ab;
@@ -78,11 +50,11 @@ Reason small_call_reason(CpuPath path, const std::string* no_device_why) {
 // GEMM's part of the dispatch (src/dispatch.h). Its CPU path has two options of its own beside the
 // CPU BLAS: our host kernel and the host team.
 struct GemmDispatch {
-  explicit GemmDispatch(const GemmProblem& call) : problem(call) {
-    problem.allow_tf32 = call.ab_type == DataType::kF32 && config().allow_tf32;
+  explicit GemmDispatch(const Problem& call) : problem(call) {
+    problem.allow_tf32 = call.type == DataType::kF32 && config().allow_tf32;
   }
 
-  GemmProblem problem;
+  Problem problem;
   const Rates* rates = nullptr;
   LeftInC left;  // what a failed GPU run left in the caller's C
 
@@ -91,7 +63,7 @@ struct GemmDispatch {
   // before every other step of the dispatch, as most host calls are small. Returns what ran and
   // sets *why; nullptr (nothing run) where the call does not qualify.
   const char* run_small_host_call(Reason* why) {
-    const GemmProblem& p = problem;
+    const Problem& p = problem;
     if (config().mode != Mode::kAuto || !p.multiplies()) return nullptr;
     const Rates* measured = any_rates_if_measured(p);
     if (!measured || !(p.flops() <= measured->small_calls.flops)) return nullptr;
@@ -125,7 +97,7 @@ struct GemmDispatch {
   }
 
   GemmRoute route(const CallSite& site) {
-    const GemmProblem& p = problem;
+    const Problem& p = problem;
     if (gemm_needs_rates(site.where, config()) && p.multiplies()) {
       if (site.device) {
         rates = rates_if_measured(p);
@@ -133,7 +105,7 @@ struct GemmDispatch {
           const CurrentDevice current(*site.device);
           if (current.ok()) rates = measured_rates(p, *site.device);
         }
-      } else if (p.c_type == p.ab_type && size_of(p.ab_type) >= 4) {
+      } else if (p.c_type == p.type && size_of(p.type) >= 4) {
         // No GPU: fp32, fp64 and complex still have three CPU paths (the CPU BLAS, the host team,
         // our host kernel).
         rates = measured_cpu_rates(p);
@@ -152,7 +124,7 @@ struct GemmDispatch {
   const char* run_host_kernel() {
     const gemm_host_small::Isa isa = gemm_host_small::best_isa();
     gemm_host_small::run(problem, isa);
-    return gemm_host_small::name_of(isa, problem.ab_type);
+    return gemm_host_small::name_of(isa, problem.type);
   }
 
   const char* run_own_cpu_path(GemmRoute& route, const CallSite& site) {
@@ -185,7 +157,7 @@ struct GemmDispatch {
   // Columns already copied back hold the result: computing them again would apply beta twice. So
   // would computing again columns that may hold part of it, where C is read (beta != 0): then none
   // is.
-  bool left_for_cpu(cudaError_t err, const char* routine, GemmProblem* rest) const {
+  bool left_for_cpu(cudaError_t err, const char* routine, Problem* rest) const {
     if (left.maybe_partial && problem.beta != 0.0) {
       std::fprintf(stderr,
                    "tileblas: error: %s: the GPU failed while copying C back (%s); columns %lld to "
@@ -198,13 +170,13 @@ struct GemmDispatch {
     return true;
   }
 
-  static void on_cpu_blas(const GemmProblem& p) { gemm_on_cpu(p); }
+  static void on_cpu_blas(const Problem& p) { gemm_on_cpu(p); }
   const char* cpu_blas_label() const { return cpu_gemm_label(problem, CpuGemmPath::kCpuBlas); }
 };
 
 }  // namespace
 
-void gemm_on_cpu_path(const GemmProblem& call, const Rates& rates) {
+void gemm_on_cpu_path(const Problem& call, const Rates& rates) {
   static const std::string kNoDevice = "a step of a plan on the host";
   GemmDispatch op(call);
   op.rates = &rates;
@@ -213,7 +185,7 @@ void gemm_on_cpu_path(const GemmProblem& call, const Rates& rates) {
   if (!op.run_own_cpu_path(route, site)) GemmDispatch::on_cpu_blas(op.problem);
 }
 
-void gemm(const GemmProblem& call, const char* routine) {
+void gemm(const Problem& call, const char* routine) {
   GemmDispatch op(call);
   dispatch(op, routine);
 }

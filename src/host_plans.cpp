@@ -141,9 +141,9 @@ void tri_fill_typed(const TriFillProblem& p, int64_t j0, int64_t j1) {
 // A block operation's columns (tri_block's vectors) in `parts` contiguous ranges of whole granules
 // (the last one short where extent is not a multiple): with u = ceil(extent / granule) granules,
 // range `part` begins at granule * (u * part / parts).
-template <class Problem>
+template <class Call>
 struct ColumnRanges {
-  const Problem* p;
+  const Call* p;
   int64_t extent;
   int64_t granule;
   int parts;
@@ -193,11 +193,11 @@ constexpr int64_t kTeamWakeMultiplyAdds = int64_t(1) << 19;
 // Runs `job` over the `extent` columns of p in at most `wanted` ranges of whole granules on the
 // host team (waking sleeping workers if `wake`), or in one range on the calling thread where that
 // is fewer than two, or the team cannot take them now.
-template <class Problem>
-void on_team(const Problem& p, int64_t extent, int64_t wanted, CpuTeam::Job job,
-             int64_t granule = 1, bool wake = false) {
+template <class Call>
+void on_team(const Call& p, int64_t extent, int64_t wanted, CpuTeam::Job job, int64_t granule = 1,
+             bool wake = false) {
   CpuTeam* team = CpuTeam::get();
-  ColumnRanges<Problem> ranges{&p, extent, granule, 1};
+  ColumnRanges<Call> ranges{&p, extent, granule, 1};
   wanted = std::min(ranges.granules(), wanted);
   ranges.parts = int(std::min<int64_t>(wanted, team ? team->threads() : 1));
   if (ranges.parts >= 2 && team->run(ranges.parts, job, &ranges, wake)) return;
@@ -212,11 +212,11 @@ class HostBackend final : public Level3Backend {
  public:
   explicit HostBackend(const Rates& rates) : rates_(rates) {}
 
-  cudaError_t gemm(const GemmProblem& p) override {
+  cudaError_t gemm(const Problem& p) override {
     gemm_on_cpu_path(p, rates_);
     return cudaSuccess;
   }
-  bool gemm_supports(const GemmProblem& p) override { return p.c_triangle == Triangle::kAll; }
+  bool gemm_supports(const Problem& p) override { return p.c_triangle == Triangle::kAll; }
   cudaError_t tri_update(const TriUpdateProblem& p) override {
     on_team(p, p.n, p.m * p.n / kTeamPartElements, tri_update_part);
     return cudaSuccess;
@@ -290,13 +290,12 @@ Level3BlockSizes host_level3_block_sizes(DataType) {
   return s;
 }
 
-void run_level3_on_host_with(const Level3Problem& p, const Rates& rates,
-                             const Level3BlockSizes& sizes) {
+void run_level3_on_host_with(const Problem& p, const Rates& rates, const Level3BlockSizes& sizes) {
   HostBackend backend(rates);
   run_level3_plan(p, backend, sizes);  // every operation of the host backend succeeds
 }
 
-void run_level3_on_host(const Level3Problem& p, const Rates& rates) {
+void run_level3_on_host(const Problem& p, const Rates& rates) {
   run_level3_on_host_with(p, rates, host_level3_block_sizes(p.type));
 }
 

@@ -6,7 +6,6 @@
 // made full): route_level3() takes this path where its measured points say so.
 #pragma once
 
-#include "level3.h"
 #include "level3_blocks.h"
 #include "level3_plan.h"
 #include "problem.h"
@@ -35,8 +34,7 @@ Level3BlockSizes host_level3_block_sizes(DataType type);
 // (those of p's type), each block operation of more than a few thousand elements in column ranges
 // on the host team (src/cpu_team.h) where it can take them. Scratch is the calling thread's, kept
 // between calls. Writes nothing outside what the routine may write.
-void run_level3_on_host(const Level3Problem& p, const Rates& rates);
-void run_level3_on_host_with(const Level3Problem& p, const Rates& rates,
-                             const Level3BlockSizes& sizes);
+void run_level3_on_host(const Problem& p, const Rates& rates);
+void run_level3_on_host_with(const Problem& p, const Rates& rates, const Level3BlockSizes& sizes);
 
 }  // namespace tileblas

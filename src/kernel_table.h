@@ -15,8 +15,8 @@ namespace tileblas {
 
 struct GemmKernel {
   const char* name;
-  bool (*supports)(const GemmProblem&, const DeviceCaps&);
-  cudaError_t (*launch)(const GemmProblem&, cudaStream_t);
+  bool (*supports)(const Problem&, const DeviceCaps&);
+  cudaError_t (*launch)(const Problem&, cudaStream_t);
 };
 
 struct AxpyKernel {

@@ -23,104 +23,19 @@
 
 namespace tileblas {
 
-const char* name_of(Level3Op op) {
-  switch (op) {
-    case Level3Op::kSymm:
-      return "symm";
-    case Level3Op::kHemm:
-      return "hemm";
-    case Level3Op::kSyrk:
-      return "syrk";
-    case Level3Op::kHerk:
-      return "herk";
-    case Level3Op::kSyr2k:
-      return "syr2k";
-    case Level3Op::kHer2k:
-      return "her2k";
-    case Level3Op::kTrmm:
-      return "trmm";
-    case Level3Op::kTrsm:
-      break;
-  }
-  return "trsm";
-}
-
-namespace {
-
-bool is_rank_k(Level3Op op) {
-  return op == Level3Op::kSyrk || op == Level3Op::kHerk || op == Level3Op::kSyr2k ||
-         op == Level3Op::kHer2k;
-}
-bool is_triangular(Level3Op op) { return op == Level3Op::kTrmm || op == Level3Op::kTrsm; }
-
-}  // namespace
-
-// netlib's operation counts (the testers' and LAPACK's timing conventions), real flops; a complex
-// multiply-add is 4 real ones more than a real one, so complex counts are 4x.
-double Level3Problem::flops() const {
-  const double dm = double(m), dn = double(n), dk = double(k);
-  double f = 0;
-  switch (op) {
-    case Level3Op::kSymm:
-    case Level3Op::kHemm:
-      f = side == Side::kLeft ? 2 * dm * dm * dn : 2 * dm * dn * dn;
-      break;
-    case Level3Op::kSyrk:
-    case Level3Op::kHerk:
-      f = dk * dn * (dn + 1);
-      break;
-    case Level3Op::kSyr2k:
-    case Level3Op::kHer2k:
-      f = 2 * dk * dn * dn;
-      break;
-    case Level3Op::kTrmm:
-    case Level3Op::kTrsm:
-      f = side == Side::kLeft ? dm * dm * dn : dm * dn * dn;
-      break;
-  }
-  return is_complex(type) ? 4 * f : f;
-}
-
-bool has_products(const Level3Problem& p) {
-  return !p.alpha.is_zero() && (!is_rank_k(p.op) || p.k > 0);
-}
-
-Operands operands_of(const Level3Problem& p) {
-  Operands o;
-  const bool products = has_products(p);
-  const int64_t order = p.a_order();
-  const size_t e = size_of(p.type);
-  if (is_rank_k(p.op)) {
-    const bool not_trans = p.trans == Op::kNoTrans;
-    o.a = {p.a, p.lda, not_trans ? p.n : p.k, not_trans ? p.k : p.n, e, products, false};
-    if (p.op == Level3Op::kSyr2k || p.op == Level3Op::kHer2k) {
-      o.b = {p.b, p.ldb, o.a.rows, o.a.cols, e, products, false};
-    }
-    o.c = {p.c, p.ldc, p.n, p.n, e, !p.beta.is_zero(), true, true, p.uplo};
-  } else if (is_triangular(p.op)) {
-    o.a = {p.a, p.lda, order, order, e, products, false};
-    o.c = {p.c, p.ldc, p.m, p.n, e, products, true};
-  } else {  // symm, hemm
-    o.a = {p.a, p.lda, order, order, e, products, false};
-    o.b = {p.b, p.ldb, p.m, p.n, e, products, false};
-    o.c = {p.c, p.ldc, p.m, p.n, e, !p.beta.is_zero(), true};
-  }
-  return o;
-}
-
-bool level3_copy_back_last_first(const Level3Problem& p) {
+bool level3_copy_back_last_first(const Problem& p) {
   if (is_rank_k(p.op)) return p.uplo == Uplo::kUpper;
   // trmm, trsm side R: with op(A) upper, column j of the result reads B's (trsm: X's) columns up
   // to j; with op(A) lower, from j on.
   return is_triangular(p.op) && p.side == Side::kRight &&
-         (p.uplo == Uplo::kUpper) == (p.trans == Op::kNoTrans);
+         (p.uplo == Uplo::kUpper) == (p.trans_a == Op::kNoTrans);
 }
 
-std::optional<Level3Problem> level3_columns_left(const Level3Problem& p, int64_t final_cols) {
+std::optional<Problem> level3_columns_left(const Problem& p, int64_t final_cols) {
   if (final_cols == 0) return p;
   const bool rank_k = is_rank_k(p.op), right = !rank_k && p.side == Side::kRight;
   if (right && !is_triangular(p.op)) return std::nullopt;
-  Level3Problem q = p;
+  Problem q = p;
   q.n = p.n - final_cols;
   // Last column first: the columns left lead, over the leading block of A (side R) or of C and
   // op(A) (upper syrk .. her2k), where p's pointers already point.
@@ -134,14 +49,14 @@ std::optional<Level3Problem> level3_columns_left(const Level3Problem& p, int64_t
     return static_cast<char*>(const_cast<void*>(x)) + (size_t(row) + size_t(col) * size_t(ld)) * e;
   };
   if (rank_k) {
-    const int64_t row = p.trans == Op::kNoTrans ? j : 0, col = p.trans == Op::kNoTrans ? 0 : j;
+    const int64_t row = p.trans_a == Op::kNoTrans ? j : 0, col = p.trans_a == Op::kNoTrans ? 0 : j;
     q.a = at(p.a, p.lda, row, col);
     q.b = at(p.b, p.ldb, row, col);
     q.c = at(p.c, p.ldc, j, j);
     return q;
   }
   if (right) q.a = at(p.a, p.lda, j, j);
-  if (p.op == Level3Op::kSymm || p.op == Level3Op::kHemm) q.b = at(p.b, p.ldb, 0, j);
+  if (p.op == Operation::kSymm || p.op == Operation::kHemm) q.b = at(p.b, p.ldb, 0, j);
   q.c = at(p.c, p.ldc, 0, j);
   return q;
 }
@@ -150,12 +65,12 @@ namespace {
 
 // The plans' names for the verbose line ("trsm plan", "trsm plan on the host"): made once, kept for
 // the process (record_call() keeps the pointer).
-const char* plan_label(Level3Op op, bool on_host) {
+const char* plan_label(Operation op, bool on_host) {
   static const std::vector<std::string> labels = [] {
     std::vector<std::string> l;
-    for (int i = 0; i < 8; ++i) {
-      l.push_back(std::string(name_of(Level3Op(i))) + " plan");
-      l.push_back(std::string(name_of(Level3Op(i))) + " plan on the host");
+    for (int i = 0; i < kOperationCount; ++i) {
+      l.push_back(std::string(name_of(Operation(i))) + " plan");
+      l.push_back(std::string(name_of(Operation(i))) + " plan on the host");
     }
     return l;
   }();
@@ -165,7 +80,7 @@ const char* plan_label(Level3Op op, bool on_host) {
 // Level 3's part of the dispatch (src/dispatch.h). Its CPU path has one option of its own beside
 // the CPU BLAS: the routine's plan on the host (src/host_plans.h).
 struct Level3Dispatch {
-  const Level3Problem& problem;
+  const Problem& problem;
   const Level3Points* points = nullptr;  // the routine's, where route() found or measured them
   LeftInC left{};                        // what a failed GPU run left in a host output
 
@@ -188,7 +103,7 @@ struct Level3Dispatch {
   }
 
   Level3Route route(const CallSite& site) {
-    const Level3Problem& p = problem;
+    const Problem& p = problem;
     Device* device = site.device;
     const bool plan_supports = device && level3_on_device_supports(p, device->caps());
     // Rates and points only where they can change the route: host data in auto mode.
@@ -196,7 +111,7 @@ struct Level3Dispatch {
     if (level3_needs_rates(p, site.where, config()) && (plan_supports || !device)) {
       // The GEMM rates of p's type (and TF32 choice, as gemm() keys them), and the routine's own
       // points where they cover p.
-      GemmProblem like = gemm_like(p);
+      Problem like = gemm_like(p);
       like.allow_tf32 = p.type == DataType::kF32 && config().allow_tf32;
       const bool small = level3_points_cover(p);
       if (small) points = level3_points_if_measured(p);
@@ -237,8 +152,8 @@ struct Level3Dispatch {
   // the others (where they form a problem of the routine's own), or all of the call again where
   // the routine does not read its output (beta == 0; alpha == 0 for trmm, trsm). Where it reads it
   // (beta != 0, or B of trmm/trsm), computing a column again would be wrong.
-  bool left_for_cpu(cudaError_t err, const char* routine, Level3Problem* rest) const {
-    std::optional<Level3Problem> others;
+  bool left_for_cpu(cudaError_t err, const char* routine, Problem* rest) const {
+    std::optional<Problem> others;
     if (!left.maybe_partial) others = level3_columns_left(problem, left.final_cols);
     if (others) {
       *rest = *others;
@@ -249,30 +164,26 @@ struct Level3Dispatch {
     return false;
   }
 
-  static void on_cpu_blas(const Level3Problem& p) { cpu_blas::level3(p); }
+  static void on_cpu_blas(const Problem& p) { cpu_blas::run(p); }
   // The CPU BLAS routine of the call's name and type, for the verbose line ("cpu_blas ztrsm_"):
   // made once per (routine, type), kept for the process (record_call() keeps the pointer).
   const char* cpu_blas_label() const {
     static const std::vector<std::string> labels = [] {
       std::vector<std::string> l;
-      for (int op = 0; op < 8; ++op) {
+      for (int op = 0; op < kOperationCount; ++op) {  // in routine_of()'s order
         for (const char letter : {'s', 'd', 'c', 'z'}) {
-          l.push_back(std::string("cpu_blas ") + letter + name_of(Level3Op(op)) + "_");
+          l.push_back(std::string("cpu_blas ") + letter + name_of(Operation(op)) + "_");
         }
       }
       return l;
     }();
-    const int letter = problem.type == DataType::kF64   ? 1
-                       : problem.type == DataType::kC32 ? 2
-                       : problem.type == DataType::kC64 ? 3
-                                                        : 0;
-    return labels[size_t(problem.op) * 4 + size_t(letter)].c_str();
+    return labels[size_t(cpu_blas::routine_of(problem.op, problem.type))].c_str();
   }
 };
 
 }  // namespace
 
-void level3(const Level3Problem& p, const char* routine) {
+void level3(const Problem& p, const char* routine) {
   Level3Dispatch op{p};
   dispatch(op, routine);
 }

@@ -6,7 +6,6 @@
 
 #include <cstdint>
 
-#include "level3.h"
 #include "problem.h"
 
 namespace tileblas {

@@ -40,10 +40,10 @@ struct Operand {
   Op op;
 };
 
-GemmProblem gemm_of(DataType type, int64_t m, int64_t n, int64_t k, const Scalar& alpha,
-                    const Operand& a, const Operand& b, const Scalar& beta, void* c, int64_t ldc) {
-  GemmProblem g;
-  g.ab_type = g.c_type = type;
+Problem gemm_of(DataType type, int64_t m, int64_t n, int64_t k, const Scalar& alpha,
+                const Operand& a, const Operand& b, const Scalar& beta, void* c, int64_t ldc) {
+  Problem g;
+  g.type = g.c_type = type;
   g.trans_a = a.op, g.trans_b = b.op;
   g.m = m, g.n = n, g.k = k;
   g.alpha = alpha, g.beta = beta;
@@ -54,7 +54,7 @@ GemmProblem gemm_of(DataType type, int64_t m, int64_t n, int64_t k, const Scalar
 }
 
 // C = beta*C on the elements `fill` names (alpha == 0 and the like): reads nothing else.
-cudaError_t scale_only(const Level3Problem& p, Level3Backend& be, Fill fill, int64_t m, int64_t n,
+cudaError_t scale_only(const Problem& p, Level3Backend& be, Fill fill, int64_t m, int64_t n,
                        const Scalar& beta, bool real_diagonal) {
   TriUpdateProblem u;
   u.type = p.type;
@@ -79,12 +79,12 @@ cudaError_t scale_only(const Level3Problem& p, Level3Backend& be, Fill fill, int
 //          B_f = alpha*M_ff*B_f
 class TriangularPlan {
  public:
-  TriangularPlan(const Level3Problem& p, Level3Backend& be, const Level3BlockSizes& sizes)
+  TriangularPlan(const Problem& p, Level3Backend& be, const Level3BlockSizes& sizes)
       : p_(p), be_(be), tri_leaf_(std::max<int64_t>(sizes.tri_leaf, 1)), elem_(size_of(p.type)) {
     const bool a_lower = p.uplo == Uplo::kLower;
-    m_lower_ = p.trans == Op::kNoTrans ? a_lower : !a_lower;
+    m_lower_ = p.trans_a == Op::kNoTrans ? a_lower : !a_lower;
     first_is_1_ = (p.side == Side::kLeft) == m_lower_;
-    const int64_t gemm_leaf = p.op == Level3Op::kTrmm ? sizes.trmm_leaf : sizes.trsm_leaf;
+    const int64_t gemm_leaf = p.op == Operation::kTrmm ? sizes.trmm_leaf : sizes.trsm_leaf;
     gemm_leaf_ = gemm_leaf > tri_leaf_ && p.a_order() > tri_leaf_;
     leaf_ = gemm_leaf_ ? gemm_leaf : tri_leaf_;
   }
@@ -104,7 +104,7 @@ class TriangularPlan {
     if (cudaError_t err = be_.scratch(elems * elem_, &s); err != cudaSuccess) return err;
     full_ = s;
     copy_ = static_cast<char*>(s) + block * size_t(blocks) * elem_;
-    if (p_.op == Level3Op::kTrsm) {
+    if (p_.op == Operation::kTrsm) {
       TriInvertProblem v;
       v.type = p_.type;
       v.uplo = p_.uplo, v.diag = p_.diag;
@@ -150,7 +150,7 @@ class TriangularPlan {
     const int64_t off_f = first_is_1_ ? off : off2, len_f = first_is_1_ ? l1 : l2;
     const int64_t off_s = first_is_1_ ? off2 : off, len_s = first_is_1_ ? l2 : l1;
     cudaError_t err;
-    if (p_.op == Level3Op::kTrsm) {
+    if (p_.op == Operation::kTrsm) {
       if ((err = run(off_f, len_f, alpha)) != cudaSuccess) return err;
       if ((err = couple(off_s, len_s, off_f, len_f, kMinusOne, alpha)) != cudaSuccess) return err;
       return run(off_s, len_s, kOne);
@@ -163,8 +163,8 @@ class TriangularPlan {
  private:
   // The block of M = op(A) at rows [i, ..), columns [j, ..) as a GEMM operand.
   Operand m_block(int64_t i, int64_t j) const {
-    if (p_.trans == Op::kNoTrans) return {at(p_.a, i, j, p_.lda, elem_), p_.lda, Op::kNoTrans};
-    return {at(p_.a, j, i, p_.lda, elem_), p_.lda, p_.trans};
+    if (p_.trans_a == Op::kNoTrans) return {at(p_.a, i, j, p_.lda, elem_), p_.lda, Op::kNoTrans};
+    return {at(p_.a, j, i, p_.lda, elem_), p_.lda, p_.trans_a};
   }
   // The part [off, off + len) of B: rows (side L) or columns (side R).
   void* b_part(int64_t off) const {
@@ -203,13 +203,12 @@ class TriangularPlan {
     copy.t = b_part(off), copy.ldt = p_.ldc;
     copy.c = copy_, copy.ldc = copy.m;
     if (cudaError_t err = be_.tri_update(copy); err != cudaSuccess) return err;
-    const Operand f{full, order_, p_.trans}, part{copy_, copy.m, Op::kNoTrans};
+    const Operand f{full, order_, p_.trans_a}, part{copy_, copy.m, Op::kNoTrans};
     // op(F) is M's diagonal block (trsm: its inverse), zero outside M's triangle: the GEMM rows
     // that can skip those zeros' k-steps.
     const Triangle nonzero = m_lower_ ? Triangle::kLower : Triangle::kUpper;
-    GemmProblem g =
-        left ? gemm_of(p_.type, len, p_.n, len, alpha, f, part, kZero, b_part(off), p_.ldc)
-             : gemm_of(p_.type, p_.m, len, len, alpha, part, f, kZero, b_part(off), p_.ldc);
+    Problem g = left ? gemm_of(p_.type, len, p_.n, len, alpha, f, part, kZero, b_part(off), p_.ldc)
+                     : gemm_of(p_.type, p_.m, len, len, alpha, part, f, kZero, b_part(off), p_.ldc);
     (left ? g.a_nonzero : g.b_nonzero) = nonzero;
     return be_.gemm(g);
   }
@@ -218,8 +217,8 @@ class TriangularPlan {
     if (gemm_leaf_ && len > tri_leaf_) return gemm_leaf(off, len, alpha);
     TriBlockProblem t;
     t.type = p_.type;
-    t.op = p_.op == Level3Op::kTrsm ? TriBlockOp::kSolve : TriBlockOp::kMultiply;
-    t.side = p_.side, t.uplo = p_.uplo, t.trans = p_.trans, t.diag = p_.diag;
+    t.op = p_.op == Operation::kTrsm ? TriBlockOp::kSolve : TriBlockOp::kMultiply;
+    t.side = p_.side, t.uplo = p_.uplo, t.trans = p_.trans_a, t.diag = p_.diag;
     t.order = len;
     t.count = p_.side == Side::kLeft ? p_.n : p_.m;
     t.alpha = alpha;
@@ -228,7 +227,7 @@ class TriangularPlan {
     return be_.tri_block(t);
   }
 
-  Level3Problem p_;
+  Problem p_;
   Level3Backend& be_;
   int64_t tri_leaf_, leaf_ = 1;
   size_t elem_;
@@ -240,7 +239,7 @@ class TriangularPlan {
   void* copy_ = nullptr;
 };
 
-cudaError_t run_triangular(const Level3Problem& p, Level3Backend& be, const Level3BlockSizes& s) {
+cudaError_t run_triangular(const Problem& p, Level3Backend& be, const Level3BlockSizes& s) {
   if (p.alpha.is_zero()) return scale_only(p, be, Fill::kFull, p.m, p.n, kZero, false);
   TriangularPlan plan(p, be, s);
   if (cudaError_t err = plan.prepare(); err != cudaSuccess) return err;
@@ -270,15 +269,15 @@ cudaError_t run_triangular(const Level3Problem& p, Level3Backend& be, const Leve
 // GEMMs into scratch and one tri_update.
 class RankPlan {
  public:
-  RankPlan(const Level3Problem& p, Level3Backend& be, const Level3BlockSizes& sizes)
+  RankPlan(const Problem& p, Level3Backend& be, const Level3BlockSizes& sizes)
       : p_(p),
         be_(be),
         sizes_(sizes),
         elem_(size_of(p.type)),
-        herm_(p.op == Level3Op::kHerk || p.op == Level3Op::kHer2k),
-        two_(p.op == Level3Op::kSyr2k || p.op == Level3Op::kHer2k),
+        herm_(p.op == Operation::kHerk || p.op == Operation::kHer2k),
+        two_(p.op == Operation::kSyr2k || p.op == Operation::kHer2k),
         tr_op_(herm_ ? Op::kConjTrans : Op::kTrans) {
-    alpha_ = p.op == Level3Op::kHerk ? real_part(p.alpha) : p.alpha;
+    alpha_ = p.op == Operation::kHerk ? real_part(p.alpha) : p.alpha;
     alpha2_ = herm_ ? conj(alpha_) : alpha_;
     beta_ = herm_ ? real_part(p.beta) : p.beta;
   }
@@ -305,9 +304,9 @@ class RankPlan {
   bool triangles_supported(int64_t leaf) {
     for (int64_t off = 0; off < p_.n; off += leaf) {
       const int64_t len = std::min(leaf, p_.n - off);
-      for (const GemmProblem& g : products(len, len, off, off, alpha_, alpha2_, beta_,
-                                           at(p_.c, off, off, p_.ldc, elem_), p_.ldc)) {
-        GemmProblem t = g;
+      for (const Problem& g : products(len, len, off, off, alpha_, alpha2_, beta_,
+                                       at(p_.c, off, off, p_.ldc, elem_), p_.ldc)) {
+        Problem t = g;
         t.c_triangle = triangle();
         if (!be_.gemm_supports(t)) return false;
       }
@@ -378,20 +377,20 @@ class RankPlan {
   // Rows [r, ..) of P = op(A) (or Q = op(B)) as the left GEMM operand, and the same rows'
   // transpose (P', ^H for herk/her2k) as the right one.
   Operand rows_of(const void* x, int64_t ld, int64_t r) const {
-    if (p_.trans == Op::kNoTrans) return {at(x, r, 0, ld, elem_), ld, Op::kNoTrans};
+    if (p_.trans_a == Op::kNoTrans) return {at(x, r, 0, ld, elem_), ld, Op::kNoTrans};
     return {at(x, 0, r, ld, elem_), ld, tr_op_};
   }
   Operand rows_transposed(const void* x, int64_t ld, int64_t r) const {
-    if (p_.trans == Op::kNoTrans) return {at(x, r, 0, ld, elem_), ld, tr_op_};
+    if (p_.trans_a == Op::kNoTrans) return {at(x, r, 0, ld, elem_), ld, tr_op_};
     return {at(x, 0, r, ld, elem_), ld, Op::kNoTrans};
   }
 
   // The GEMMs of C_block (rows [ri, ri + rows), columns [cj, cj + cols) of the product) =
   //   a1*P_i*Q_j' + a2*Q_i*P_j' + beta*C_block  (2k forms), a1*P_i*P_j' + beta*C_block (rank k),
   // in order.
-  std::vector<GemmProblem> products(int64_t rows, int64_t cols, int64_t ri, int64_t cj,
-                                    const Scalar& a1, const Scalar& a2, const Scalar& beta, void* c,
-                                    int64_t ldc) const {
+  std::vector<Problem> products(int64_t rows, int64_t cols, int64_t ri, int64_t cj,
+                                const Scalar& a1, const Scalar& a2, const Scalar& beta, void* c,
+                                int64_t ldc) const {
     const Operand pi = rows_of(p_.a, p_.lda, ri);
     if (!two_) {
       return {gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.a, p_.lda, cj), beta, c,
@@ -408,7 +407,7 @@ class RankPlan {
                       const Scalar& a2, const Scalar& beta, void* c, int64_t ldc,
                       Triangle tri = Triangle::kAll) {
     be_.next_lane();
-    for (GemmProblem g : products(rows, cols, ri, cj, a1, a2, beta, c, ldc)) {
+    for (Problem g : products(rows, cols, ri, cj, a1, a2, beta, c, ldc)) {
       g.c_triangle = tri;
       if (cudaError_t err = be_.gemm(g); err != cudaSuccess) return err;
     }
@@ -433,7 +432,7 @@ class RankPlan {
     return off_diagonal(off2, l2);
   }
 
-  const Level3Problem& p_;
+  const Problem& p_;
   Level3Backend& be_;
   const Level3BlockSizes& sizes_;
   int64_t leaf_ = 1;  // the diagonal blocks' order: where off_diagonal() stops
@@ -445,7 +444,7 @@ class RankPlan {
 
 // ---- symm, hemm -------------------------------------------------------------------------------
 
-cudaError_t run_symmetric(const Level3Problem& p, Level3Backend& be) {
+cudaError_t run_symmetric(const Problem& p, Level3Backend& be) {
   if (p.alpha.is_zero()) {
     if (p.beta.is_one()) return cudaSuccess;
     return scale_only(p, be, Fill::kFull, p.m, p.n, p.beta, false);
@@ -458,7 +457,7 @@ cudaError_t run_symmetric(const Level3Problem& p, Level3Backend& be) {
   TriFillProblem f;
   f.type = p.type;
   f.uplo = p.uplo;
-  f.mode = p.op == Level3Op::kHemm ? TriFillMode::kHermitian : TriFillMode::kSymmetric;
+  f.mode = p.op == Operation::kHemm ? TriFillMode::kHermitian : TriFillMode::kSymmetric;
   f.n = ka;
   f.a = p.a, f.lda = p.lda;
   f.b = full, f.ldb = ka;
@@ -482,12 +481,12 @@ Level3BlockSizes level3_block_sizes(DataType type) {
   // Measured on the H200 and the H100 (docs/NOTES-level3.md). syrk..her2k through scratch (where
   // the GEMM has no triangle rows): fp32 diagonal blocks of 256 beat 512 by 1-2 % at 4096 and 8192
   // since the blocks' GEMMs run side by side (512 won before); the other types keep 512. trmm:
-  // since its GEMM leaves skip the zeros of their full block (GemmProblem::a_nonzero), large leaves
+  // since its GEMM leaves skip the zeros of their full block (Problem::a_nonzero), large leaves
   // won at 1024-8192: 4096 for fp64 and complex fp32, 8192 for fp32 (up to that order the whole
   // trmm is one GEMM on the direct rows, which skip the zeros: strmm 1.19 / 1.03 of cuBLAS at 4096
-  // / 8192 against 1.13 / 0.98 with 2048), 512 still for complex double (within 2 %). trsm, with every
-  // diagonal block inverted by one tri_invert before the solve: 512 beat 256 at 4096 and 8192 in
-  // every type (ctrsm 1.03-1.05 / 0.99-1.01 of cuBLAS against 1.01-1.03 / 0.98-0.99, H100) and
+  // / 8192 against 1.13 / 0.98 with 2048), 512 still for complex double (within 2 %). trsm, with
+  // every diagonal block inverted by one tri_invert before the solve: 512 beat 256 at 4096 and 8192
+  // in every type (ctrsm 1.03-1.05 / 0.99-1.01 of cuBLAS against 1.01-1.03 / 0.98-0.99, H100) and
   // lost at 1024 (1.38 against 1.49-1.54); 1024 lost at every size (its inverses' 1024 steps).
   s.rank_leaf = type == DataType::kF32 ? 256 : 512;
   s.trmm_leaf = type == DataType::kF32 ? 8192 : type == DataType::kC64 ? 512 : 4096;
@@ -500,51 +499,53 @@ Level3BlockSizes level3_block_sizes(DataType type) {
   return s;
 }
 
-bool level3_plan_handles(const Level3Problem& p) {
-  if (!is_float_type(p.type)) return false;
+bool level3_plan_handles(const Problem& p) {
+  if (p.op == Operation::kGemm || !is_float_type(p.type)) return false;  // gemm(): no plan
   const bool complex = is_complex(p.type);
   switch (p.op) {
-    case Level3Op::kHemm:
-    case Level3Op::kHerk:
-    case Level3Op::kHer2k:
+    case Operation::kHemm:
+    case Operation::kHerk:
+    case Operation::kHer2k:
       if (!complex) return false;
       break;
     default:
       break;
   }
   switch (p.op) {
-    case Level3Op::kSyrk:
-    case Level3Op::kSyr2k:
-      return p.trans != Op::kConjTrans;
-    case Level3Op::kHerk:
-    case Level3Op::kHer2k:
-      return p.trans != Op::kTrans;
-    case Level3Op::kTrmm:
-    case Level3Op::kTrsm:
-      return complex || p.trans != Op::kConjTrans;
+    case Operation::kSyrk:
+    case Operation::kSyr2k:
+      return p.trans_a != Op::kConjTrans;
+    case Operation::kHerk:
+    case Operation::kHer2k:
+      return p.trans_a != Op::kTrans;
+    case Operation::kTrmm:
+    case Operation::kTrsm:
+      return complex || p.trans_a != Op::kConjTrans;
     default:
       return true;
   }
 }
 
-cudaError_t run_level3_plan(const Level3Problem& p, Level3Backend& backend,
+cudaError_t run_level3_plan(const Problem& p, Level3Backend& backend,
                             const Level3BlockSizes& sizes) {
   if (!level3_plan_handles(p)) return cudaErrorNotSupported;
   switch (p.op) {
-    case Level3Op::kSymm:
-    case Level3Op::kHemm:
+    case Operation::kGemm:
+      break;
+    case Operation::kSymm:
+    case Operation::kHemm:
       if (p.m == 0 || p.n == 0) return cudaSuccess;
       return run_symmetric(p, backend);
-    case Level3Op::kSyrk:
-    case Level3Op::kHerk:
-    case Level3Op::kSyr2k:
-    case Level3Op::kHer2k: {
+    case Operation::kSyrk:
+    case Operation::kHerk:
+    case Operation::kSyr2k:
+    case Operation::kHer2k: {
       if (p.n == 0) return cudaSuccess;
       RankPlan plan(p, backend, sizes);
       return plan.run();
     }
-    case Level3Op::kTrmm:
-    case Level3Op::kTrsm:
+    case Operation::kTrmm:
+    case Operation::kTrsm:
       if (p.m == 0 || p.n == 0) return cudaSuccess;
       return run_triangular(p, backend, sizes);
   }

@@ -15,7 +15,7 @@
 //                 block's inverse, computed for every diagonal block before the solve (one
 //                 tri_invert for all of them). B's columns (side L; rows for side R) in up to
 //                 `tri_panels` panels, each such a plan in a lane of its own.
-//   syrk .. her2k where the GEMM computes a triangle of C (GemmProblem::c_triangle): C's
+//   syrk .. her2k where the GEMM computes a triangle of C (Problem::c_triangle): C's
 //                 diagonal blocks of `rank_triangle_leaf` (all of C by default) each one GEMM (two
 //                 for the 2k forms) on the block's triangle straight into C, the off-diagonal
 //                 blocks of a recursive halving down to them plain GEMMs into C; herk/her2k make
@@ -35,7 +35,6 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "level3.h"
 #include "level3_blocks.h"
 #include "problem.h"
 
@@ -55,10 +54,10 @@ class Level3Backend {
   virtual cudaError_t fork() { return cudaSuccess; }
   virtual void next_lane() {}
   virtual cudaError_t join() { return cudaSuccess; }
-  virtual cudaError_t gemm(const GemmProblem& p) = 0;
+  virtual cudaError_t gemm(const Problem& p) = 0;
   // Whether gemm(p) would run p (on the device: a kernel supports it), asked before a plan starts
-  // where it has two ways (a triangle of C: GemmProblem::c_triangle).
-  virtual bool gemm_supports(const GemmProblem& p) = 0;
+  // where it has two ways (a triangle of C: Problem::c_triangle).
+  virtual bool gemm_supports(const Problem& p) = 0;
   virtual cudaError_t tri_update(const TriUpdateProblem& p) = 0;
   virtual cudaError_t tri_fill(const TriFillProblem& p) = 0;
   virtual cudaError_t tri_block(const TriBlockProblem& p) = 0;
@@ -92,19 +91,19 @@ Level3BlockSizes level3_block_sizes(DataType type);
 // Runs p (column-major, every pointer usable by the backend's operations) as a plan on `backend`
 // with block sizes `sizes`. Writes nothing outside what the routine may write, reads nothing it may
 // not read. Returns the first failure of an operation (what ran before it stays done).
-cudaError_t run_level3_plan(const Level3Problem& p, Level3Backend& backend,
+cudaError_t run_level3_plan(const Problem& p, Level3Backend& backend,
                             const Level3BlockSizes& sizes);
 
 // Whether p's type and operation form a routine the plans compute (s/d/c/z; hemm, herk, her2k
 // complex only; trans kConjTrans only for complex data, and not for complex symm/syrk/syr2k).
-bool level3_plan_handles(const Level3Problem& p);
+bool level3_plan_handles(const Problem& p);
 
 // level3_on_device_supports() and run_level3_on_device() (src/plans.h) with other block sizes,
 // for tests and benches (a plan's operations, so whether the device has a kernel for each, depend
 // on its block sizes).
-bool level3_on_device_supports_with(const Level3Problem& p, const DeviceCaps& caps,
+bool level3_on_device_supports_with(const Problem& p, const DeviceCaps& caps,
                                     const Level3BlockSizes& sizes);
-cudaError_t run_level3_on_device_with(const Level3Problem& p, const DeviceCaps& caps,
-                                      cudaStream_t stream, const Level3BlockSizes& sizes);
+cudaError_t run_level3_on_device_with(const Problem& p, const DeviceCaps& caps, cudaStream_t stream,
+                                      const Level3BlockSizes& sizes);
 
 }  // namespace tileblas

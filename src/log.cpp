@@ -77,14 +77,6 @@ void set_last_call(tileblas_route route, const char* kernel, Reason&& reason) {
   call.formatted = false;
 }
 
-std::string describe(const GemmProblem& p) {
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "m=%lld n=%lld k=%lld %s%s %s->%s", (long long)p.m, (long long)p.n,
-                (long long)p.k, name_of(p.trans_a), name_of(p.trans_b), name_of(p.ab_type),
-                name_of(p.c_type));
-  return buf;
-}
-
 std::string describe(const AxpyProblem& p) {
   char buf[80];
   std::snprintf(buf, sizeof buf, "n=%lld incx=%lld incy=%lld", (long long)p.n, (long long)p.incx,
@@ -99,24 +91,29 @@ std::string describe(const TransposeProblem& p) {
   return buf;
 }
 
-std::string describe(const Level3Problem& p) {
+std::string describe(const Problem& p) {
   const char* side = p.side == Side::kLeft ? "L" : "R";
   const char* uplo = p.uplo == Uplo::kUpper ? "U" : "L";
   char buf[128];
   switch (p.op) {
-    case Level3Op::kTrmm:
-    case Level3Op::kTrsm:
+    case Operation::kGemm:
+      std::snprintf(buf, sizeof buf, "m=%lld n=%lld k=%lld %s%s %s->%s", (long long)p.m,
+                    (long long)p.n, (long long)p.k, name_of(p.trans_a), name_of(p.trans_b),
+                    name_of(p.type), name_of(p.c_type));
+      break;
+    case Operation::kTrmm:
+    case Operation::kTrsm:
       std::snprintf(buf, sizeof buf, "side=%s uplo=%s trans=%s diag=%s m=%lld n=%lld %s", side,
-                    uplo, name_of(p.trans), p.diag == Diag::kUnit ? "U" : "N", (long long)p.m,
+                    uplo, name_of(p.trans_a), p.diag == Diag::kUnit ? "U" : "N", (long long)p.m,
                     (long long)p.n, name_of(p.type));
       break;
-    case Level3Op::kSymm:
-    case Level3Op::kHemm:
+    case Operation::kSymm:
+    case Operation::kHemm:
       std::snprintf(buf, sizeof buf, "side=%s uplo=%s m=%lld n=%lld %s", side, uplo, (long long)p.m,
                     (long long)p.n, name_of(p.type));
       break;
     default:
-      std::snprintf(buf, sizeof buf, "uplo=%s trans=%s n=%lld k=%lld %s", uplo, name_of(p.trans),
+      std::snprintf(buf, sizeof buf, "uplo=%s trans=%s n=%lld k=%lld %s", uplo, name_of(p.trans_a),
                     (long long)p.n, (long long)p.k, name_of(p.type));
       break;
   }

@@ -8,7 +8,6 @@
 #include <utility>
 
 #include "env.h"
-#include "level3.h"
 #include "problem.h"
 #include "tileblas.h"
 
@@ -77,13 +76,12 @@ struct CallRecord {
 // the record on the first read after a call; the strings stay valid until the thread's next call.
 CallRecord& last_call();
 
-// One-line descriptions of problems for the verbose line ("m=... n=... k=... NT f16->f32").
-std::string describe(const GemmProblem& p);
+// One-line descriptions of problems for the verbose line, a routine's own arguments only:
+// "m=.. n=.. k=.. NT f16->f32" (gemm), "side=L uplo=U trans=T diag=N m=.. n=.. f64" (trmm, trsm),
+// "side=R uplo=L m=.. n=.. c32" (symm, hemm), "uplo=U trans=N n=.. k=.. c64" (syrk .. her2k).
+std::string describe(const Problem& p);
 std::string describe(const AxpyProblem& p);
 std::string describe(const TransposeProblem& p);
-// The routine's own arguments only: "side=L uplo=U trans=T diag=N m=.. n=.. f64" (trmm, trsm),
-// "side=R uplo=L m=.. n=.. c32" (symm, hemm), "uplo=U trans=N n=.. k=.. c64" (syrk .. her2k).
-std::string describe(const Level3Problem& p);
 
 // Records the call as the thread's last one. `kernel` is a static string (a kernel table name or
 // a literal); nothing is formatted until last_call() is read.
@@ -91,8 +89,8 @@ void set_last_call(tileblas_route route, const char* kernel, Reason&& reason);
 
 // Records the call and, with TILEBLAS_VERBOSE=1, prints
 // "tileblas: <routine> <problem> -> <gpu|cpu> <kernel> (<reason>)" (described only then).
-template <class Problem>
-void record_call(const char* routine, const Problem& p, tileblas_route route, const char* kernel,
+template <class Call>
+void record_call(const char* routine, const Call& p, tileblas_route route, const char* kernel,
                  Reason&& reason) {
   if (config().verbose) {
     std::fprintf(stderr, "tileblas: %s %s -> %s %s (%s)\n", routine, describe(p).c_str(),

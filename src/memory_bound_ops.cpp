@@ -62,9 +62,8 @@ void imatcopy_on_cpu(const TransposeProblem& p) {
 
 // After a copy back of a read output that failed part way: says so, computes nothing again, and
 // records the call as the dispatch of GEMM and Level 3 does (src/dispatch.h).
-template <class Problem>
-void gave_up_copying_back(const char* routine, const Problem& p, const char* kernel,
-                          cudaError_t err) {
+template <class Call>
+void gave_up_copying_back(const char* routine, const Call& p, const char* kernel, cudaError_t err) {
   say_partial_result(routine, err);
   record_call(routine, p, TILEBLAS_ROUTE_GPU, kernel,
               std::string("GPU failed while copying back (") + cudaGetErrorString(err) + ")");

@@ -8,7 +8,6 @@
 #include <cstdint>
 #include <optional>
 
-#include "level3.h"
 #include "problem.h"
 
 namespace tileblas {
@@ -38,13 +37,11 @@ struct Operands {
   Operand a, b, c;
 };
 
-Operands operands_of(const GemmProblem& p);
-Operands operands_of(const Level3Problem& p);
+Operands operands_of(const Problem& p);
 
-// p (a GemmProblem or a Level3Problem) on the operands at `at` (their pointers and leading
-// dimensions: host copies, device buffers); an operand the routine lacks stays as it was.
-template <class Problem>
-Problem on_operands(Problem p, const Operands& at) {
+// p on the operands at `at` (their pointers and leading dimensions: host copies, device buffers);
+// an operand the routine lacks stays as it was.
+inline Problem on_operands(Problem p, const Operands& at) {
   if (at.a.ptr) p.a = at.a.ptr, p.lda = at.a.ld;
   if (at.b.ptr) p.b = at.b.ptr, p.ldb = at.b.ld;
   p.c = const_cast<void*>(at.c.ptr), p.ldc = at.c.ld;
@@ -54,16 +51,12 @@ Problem on_operands(Problem p, const Operands& at) {
 // Whether a Level-3 output copied back in pieces comes back last column first: where the columns
 // a failed copy back leaves behind then form a problem of the routine's own and those it leaves
 // first do not (syrk .. her2k upper; trmm, trsm side R with op(A) upper).
-bool level3_copy_back_last_first(const Level3Problem& p);
+bool level3_copy_back_last_first(const Problem& p);
 
 // What of p is left to compute once `final_cols` of its output's columns hold the result, copied
 // back in the order level3_copy_back_last_first() says: p on the other columns (all of p where
 // final_cols is 0), or nullopt where they form no problem of the routine (symm, hemm side R: each
 // column of C reads all of A).
-std::optional<Level3Problem> level3_columns_left(const Level3Problem& p, int64_t final_cols);
-
-// Whether the call multiplies anything: alpha != 0 and, for syrk .. her2k, k > 0. Otherwise it only
-// scales (or zeroes) C, O(n^2) work.
-bool has_products(const Level3Problem& p);
+std::optional<Problem> level3_columns_left(const Problem& p, int64_t final_cols);
 
 }  // namespace tileblas

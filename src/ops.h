@@ -4,14 +4,13 @@
 // gemm() and level3() do so through one dispatch (src/dispatch.h).
 #pragma once
 
-#include "level3.h"
 #include "problem.h"
 
 namespace tileblas {
 
-// Any m, n >= 1, k >= 0, any data type combination GemmProblem allows; pointers host, device or
+// Any m, n >= 1, k >= 0, any data type combination Problem allows; pointers host, device or
 // managed. `routine` names the call in the verbose line ("sgemm", "hgemm", ...).
-void gemm(const GemmProblem& p, const char* routine);
+void gemm(const Problem& p, const char* routine);
 
 // n >= 1, incx/incy nonzero (netlib: inc == 0 is legal but degenerate; handled too).
 void axpy(const AxpyProblem& p, const char* routine);
@@ -24,6 +23,6 @@ void imatcopy(const TransposeProblem& p, const char* routine);
 
 // symm, hemm, syrk, herk, syr2k, her2k, trmm, trsm: any shapes netlib allows after its checks and
 // quick returns; pointers host, device or managed.
-void level3(const Level3Problem& p, const char* routine);
+void level3(const Problem& p, const char* routine);
 
 }  // namespace tileblas

@@ -105,13 +105,13 @@ class DeviceBackend final : public Level3Backend {
     if (device_lanes_) device_lanes_->give_back(events_);
   }
 
-  cudaError_t gemm(const GemmProblem& p) override {
-    const GemmProblem q = with_config(p);
+  cudaError_t gemm(const Problem& p) override {
+    const Problem q = with_config(p);
     const GemmKernel* k = pick_gemm_kernel(q, caps_, cfg_.force_kernel, &why_);
     if (!k) return cudaErrorNotSupported;
     return run([&](cudaStream_t s) { return k->launch(q, s); });
   }
-  bool gemm_supports(const GemmProblem& p) override {
+  bool gemm_supports(const Problem& p) override {
     return pick_gemm_kernel(with_config(p), caps_, cfg_.force_kernel, &why_) != nullptr;
   }
   cudaError_t tri_update(const TriUpdateProblem& p) override {
@@ -191,9 +191,9 @@ class DeviceBackend final : public Level3Backend {
 
  private:
   // p as the user's configuration has it (TF32 for fp32 where allowed).
-  GemmProblem with_config(const GemmProblem& p) const {
-    GemmProblem q = p;
-    q.allow_tf32 = cfg_.allow_tf32 && q.ab_type == DataType::kF32;
+  Problem with_config(const Problem& p) const {
+    Problem q = p;
+    q.allow_tf32 = cfg_.allow_tf32 && q.type == DataType::kF32;
     return q;
   }
 
@@ -227,19 +227,19 @@ class DeviceBackend final : public Level3Backend {
 
 }  // namespace
 
-bool level3_on_device_supports_with(const Level3Problem& p, const DeviceCaps& caps,
+bool level3_on_device_supports_with(const Problem& p, const DeviceCaps& caps,
                                     const Level3BlockSizes& sizes) {
   if (!level3_plan_handles(p)) return false;
   DeviceBackend probe(caps, nullptr, true);
   return run_level3_plan(p, probe, sizes) == cudaSuccess;
 }
 
-bool level3_on_device_supports(const Level3Problem& p, const DeviceCaps& caps) {
+bool level3_on_device_supports(const Problem& p, const DeviceCaps& caps) {
   return level3_on_device_supports_with(p, caps, level3_block_sizes(p.type));
 }
 
-cudaError_t run_level3_on_device_with(const Level3Problem& p, const DeviceCaps& caps,
-                                      cudaStream_t stream, const Level3BlockSizes& sizes) {
+cudaError_t run_level3_on_device_with(const Problem& p, const DeviceCaps& caps, cudaStream_t stream,
+                                      const Level3BlockSizes& sizes) {
   DeviceBackend backend(caps, stream, false);
   const cudaError_t err = run_level3_plan(p, backend, sizes);
   backend.release();
@@ -247,8 +247,7 @@ cudaError_t run_level3_on_device_with(const Level3Problem& p, const DeviceCaps& 
   return err != cudaSuccess ? err : sync;
 }
 
-cudaError_t run_level3_on_device(const Level3Problem& p, const DeviceCaps& caps,
-                                 cudaStream_t stream) {
+cudaError_t run_level3_on_device(const Problem& p, const DeviceCaps& caps, cudaStream_t stream) {
   return run_level3_on_device_with(p, caps, stream, level3_block_sizes(p.type));
 }
 

@@ -68,46 +68,92 @@ struct Scalar {
 // column; lower: row >= column). The rest of C is neither read nor written.
 enum class Triangle : uint8_t { kAll, kUpper, kLower };
 
-// C = alpha * op(A) * op(B) + beta * C, column-major. op(A) is m x k, op(B) is k x n, C is m x n.
-// A is lda-strided with lda >= rows of A as stored (m if kNoTrans, k if kTrans); likewise B, C.
-// beta == 0 means C is not read (NaN in C does not leak). Accumulation is fp32 for fp32, fp16 and
-// bf16 data, fp64 for fp64 and complex fp64. kConjTrans (complex data) is op(X) = X^H.
-struct GemmProblem {
+// The operations a Problem describes: GEMM and the other Level-3 routines. The values index
+// per-(operation, type) tables (src/cpu_blas.h's routines, the Level-3 points).
+enum class Operation : uint8_t { kGemm, kSymm, kHemm, kSyrk, kHerk, kSyr2k, kHer2k, kTrmm, kTrsm };
+constexpr int kOperationCount = 9;
+enum class Side : uint8_t { kLeft, kRight };
+enum class Uplo : uint8_t { kUpper, kLower };
+enum class Diag : uint8_t { kNonUnit, kUnit };
+
+const char* name_of(Operation op);  // "gemm", "symm", ...
+// syrk, herk, syr2k, her2k: C's triangle from op(A) (and op(B)).
+constexpr bool is_rank_k(Operation op) {
+  return op == Operation::kSyrk || op == Operation::kHerk || op == Operation::kSyr2k ||
+         op == Operation::kHer2k;
+}
+// trmm, trsm: B (held in C) in place, A triangular.
+constexpr bool is_triangular(Operation op) {
+  return op == Operation::kTrmm || op == Operation::kTrsm;
+}
+
+// One call, column-major, with netlib's meaning of each field (only the fields its operation has
+// are set; the others keep their defaults):
+//   gemm         C = alpha*op(A)*op(B) + beta*C; op(A) m x k (trans_a), op(B) k x n (trans_b),
+//                C m x n. A is lda-strided with lda >= rows of A as stored (m if kNoTrans, k
+//                otherwise); likewise B, C. kConjTrans (complex data) is op(X) = X^H.
+//                Accumulation is fp32 for fp32, fp16 and bf16 data, fp64 for fp64 and complex fp64.
+//   symm/hemm    C = alpha*A*B + beta*C (side L) or alpha*B*A + beta*C (side R); C, B m x n;
+//                A is m x m (L) or n x n (R), symmetric (hemm: Hermitian) and only its `uplo`
+//                triangle is read (hemm: its diagonal's imaginary parts are taken as zero).
+//   syrk/herk    C = alpha*op(A)*op(A)^T + beta*C (herk: ^H; alpha, beta real); C n x n, only its
+//                `uplo` triangle is read and written (herk: the diagonal's imaginary parts are set
+//                to zero); op(A) n x k (trans_a): kNoTrans, A is n x k; else A is k x n.
+//   syr2k/her2k  C = alpha*op(A)*op(B)^T + alpha*op(B)*op(A)^T + beta*C (her2k: ^H, conj(alpha)
+//                on the second term, beta real); shapes as syrk, B like A (trans_a for both).
+//   trmm         B = alpha*op(A)*B (side L) or alpha*B*op(A) (side R); B m x n, read and written
+//                (held in `c`/`ldc`); A triangular (`uplo`, `diag`: kUnit means the diagonal is
+//                taken as ones and never read), m x m (L) or n x n (R); op(A) by trans_a.
+//   trsm         op(A)*X = alpha*B (L) or X*op(A) = alpha*B (R); X overwrites B (held in `c`).
+// beta == 0: C is not read (NaN there does not leak); alpha == 0: A and B are not read.
+struct Problem {
+  Operation op = Operation::kGemm;
+  DataType type = DataType::kF32;  // element type of A and B; of C too but for gemm (c_type)
+  // gemm only: element type of C (`type`, but fp32 for the f16/bf16 GEMMs that accumulate into
+  // fp32).
+  DataType c_type = DataType::kF32;
   Op trans_a = Op::kNoTrans;
-  Op trans_b = Op::kNoTrans;
+  Op trans_b = Op::kNoTrans;   // gemm only
+  Side side = Side::kLeft;     // symm, hemm, trmm, trsm
+  Uplo uplo = Uplo::kUpper;    // all but gemm
+  Diag diag = Diag::kNonUnit;  // trmm, trsm
   int64_t m = 0, n = 0, k = 0;
   Scalar alpha = 1.0;
   Scalar beta = 0.0;
-  DataType ab_type = DataType::kF32;  // element type of A and B
-  DataType c_type = DataType::kF32;   // element type of C (differs only for 16-bit A and B)
   const void* a = nullptr;
   int64_t lda = 0;
-  const void* b = nullptr;
+  const void* b = nullptr;  // gemm, symm/hemm, syr2k/her2k
   int64_t ldb = 0;
-  void* c = nullptr;
+  void* c = nullptr;  // C; for trmm/trsm, B
   int64_t ldc = 0;
-  // Only this part of C (m == n for a triangle); the rows whose supports() accepts a triangle
-  // skip the tiles outside it (syrk .. her2k on the GPU, src/level3_plan.cpp).
+  // gemm only: this part of C (m == n for a triangle); the rows whose supports() accepts a
+  // triangle skip the tiles outside it (syrk .. her2k on the GPU, src/level3_plan.cpp).
   Triangle c_triangle = Triangle::kAll;
-  // Where the caller knows op(A) (op(B)) to be square and zero outside one triangle with its
-  // diagonal (trmm's and trsm's GEMM leaves: a diagonal block made full, or its inverse): kLower,
-  // op(X)(r, c) == 0 wherever c > r; kUpper, wherever c < r. The rows that take it (supports()
-  // need not) skip the k-steps of a tile that meet only those zeros; the others multiply them.
+  // gemm only: where the caller knows op(A) (op(B)) to be square and zero outside one triangle
+  // with its diagonal (trmm's and trsm's GEMM leaves: a diagonal block made full, or its inverse):
+  // kLower, op(X)(r, c) == 0 wherever c > r; kUpper, wherever c < r. The rows that take it
+  // (supports() need not) skip the k-steps of a tile that meet only those zeros; the others
+  // multiply them.
   Triangle a_nonzero = Triangle::kAll;
   Triangle b_nonzero = Triangle::kAll;
   bool allow_tf32 = false;                // fp32 only: the user opted into TF32 tensor cores
   NameSet name_set = NameSet::kStandard;  // whose CPU BLAS runs the call on the CPU
 
+  // gemm: A and B as stored.
   int64_t a_rows() const { return trans_a == Op::kNoTrans ? m : k; }
   int64_t a_cols() const { return trans_a == Op::kNoTrans ? k : m; }
   int64_t b_rows() const { return trans_b == Op::kNoTrans ? k : n; }
   int64_t b_cols() const { return trans_b == Op::kNoTrans ? n : k; }
-  // Whether A and B are read: alpha != 0 and k > 0 (netlib: else C = beta C only).
-  bool multiplies() const { return alpha != 0.0 && k > 0; }
-  // Real floating-point operations: a complex multiply-add is 8 of them.
-  double flops() const {
-    return (is_complex(ab_type) ? 8.0 : 2.0) * double(m) * double(n) * double(k);
+  // The order of the triangular or symmetric A: m for side L, n for side R (syrk..her2k: n).
+  int64_t a_order() const { return side == Side::kLeft ? m : n; }
+  // Whether A and B are read: alpha != 0 and, for gemm and syrk .. her2k, k > 0 (netlib: else C =
+  // beta C only, O(n^2) work).
+  bool multiplies() const {
+    return !alpha.is_zero() && (k > 0 || !(op == Operation::kGemm || is_rank_k(op)));
   }
+  // Real floating-point operations, as netlib's testers and LAPACK's timers count them (a complex
+  // multiply-add is 8 of them).
+  double flops() const;
 };
 
 // y = alpha * x + y over n elements with strides incx, incy (netlib: a negative increment walks

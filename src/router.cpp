@@ -25,24 +25,22 @@ namespace {
 // row wins. Problems no row claims go to the first supporting row of gemm_kernels().
 
 int64_t tiles(int64_t extent, int64_t tile) { return (extent + tile - 1) / tile; }
-int64_t tiles(const GemmProblem& p, int64_t bm, int64_t bn) {
-  return tiles(p.m, bm) * tiles(p.n, bn);
-}
+int64_t tiles(const Problem& p, int64_t bm, int64_t bn) { return tiles(p.m, bm) * tiles(p.n, bn); }
 
 // The rules below were measured on an H200 (docs/NOTES-sgemm.md, docs/NOTES-tensorcore.md):
 // each row is the fastest kernel for the shapes its rule admits.
 
-bool always(const GemmProblem&, const DeviceCaps&) { return true; }
+bool always(const Problem&, const DeviceCaps&) { return true; }
 
 // Too few 128x64 output tiles to fill the SMs and k long enough to split.
-bool split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
+bool split_k_pays(const Problem& p, const DeviceCaps& caps) {
   const int64_t t = tiles(p, 128, 64);
   return (t < caps.num_sms && p.k >= 4096) || (2 * t <= caps.num_sms && p.k >= 512);
 }
 // The same on 64x64 tiles where m <= 64: a 128-row tile would multiply at least as many zero rows
 // as real ones (H200, docs/NOTES-sgemm.md: 16x4096x4096 0.71 of cuBLAS against 0.48, 64x8192x8192
 // 0.85 against 0.53; with n <= 64 and m large, 16384x64x4096, the 128x64 tile stays ahead).
-bool split_k_pays_few_rows(const GemmProblem& p, const DeviceCaps& caps) {
+bool split_k_pays_few_rows(const Problem& p, const DeviceCaps& caps) {
   return p.m <= 64 && split_k_pays(p, caps);
 }
 // fp64, complex fp64 and complex fp32 split-K, on the row it routes to (kRow: that row's tile,
@@ -53,7 +51,7 @@ bool split_k_pays_few_rows(const GemmProblem& p, const DeviceCaps& caps) {
 // gained 29 %, 64x8192x8192 (128 tiles, k 8192) 20 %; dgemm 8192x128x8192 and 64x8192x8192 (128
 // tiles) 3-4 %.
 template <const splitk::Geometry& kRow>
-bool split_k_pays_on(const GemmProblem& p, const DeviceCaps& caps) {
+bool split_k_pays_on(const Problem& p, const DeviceCaps& caps) {
   const int64_t t = tiles(p, kRow.block_m, kRow.block_n);
   return (4 * t <= 3 * int64_t(caps.num_sms) || p.k >= 4096) &&
          splitk::slices_for(kRow, p.m, p.n, p.k, caps.num_sms).count >= 2;
@@ -61,12 +59,12 @@ bool split_k_pays_on(const GemmProblem& p, const DeviceCaps& caps) {
 // With interior tiles copied without bounds the 128x128 _align16 row is also faster than the
 // 256x128 row once was on large aligned outputs (2048^3 0.870 vs 0.864, 4096^3 0.874 vs 0.857;
 // 0.897 at 2048^3 with the lean k-step test), and the 256x128 row was removed.
-bool fills_sms_128x128(const GemmProblem& p, const DeviceCaps& caps) {
+bool fills_sms_128x128(const Problem& p, const DeviceCaps& caps) {
   return tiles(p, 128, 128) >= caps.num_sms;
 }
 // Whether the direct fp32 rows can take p with 16-byte copies (their _align16 variants), as the
 // 128x128 _align16 row's supports() says.
-bool direct_rows_copy_16_bytes(const GemmProblem& p, const DeviceCaps& caps) {
+bool direct_rows_copy_16_bytes(const Problem& p, const DeviceCaps& caps) {
   static const GemmKernel* const aligned_row =
       find_gemm_kernel("sgemm_regblock_128x128x16_align16");
   return aligned_row && aligned_row->supports(p, caps);
@@ -80,15 +78,15 @@ bool direct_rows_copy_16_bytes(const GemmProblem& p, const DeviceCaps& caps) {
 // 2026-11-23, the packed row forced against the routed _align4 128x128 row, same run) 2049^3 ran
 // 40 % faster, 4095^3 11 %, 3001x2999x1531 10-12 % in all four transposes, 2047^3 4 %; with short
 // k the packing does not pay (4097^2 x 64: 16 % slower); k between 64 and 1531 was not measured.
-// The packed row multiplies what GemmProblem::a_nonzero / b_nonzero say is zero, where the direct
+// The packed row multiplies what Problem::a_nonzero / b_nonzero say is zero, where the direct
 // rows skip those k-steps (half of them for a triangular operand): such GEMMs stay on the direct
 // rows.
-bool packing_pays(const GemmProblem& p, const DeviceCaps& caps) {
+bool packing_pays(const Problem& p, const DeviceCaps& caps) {
   if (p.a_nonzero != Triangle::kAll || p.b_nonzero != Triangle::kAll) return false;
   return std::min({p.m, p.n, p.k}) >= 4096 ||
          (p.k >= 1500 && fills_sms_128x128(p, caps) && !direct_rows_copy_16_bytes(p, caps));
 }
-bool half_fills_sms_128x64(const GemmProblem& p, const DeviceCaps& caps) {
+bool half_fills_sms_128x64(const Problem& p, const DeviceCaps& caps) {
   return 2 * tiles(p, 128, 64) >= caps.num_sms;
 }
 // fp16/bf16 on Hopper, among the wgmma rows (which take every operand, staging what the copy
@@ -108,11 +106,11 @@ bool half_fills_sms_128x64(const GemmProblem& p, const DeviceCaps& caps) {
 // - 128x128 tiles elsewhere (panels: 4096^2 x 32-256 0.89-0.99, 8192^2 x 32-256 0.77-0.88).
 // The mma.sync rows lost to these everywhere on Hopper (4096^2 x 32: 0.90 against 0.99) and serve
 // other devices.
-bool wgmma_split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
+bool wgmma_split_k_pays(const Problem& p, const DeviceCaps& caps) {
   return 2 * p.m * p.n <= int64_t(caps.num_sms) * 128 * 64 && p.k >= 4096 &&
          splitk::slices_for(gemm_wgmma::kSplitK, p.m, p.n, p.k, caps.num_sms).count >= 2;
 }
-bool wgmma_128x256_fills_sms(const GemmProblem& p, const DeviceCaps& caps) {
+bool wgmma_128x256_fills_sms(const Problem& p, const DeviceCaps& caps) {
   return tiles(p, 128, 256) >= 2 * int64_t(caps.num_sms) && p.k >= 1024;
 }
 // The persistent rows (an fp32 C with 32-byte aligned columns; H200, each row forced in the f16
@@ -120,16 +118,16 @@ bool wgmma_128x256_fills_sms(const GemmProblem& p, const DeviceCaps& caps) {
 // 128x256 row would run (4096^3 0.94 of cuBLAS against 0.92, 8192^3 0.98 against 0.97, the
 // transposes at 4096^3 +2 %); 128x128 once its tiles fill the SMs' two blocks 8 times over (the
 // panels 8192^2 x 32-128 0.81-0.83 against 0.79-0.82; the 4096^2 panels, 4 waves, lost 2-3 %).
-bool wgmma_128x128_many_waves(const GemmProblem& p, const DeviceCaps& caps) {
+bool wgmma_128x128_many_waves(const Problem& p, const DeviceCaps& caps) {
   return tiles(p, 128, 128) >= 16 * int64_t(caps.num_sms);
 }
-bool wgmma_128x128_starves(const GemmProblem& p, const DeviceCaps& caps) {
+bool wgmma_128x128_starves(const Problem& p, const DeviceCaps& caps) {
   return p.n <= 64 || tiles(p, 128, 128) < caps.num_sms;
 }
 // fp64 on the tensor cores: the 128x128 tile wins once its tiles fill the SMs four times over;
 // below that the 128x64 tile with two blocks per SM (H200, docs/NOTES-f64-complex.md: 1024^3 0.94
 // of cuBLAS on 128x64 against 0.56 on 128x128, 8192x128x8192 0.95 against 0.52).
-bool fills_sms_4x_128x128(const GemmProblem& p, const DeviceCaps& caps) {
+bool fills_sms_4x_128x128(const Problem& p, const DeviceCaps& caps) {
   return tiles(p, 128, 128) >= 4 * int64_t(caps.num_sms);
 }
 // Complex fp32: the vector row's k-contiguous copies (A transposed, B not) and the scalar-load
@@ -139,7 +137,7 @@ bool fills_sms_4x_128x128(const GemmProblem& p, const DeviceCaps& caps) {
 // is the vector row) and peels thin remainders of m and n. Packing costs one pass over the packed
 // operands: at 1024^3 it still left the packed row 22 % ahead, so it is taken down to about 512^3
 // (1.07 GFLOP); smaller problems run in place.
-bool cgemm_packing_pays(const GemmProblem& p, const DeviceCaps&) { return p.flops() >= 1e9; }
+bool cgemm_packing_pays(const Problem& p, const DeviceCaps&) { return p.flops() >= 1e9; }
 // Complex fp32 on the FP64 tensor cores (the cgemm_widened rows): only where those run at the fp32
 // SIMT rate (sm_80, sm_90; elsewhere fp64 is a fraction of it). The widening pass costs about
 // 34 / n of the product's time for A and 34 / m for B (24 bytes moved per element against 8 n
@@ -153,8 +151,7 @@ bool cgemm_packing_pays(const GemmProblem& p, const DeviceCaps&) { return p.flop
 // 0.96).
 bool fast_fp64(const DeviceCaps& caps) { return caps.sm_version == 80 || caps.sm_version == 90; }
 // The share of the slots (per_sm blocks on every SM) over all the waves that bm x bn tiles fill.
-double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t bm, int64_t bn,
-                 int64_t per_sm) {
+double wave_fill(const Problem& p, const DeviceCaps& caps, int64_t bm, int64_t bn, int64_t per_sm) {
   const int64_t t = tiles(p, bm, bn), slots = per_sm * caps.num_sms;
   return double(t) / double(tiles(t, slots) * slots);
 }
@@ -177,8 +174,8 @@ double wave_fill(const GemmProblem& p, const DeviceCaps& caps, int64_t bm, int64
 // (docs/bench/h200-2026-11-26-sweep-c32-widened-forced.md and -widened-splitk-forced.md):
 // 8193x32x1024 0.38 (split-K 0.42) of cuBLAS against 0.29 on the SIMT packed row, 16384x64x4096
 // 0.60 (0.60) against 0.46.
-bool cgemm_narrow_b(const GemmProblem& p) { return p.n <= 64 && p.m >= 4096 && p.k >= 256; }
-bool cgemm_widening_pays(const GemmProblem& p, const DeviceCaps& caps) {
+bool cgemm_narrow_b(const Problem& p) { return p.n <= 64 && p.m >= 4096 && p.k >= 256; }
+bool cgemm_widening_pays(const Problem& p, const DeviceCaps& caps) {
   if (!fast_fp64(caps) || p.k < 256) return false;
   if (cgemm_narrow_b(p)) return true;
   if (std::min(p.m, p.n) < 256 || wave_fill(p, caps, 64, 64, 2) < 0.75) return false;
@@ -190,12 +187,12 @@ bool cgemm_widening_pays(const GemmProblem& p, const DeviceCaps& caps) {
 // narrow under a tall C, above): the small squares 251^3-513^3 ran at 0.63-0.91 of cuBLAS against
 // 0.47-0.85 on the SIMT split-K row (the row forced, same sweep); with m or n at most 128 the SIMT
 // row stayed ahead (64x8192x8192: 0.66 against 0.61).
-bool cgemm_widened_split_k_pays(const GemmProblem& p, const DeviceCaps& caps) {
+bool cgemm_widened_split_k_pays(const Problem& p, const DeviceCaps& caps) {
   return fast_fp64(caps) && (std::min(p.m, p.n) > 128 || cgemm_narrow_b(p)) &&
          split_k_pays_on<gemm_f64_mma::kZgemmSplitK>(p, caps);
 }
 // TF32 pays once the 128x128 tensor-core tiles fill the SMs (tile-starved at 1024^3).
-bool large_tf32(const GemmProblem& p, const DeviceCaps& caps) {
+bool large_tf32(const Problem& p, const DeviceCaps& caps) {
   return fills_sms_128x128(p, caps) && p.k >= 512;
 }
 
@@ -240,7 +237,7 @@ constexpr double kCpuTeamMaxPartProducts = 64.0 * 64 * 64;
 // _align4), tried in gemm_kernels() order.
 struct Preference {
   const char* kernel;
-  bool (*rule)(const GemmProblem&, const DeviceCaps&);
+  bool (*rule)(const Problem&, const DeviceCaps&);
   const char* why;
 };
 
@@ -309,15 +306,15 @@ const std::array<std::vector<const GemmKernel*>, kPreferences>& preference_rows(
   return rows;
 }
 
-const GemmKernel* preferred(size_t i, const GemmProblem& p, const DeviceCaps& caps) {
+const GemmKernel* preferred(size_t i, const Problem& p, const DeviceCaps& caps) {
   for (const GemmKernel* k : preference_rows()[i]) {
     if (k->supports(p, caps) && kGemmPreferences[i].rule(p, caps)) return k;
   }
   return nullptr;
 }
 
-template <class Problem, class Kernel>
-const Kernel* forced(const std::vector<Kernel>& table, const Problem& p, const DeviceCaps& caps,
+template <class Call, class Kernel>
+const Kernel* forced(const std::vector<Kernel>& table, const Call& p, const DeviceCaps& caps,
                      const std::string& force, std::string* why) {
   if (force.empty()) return nullptr;
   for (const Kernel& k : table) {
@@ -334,8 +331,8 @@ const Kernel* forced(const std::vector<Kernel>& table, const Problem& p, const D
   return nullptr;
 }
 
-template <class Problem, class Kernel>
-const Kernel* first_supporting(const std::vector<Kernel>& table, const Problem& p,
+template <class Call, class Kernel>
+const Kernel* first_supporting(const std::vector<Kernel>& table, const Call& p,
                                const DeviceCaps& caps) {
   for (const Kernel& k : table) {
     if (k.supports(p, caps)) return &k;
@@ -353,7 +350,7 @@ double rate_for(MemKind kind, double pinned, double pageable) {
 
 }  // namespace
 
-const GemmKernel* pick_gemm_kernel(const GemmProblem& p, const DeviceCaps& caps,
+const GemmKernel* pick_gemm_kernel(const Problem& p, const DeviceCaps& caps,
                                    const std::string& force, std::string* why) {
   if (const GemmKernel* k = forced(gemm_kernels(), p, caps, force, why)) return k;
   for (size_t i = 0; i < kPreferences; ++i) {
@@ -375,7 +372,7 @@ double between_points(const double* x, const double* t, int i, double f) {
 
 }  // namespace
 
-double predict_cpu_seconds(const GemmProblem& p, const Rates& r) {
+double predict_cpu_seconds(const Problem& p, const Rates& r) {
   const double f = p.flops();
   if (r.cpu_points < 2) return r.cpu_overhead_s + f / r.cpu_flops;
   const double* x = r.cpu_point_flops;
@@ -393,9 +390,9 @@ bool team_call_wakes(double cpu_blas_seconds, double host_kernel_seconds) {
   return one_thread >= kTeamWakeAboveSeconds;
 }
 
-int cpu_team_parts(const GemmProblem& p, int threads) {
+int cpu_team_parts(const Problem& p, int threads) {
   if (!cpu_team_serves(p)) return 0;
-  const size_t real_size = size_of(p.ab_type) / (is_complex(p.ab_type) ? 2 : 1);
+  const size_t real_size = size_of(p.type) / (is_complex(p.type) ? 2 : 1);
   const double fp32_flops = p.flops() * double(real_size / sizeof(float));
   const int64_t by_work = int64_t(std::ceil(fp32_flops / kCpuTeamPartFlops));
   const int64_t wanted = std::min(by_work, int64_t(threads));
@@ -429,11 +426,11 @@ double from_points(const Rates& r, const double* t, double f, bool below_first) 
 
 }  // namespace
 
-double predict_cpu_team_seconds(const GemmProblem& p, const Rates& r) {
+double predict_cpu_team_seconds(const Problem& p, const Rates& r) {
   return from_points(r, r.cpu_team_point_s, p.flops(), false);
 }
 
-double predict_host_kernel_seconds(const GemmProblem& p, const Rates& r) {
+double predict_host_kernel_seconds(const Problem& p, const Rates& r) {
   if (!gemm_host_small::supports(p, gemm_host_small::best_isa())) return 0;
   return from_points(r, r.host_kernel_point_s, p.flops(), true);
 }
@@ -447,10 +444,10 @@ constexpr double kStagedMinBytes = double(4 << 20);
 // Staging panels: at most this many (each adds copy and launch latencies).
 constexpr int64_t kMaxPanels = 8;
 
-double host_bytes(const GemmProblem& p, const Placement& where) {
+double host_bytes(const Problem& p, const Placement& where) {
   double bytes = 0;
-  if (!device_accessible(where.a)) bytes += bytes_of(p.a_rows(), p.a_cols(), p.ab_type);
-  if (!device_accessible(where.b)) bytes += bytes_of(p.b_rows(), p.b_cols(), p.ab_type);
+  if (!device_accessible(where.a)) bytes += bytes_of(p.a_rows(), p.a_cols(), p.type);
+  if (!device_accessible(where.b)) bytes += bytes_of(p.b_rows(), p.b_cols(), p.type);
   if (!device_accessible(where.c)) {
     bytes += bytes_of(p.m, p.n, p.c_type) * (p.beta != 0.0f ? 2 : 1);
   }
@@ -459,7 +456,7 @@ double host_bytes(const GemmProblem& p, const Placement& where) {
 
 // Without measured rates: bounced where the host operands fit the buffer, staged from
 // kStagedMinBytes, plain copies between.
-void copies_by_size(const GemmProblem& p, const Placement& where, const DeviceCaps& caps,
+void copies_by_size(const Problem& p, const Placement& where, const DeviceCaps& caps,
                     GemmRoute* r) {
   const double bytes = host_bytes(p, where);
   if (bytes > 0 && bounce_fits(p, where)) {
@@ -472,7 +469,7 @@ void copies_by_size(const GemmProblem& p, const Placement& where, const DeviceCa
 
 }  // namespace
 
-int64_t gemm_panel_cols(const GemmProblem& p, const Placement& where, const DeviceCaps& caps) {
+int64_t gemm_panel_cols(const Problem& p, const Placement& where, const DeviceCaps& caps) {
   // Only A to copy: all of it is needed before any panel can start.
   if (device_accessible(where.b) && device_accessible(where.c)) return p.n;
   // Each panel at least two waves of 128x128 tiles.
@@ -481,10 +478,10 @@ int64_t gemm_panel_cols(const GemmProblem& p, const Placement& where, const Devi
   return std::min(p.n, tiles(tiles(p.n, panels), 128) * 128);
 }
 
-double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const Rates& r,
+double predict_gpu_seconds(const Problem& p, const Placement& where, const Rates& r,
                            int64_t panel_cols) {
-  const double a_bytes = bytes_of(p.a_rows(), p.a_cols(), p.ab_type);
-  const double b_bytes = bytes_of(p.b_rows(), p.b_cols(), p.ab_type);
+  const double a_bytes = bytes_of(p.a_rows(), p.a_cols(), p.type);
+  const double b_bytes = bytes_of(p.b_rows(), p.b_cols(), p.type);
   const double c_bytes = bytes_of(p.m, p.n, p.c_type);
   const double compute = p.flops() / r.gpu_flops;
   if (panel_cols <= 0) {  // plain copies, one after another, then the kernel, then C back
@@ -529,7 +526,7 @@ double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const R
   return r.gpu_overhead_s + first + panels * std::max(x, y) + std::min(x, y);
 }
 
-double predict_bounced_seconds(const GemmProblem& p, const Placement& where, const Rates& r) {
+double predict_bounced_seconds(const Problem& p, const Placement& where, const Rates& r) {
   return r.bounce_overhead_s + host_bytes(p, where) / r.bounce_bps + p.flops() / r.bounce_flops;
 }
 
@@ -561,7 +558,7 @@ const char* cpu_path_label(CpuPath path, bool fixed) {
 // kernel, either of the last two only where predicted faster by its margin. Sets r's cpu_path,
 // cpu_parts and wake_team; returns the predicted seconds.
 // With `own_paths_only`, the CPU BLAS only where neither our host kernel nor the team takes p.
-double choose_cpu_path(const GemmProblem& p, const Rates& rates, GemmRoute* r,
+double choose_cpu_path(const Problem& p, const Rates& rates, GemmRoute* r,
                        bool own_paths_only = false) {
   double t_cpu = predict_cpu_seconds(p, rates);
   const double t_blas = t_cpu;
@@ -623,19 +620,19 @@ bool gemm_needs_rates(const Placement& where, const Config& cfg) {
   return cfg.mode == Mode::kAuto && where.all_host();
 }
 
-GemmRoute route_gemm_on_cpu(const GemmProblem& p, const Rates& rates) {
+GemmRoute route_gemm_on_cpu(const Problem& p, const Rates& rates) {
   GemmRoute r;
   choose_cpu_path(p, rates, &r);
   return r;
 }
 
-GemmRoute route_plan_gemm_on_cpu(const GemmProblem& p, const Rates& rates) {
+GemmRoute route_plan_gemm_on_cpu(const Problem& p, const Rates& rates) {
   GemmRoute r;
   choose_cpu_path(p, rates, &r, /*own_paths_only=*/true);
   return r;
 }
 
-GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config& cfg,
+GemmRoute route_gemm(const Problem& p, const Placement& where, const Config& cfg,
                      const DeviceCaps* caps, const std::string& no_device_why, const Rates* rates) {
   GemmRoute r;
   if (!caps) {
@@ -722,9 +719,9 @@ Placement placement_of(const Operands& o, int device) {
   return where;
 }
 
-GemmProblem gemm_like(const Level3Problem& p) {
-  GemmProblem g;
-  g.ab_type = g.c_type = p.type;
+Problem gemm_like(const Problem& p) {
+  Problem g;
+  g.type = g.c_type = p.type;
   const double per_product = is_complex(p.type) ? 8.0 : 2.0;
   const int64_t n = std::max<int64_t>(1, std::llround(std::cbrt(p.flops() / per_product)));
   g.m = g.n = g.k = n;
@@ -732,11 +729,11 @@ GemmProblem gemm_like(const Level3Problem& p) {
   return g;
 }
 
-double predict_level3_cpu_seconds(const Level3Problem& p, const Rates& r) {
+double predict_level3_cpu_seconds(const Problem& p, const Rates& r) {
   return predict_cpu_seconds(gemm_like(p), r);
 }
 
-double predict_level3_gpu_seconds(const Level3Problem& p, const Placement& where, const Rates& r) {
+double predict_level3_gpu_seconds(const Problem& p, const Placement& where, const Rates& r) {
   const Operands ops = operands_of(p);
   double t = r.gpu_overhead_s + p.flops() / (r.gpu_flops * kPlanShareOfGemmRate);
   // Host operands go through the staging pipeline where it is available (src/executor.h): pageable
@@ -761,8 +758,8 @@ double predict_level3_gpu_seconds(const Level3Problem& p, const Placement& where
   return t + std::max(copies - 3, 0) * r.transfer_latency_s;
 }
 
-bool level3_needs_rates(const Level3Problem& p, const Placement& where, const Config& cfg) {
-  return gemm_needs_rates(where, cfg) && has_products(p);
+bool level3_needs_rates(const Problem& p, const Placement& where, const Config& cfg) {
+  return gemm_needs_rates(where, cfg) && p.multiplies();
 }
 
 double level3_point_seconds(const Level3Points& pts, const double* seconds, double flops,
@@ -799,7 +796,7 @@ namespace {
 // sides' times read off the points as level3_point_seconds() reads them (the host plan where it
 // wins by its margin), and its seconds. Between two points where one path wins at both, that path
 // wins throughout, so the calls level3_small_calls() covers are routed as it says.
-double level3_cpu_path(const Level3Problem& p, const Level3Points& pts, Level3Route* r) {
+double level3_cpu_path(const Problem& p, const Level3Points& pts, Level3Route* r) {
   const double f = p.flops();
   const double t_blas = level3_point_seconds(pts, pts.cpu_s, f, true);
   const bool host_measured =
@@ -815,11 +812,11 @@ double level3_cpu_path(const Level3Problem& p, const Level3Points& pts, Level3Ro
 
 }  // namespace
 
-Level3Route route_level3(const Level3Problem& p, const Placement& where, const Config& cfg,
+Level3Route route_level3(const Problem& p, const Placement& where, const Config& cfg,
                          const DeviceCaps* caps, const std::string& no_device_why,
                          bool plan_supports, const Rates* rates, const Level3Points* points) {
   Level3Route r;
-  const bool measured = points && where.all_host() && cfg.mode == Mode::kAuto && has_products(p) &&
+  const bool measured = points && where.all_host() && cfg.mode == Mode::kAuto && p.multiplies() &&
                         p.flops() <= points->flops[Level3Points::kCount - 1];
   if (!caps || !plan_supports) {
     // Host data still has two CPU paths, which the points choose between.
@@ -839,7 +836,7 @@ Level3Route route_level3(const Level3Problem& p, const Placement& where, const C
     r.reason = where.any_device_accessible() ? "data on the device" : "TILEBLAS_MODE=gpu";
     return r;
   }
-  if (!has_products(p)) {
+  if (!p.multiplies()) {
     r.reason = "host data, alpha == 0 or k == 0: O(n^2) work stays on the CPU";
     return r;
   }

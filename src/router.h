@@ -7,7 +7,6 @@
 
 #include "env.h"
 #include "kernel_table.h"
-#include "level3.h"
 #include "log.h"
 #include "memory.h"
 #include "problem.h"
@@ -114,7 +113,7 @@ struct Route {
 // The GEMM kernel for a problem on device pointers: TILEBLAS_FORCE_KERNEL if it names a row that
 // supports the problem, else the first row of the router's preference table that supports it and
 // whose size rule holds, else the first row of gemm_kernels() that supports it; nullptr if none.
-const GemmKernel* pick_gemm_kernel(const GemmProblem& p, const DeviceCaps& caps,
+const GemmKernel* pick_gemm_kernel(const Problem& p, const DeviceCaps& caps,
                                    const std::string& force, std::string* why);
 
 // How a GPU route moves its host operands (device and managed ones are used in place).
@@ -141,14 +140,14 @@ struct GemmRoute : Route<GemmKernel, Reason> {
 // Width of the column panels for staging `p`'s host operands on a device with `caps`: panels
 // narrow enough to overlap copies with compute, wide enough that each still fills the GPU, a
 // multiple of 128 columns; n (one panel) when splitting does not pay.
-int64_t gemm_panel_cols(const GemmProblem& p, const Placement& where, const DeviceCaps& caps);
+int64_t gemm_panel_cols(const Problem& p, const Placement& where, const DeviceCaps& caps);
 
 // Panels for running p on a host team of `threads` (src/cpu_gemm.h): one per kCpuTeamPartFlops of
 // work (in fp32 FLOPs' time: fp64 and complex double count twice), at most one per thread and as
 // many as team_split() has room for; 0 where that would be fewer than two, or the team does not
 // serve p's types (cpu_team_serves(): f32, f64, c32, c64), or (panels run as CPU BLAS calls) panels
 // beyond what the CPU BLAS runs on one thread.
-int cpu_team_parts(const GemmProblem& p, int threads);
+int cpu_team_parts(const Problem& p, int threads);
 
 // Whether a host-team call wakes sleeping workers (CpuTeam::run()'s wake_if_asleep), given its
 // time on one thread as one CPU BLAS call and on our host kernel (0: not supported): where the
@@ -157,17 +156,17 @@ bool team_call_wakes(double cpu_blas_seconds, double host_kernel_seconds);
 
 // Predicted seconds for the CPU and for the GPU (transfers included) per the cost model; for the
 // GPU, host operands copied plainly (panel_cols == 0) or staged in panels of panel_cols.
-double predict_cpu_seconds(const GemmProblem& p, const Rates& r);
+double predict_cpu_seconds(const Problem& p, const Rates& r);
 // The CPU BLAS call split across the host team: interpolated between two measured team points
 // around p's size; 0 (unknown) outside them.
-double predict_cpu_team_seconds(const GemmProblem& p, const Rates& r);
+double predict_cpu_team_seconds(const Problem& p, const Rates& r);
 // Our host kernel: interpolated between two measured points around p's size, at most the smallest
 // point's time below it; 0 (unknown) above the largest, or where the kernel does not support p.
-double predict_host_kernel_seconds(const GemmProblem& p, const Rates& r);
-double predict_gpu_seconds(const GemmProblem& p, const Placement& where, const Rates& r,
+double predict_host_kernel_seconds(const Problem& p, const Rates& r);
+double predict_gpu_seconds(const Problem& p, const Placement& where, const Rates& r,
                            int64_t panel_cols = 0);
 // The same through the bounce buffer (for calls whose host operands fit it: bounce_fits()).
-double predict_bounced_seconds(const GemmProblem& p, const Placement& where, const Rates& r);
+double predict_bounced_seconds(const Problem& p, const Placement& where, const Rates& r);
 
 // The small host calls of the rates' type that route_gemm() sends to one CPU path without a
 // choice: the largest measured size such that at it and at every smaller one the same path is
@@ -184,27 +183,27 @@ SmallCallRule small_call_rule(const Rates& r);
 bool gemm_needs_rates(const Placement& where, const Config& cfg);
 // route_gemm()'s CPU path for host data without a GPU (its reason left empty): the Level-3 host
 // plans' GEMMs, whose routes are not recorded.
-GemmRoute route_gemm_on_cpu(const GemmProblem& p, const Rates& rates);
+GemmRoute route_gemm_on_cpu(const Problem& p, const Rates& rates);
 // The same for a GEMM inside a Level-3 plan on the host (src/host_plans.h): the faster of our host
 // kernel and the host team wherever one of them takes p, the CPU BLAS only where neither does. A
 // threaded CPU BLAS's workers spin for a while after its call on the cores the plan's next team
 // operation (a copy, a fill, a diagonal block; the next call's first) needs: on the H100 host such
 // calls ran 2-4x slower in the processes whose rates sent a hemm's GEMM to the CPU BLAS (chemm_
 // 128: 78 and 126 GFLOP/s against 338 in the one that did not).
-GemmRoute route_plan_gemm_on_cpu(const GemmProblem& p, const Rates& rates);
-GemmRoute route_gemm(const GemmProblem& p, const Placement& where, const Config& cfg,
+GemmRoute route_plan_gemm_on_cpu(const Problem& p, const Rates& rates);
+GemmRoute route_gemm(const Problem& p, const Placement& where, const Config& cfg,
                      const DeviceCaps* caps, const std::string& no_device_why, const Rates* rates);
 
 // ---- Level 3 other than GEMM (symm .. trsm, src/level3.cpp) ----------------------------------
 
 // A square GEMM of p's element type with p's FLOPs: the problem whose measured rates
 // (src/calibration.h, measured per data type) and whose CPU BLAS time stand for p's.
-GemmProblem gemm_like(const Level3Problem& p);
+Problem gemm_like(const Problem& p);
 
 // Predicted seconds on the CPU BLAS (its GEMM time at p's FLOPs) and on the GPU (p's plan at a
 // fraction of the GEMM kernel's rate, plus the plain copies of p's host operands each way).
-double predict_level3_cpu_seconds(const Level3Problem& p, const Rates& r);
-double predict_level3_gpu_seconds(const Level3Problem& p, const Placement& where, const Rates& r);
+double predict_level3_cpu_seconds(const Problem& p, const Rates& r);
+double predict_level3_gpu_seconds(const Problem& p, const Placement& where, const Rates& r);
 
 // How a Level-3 CPU route computes host data.
 enum class Level3CpuPath : uint8_t {
@@ -261,7 +260,7 @@ struct Level3Route {
 
 // Whether route_level3() needs measured rates and points for p: host data in auto mode, with
 // products to compute (has_products()).
-bool level3_needs_rates(const Level3Problem& p, const Placement& where, const Config& cfg);
+bool level3_needs_rates(const Problem& p, const Placement& where, const Config& cfg);
 
 // Side for a Level-3 call. `caps` is nullptr when no device is usable (`no_device_why` says why);
 // `plan_supports` is level3_on_device_supports() for p on that device. Data on the device (or
@@ -270,7 +269,7 @@ bool level3_needs_rates(const Level3Problem& p, const Placement& where, const Co
 // or below their largest size, else from `rates`. Host data on the CPU runs as the host plan where
 // `points` cover p and their CPU paths say so (with or without a GPU), else on the CPU BLAS.
 // `rates` and `points` may be nullptr where level3_needs_rates() is false.
-Level3Route route_level3(const Level3Problem& p, const Placement& where, const Config& cfg,
+Level3Route route_level3(const Problem& p, const Placement& where, const Config& cfg,
                          const DeviceCaps* caps, const std::string& no_device_why,
                          bool plan_supports, const Rates* rates,
                          const Level3Points* points = nullptr);

@@ -59,7 +59,7 @@ constexpr int64_t kStagedM = 8192, kStagedN = 4096, kStagedK = 512;
 // The pieces each column panel of the staged sgemm below goes back in with pageable C: the panel
 // width the router gives this device, in whole columns filling one pinned slot (8 MiB).
 int staged_pieces_per_panel() {
-  tileblas::GemmProblem p;
+  tileblas::Problem p;
   p.m = kStagedM, p.n = kStagedN, p.k = kStagedK;
   const int64_t panel_cols =
       tileblas::gemm_panel_cols(p, tileblas::Placement{}, tbtest::device_caps());
@@ -87,7 +87,7 @@ void failing_staged_call_then_check(bool pinned_c, int after) {
     c = c_pageable.data();
   }
   std::copy(c0.begin(), c0.end(), c);
-  tileblas::GemmProblem p;
+  tileblas::Problem p;
   p.m = m, p.n = n, p.k = k;
   p.alpha = 0.75, p.beta = 0.5;
   p.a = a.data(), p.lda = m;
@@ -95,7 +95,7 @@ void failing_staged_call_then_check(bool pinned_c, int after) {
   p.c = c, p.ldc = m;
   tileblas::fail_staged_copy_back_for_testing(after);
   tileblas::gemm(p, "sgemm");
-  tileblas::GemmProblem ref_p = p;
+  tileblas::Problem ref_p = p;
   std::vector<double> ref, scale;
   tbtest::openblas_gemm_reference(ref_p, a, b, c0, ref, scale);
   exit_checking_fallback(tbtest::check_gemm(p, c, ref, scale, 5.96e-8, 2.0));
@@ -142,7 +142,7 @@ void failing_plain_copy_back_then_check(bool c_read) {
   std::vector<float> c0 = tbtest::random_floats(size_t(ldc) * n);
   if (!c_read) tbtest::poison(c0);
   std::vector<float> c = c0;
-  tileblas::GemmProblem p;
+  tileblas::Problem p;
   p.m = m, p.n = n, p.k = k;
   p.alpha = 0.75, p.beta = c_read ? 0.5 : 0.0;
   p.a = a.data(), p.lda = m;
@@ -242,7 +242,7 @@ TEST(CpuFallbackDeathTest, TransposeCopyBackFailureComputesNothingAgainInPlace) 
 using tbtest::Level3Case;
 using tbtest::Level3Operands;
 using tileblas::DataType;
-using tileblas::Level3Op;
+using tileblas::Operation;
 using tileblas::Side;
 using tileblas::Uplo;
 
@@ -252,9 +252,9 @@ using tileblas::Uplo;
 std::vector<unsigned char> copied_back_in_part(const Level3Operands& ops,
                                                const std::vector<unsigned char>& want,
                                                int64_t final_cols) {
-  const tileblas::Level3Problem p = ops.problem();
-  const bool rank_k = p.op == Level3Op::kSyrk || p.op == Level3Op::kHerk ||
-                      p.op == Level3Op::kSyr2k || p.op == Level3Op::kHer2k;
+  const tileblas::Problem p = ops.problem();
+  const bool rank_k = p.op == Operation::kSyrk || p.op == Operation::kHerk ||
+                      p.op == Operation::kSyr2k || p.op == Operation::kHer2k;
   const size_t e = tileblas::size_of(p.type);
   const int64_t first = tileblas::level3_copy_back_last_first(p) ? ops.out_cols - final_cols : 0;
   std::vector<unsigned char> out = ops.out;
@@ -275,7 +275,7 @@ TEST(Level3CopyBackFailure, ColumnsLeftFinishTheCall) {
   int checked = 0, failures = 0;
   for (const Level3Case& c : tbtest::level3_plan_cases(
            {DataType::kF32, DataType::kF64, DataType::kC32, DataType::kC64}, true, false)) {
-    const bool triangular = c.op == Level3Op::kTrmm || c.op == Level3Op::kTrsm;
+    const bool triangular = c.op == Operation::kTrmm || c.op == Operation::kTrsm;
     if (!triangular && c.alpha.is_zero() && c.beta.is_one()) continue;  // netlib's quick return
     const Level3Operands ops = tbtest::make_operands(c);
     if (ops.out_cols < 2) continue;
@@ -285,12 +285,10 @@ TEST(Level3CopyBackFailure, ColumnsLeftFinishTheCall) {
     std::vector<unsigned char> out = copied_back_in_part(ops, want, final_cols);
     // Unless the columns not copied back are wrong now, the case tests nothing.
     if (tbtest::check_level3(ops, out, want, a, b).empty()) continue;
-    const tileblas::Level3Problem p =
-        ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
-    const std::optional<tileblas::Level3Problem> rest =
-        tileblas::level3_columns_left(p, final_cols);
+    const tileblas::Problem p = ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
+    const std::optional<tileblas::Problem> rest = tileblas::level3_columns_left(p, final_cols);
     const bool symm_right =
-        (c.op == Level3Op::kSymm || c.op == Level3Op::kHemm) && c.side == Side::kRight;
+        (c.op == Operation::kSymm || c.op == Operation::kHemm) && c.side == Side::kRight;
     if (!rest) {
       EXPECT_TRUE(symm_right) << c.str() << ": no part left to compute";
       continue;
@@ -332,19 +330,19 @@ TEST(CpuFallbackDeathTest, Level3CopyBackFailureFinishesOnlyTheColumnsLeft) {
   };
   std::vector<Failing> cases;
   Level3Case c;
-  c.op = Level3Op::kTrsm, c.type = DataType::kF64, c.side = Side::kLeft, c.uplo = Uplo::kLower;
+  c.op = Operation::kTrsm, c.type = DataType::kF64, c.side = Side::kLeft, c.uplo = Uplo::kLower;
   c.m = 2048, c.n = 2048, c.alpha = 0.75;
   cases.push_back({c, 2});
-  c.op = Level3Op::kTrmm, c.type = DataType::kF32, c.side = Side::kRight, c.uplo = Uplo::kUpper;
+  c.op = Operation::kTrmm, c.type = DataType::kF32, c.side = Side::kRight, c.uplo = Uplo::kUpper;
   cases.push_back({c, 1});
-  c.op = Level3Op::kTrsm, c.type = DataType::kC64, c.m = 1024, c.n = 1024, c.uplo = Uplo::kLower;
+  c.op = Operation::kTrsm, c.type = DataType::kC64, c.m = 1024, c.n = 1024, c.uplo = Uplo::kLower;
   c.trans = tileblas::Op::kConjTrans, c.alpha = tileblas::Scalar(0.75, -0.25);
   cases.push_back({c, 1});
   Level3Case r;
-  r.op = Level3Op::kSyrk, r.type = DataType::kF64, r.uplo = Uplo::kUpper;
+  r.op = Operation::kSyrk, r.type = DataType::kF64, r.uplo = Uplo::kUpper;
   r.trans = tileblas::Op::kTrans, r.n = 2048, r.k = 64, r.alpha = 0.75, r.beta = 0.5;
   cases.push_back({r, 2});
-  r.op = Level3Op::kHer2k, r.type = DataType::kC32, r.uplo = Uplo::kLower;
+  r.op = Operation::kHer2k, r.type = DataType::kC32, r.uplo = Uplo::kLower;
   r.trans = tileblas::Op::kNoTrans, r.alpha = tileblas::Scalar(0.75, 0.5);
   cases.push_back({r, 3});
   for (const Failing& f : cases) {
@@ -381,7 +379,7 @@ void gpu_memory_on_the_cpu_path() {
   const std::vector<float> a = tbtest::random_floats(size_t(m) * k);
   const std::vector<float> b = tbtest::random_floats(size_t(k) * n);
   const std::vector<float> c0 = tbtest::random_floats(size_t(ldc) * n);
-  tileblas::GemmProblem p;
+  tileblas::Problem p;
   p.m = m, p.n = n, p.k = k;
   p.alpha = 0.75, p.beta = 0.5;
   p.a = to_device(a), p.lda = m;

@@ -44,8 +44,8 @@
 namespace {
 
 using tileblas::DataType;
-using tileblas::GemmProblem;
 using tileblas::Op;
+using tileblas::Problem;
 using Team = tileblas::CpuTeam;
 
 // How long a test waits for the team to take a call. A woken worker is back within microseconds
@@ -344,7 +344,7 @@ TEST(CpuTeam, ForkChildHasNoTeam) {
   Team* team = Team::get();  // before the fork, as the contract requires
   if (!team) GTEST_SKIP() << "a single CPU: no team";
   ASSERT_TRUE(wake(*team));  // workers running at the time of the fork
-  GemmProblem p;
+  Problem p;
   p.m = p.n = p.k = 8;
   p.lda = p.ldb = p.ldc = 8;
   const std::vector<float> a = tbtest::random_floats(64), b = tbtest::random_floats(64);
@@ -401,7 +401,7 @@ struct GemmCase {
 
 // The oracle: OpenBLAS's ?gemm_ of T.
 template <class T>
-void openblas_gemm(const GemmProblem& p, T alpha, const T* a, const T* b, T beta, T* c) {
+void openblas_gemm(const Problem& p, T alpha, const T* a, const T* b, T beta, T* c) {
   const tbtest::OpenBlas& blas = tbtest::OpenBlas::get();
   const char ta = tileblas::name_of(p.trans_a)[0], tb = tileblas::name_of(p.trans_b)[0];
   const int m = int(p.m), n = int(p.n), k = int(p.k), lda = int(p.lda), ldb = int(p.ldb),
@@ -455,8 +455,8 @@ template <class T>
 std::string run_team_case(const GemmCase<T>& gc) {
   const tbtest::OpenBlas& blas = tbtest::OpenBlas::get();
   if (!blas.error.empty()) return blas.error;
-  GemmProblem p;
-  p.ab_type = p.c_type = kTypeOf<T>;
+  Problem p;
+  p.type = p.c_type = kTypeOf<T>;
   p.trans_a = gc.ta, p.trans_b = gc.tb;
   p.m = gc.m, p.n = gc.n, p.k = gc.k;
   const tbtest::Wide alpha = tbtest::widen(gc.alpha), beta = tbtest::widen(gc.beta);
@@ -660,13 +660,13 @@ TYPED_TEST(TeamGemm, MorePartsThanRowsOrColumns) {
 // wider than 2m by columns), else rows when m > n.
 TEST(TeamSplit, PacksLessWhereBothSidesHaveRoom) {
   auto problem = [](DataType t, Op ta, Op tb, int64_t m, int64_t n) {
-    GemmProblem p;
-    p.ab_type = p.c_type = t;
+    Problem p;
+    p.type = p.c_type = t;
     p.trans_a = ta, p.trans_b = tb;
     p.m = m, p.n = n, p.k = 64;
     return p;
   };
-  auto by_rows = [](const GemmProblem& p, int parts, bool on_host_kernel) {
+  auto by_rows = [](const Problem& p, int parts, bool on_host_kernel) {
     return tileblas::team_split(p, parts, on_host_kernel).by_rows;
   };
   const Op N = Op::kNoTrans, T = Op::kTrans, C = Op::kConjTrans;
@@ -696,11 +696,11 @@ TEST(TeamGemmTypes, RefusesWhatItDoesNotServe) {
       {DataType::kBF16, DataType::kF32}, {DataType::kBF16, DataType::kBF16},
       {DataType::kF32, DataType::kF16},  {DataType::kF32, DataType::kF64},
       {DataType::kC32, DataType::kC64}};
-  for (const auto& [ab_type, c_type] : types) {
-    GemmProblem p;
+  for (const auto& [type, c_type] : types) {
+    Problem p;
     p.m = 33, p.n = 40, p.k = 17;
     p.alpha = 1.0f, p.beta = 0.5f;
-    p.ab_type = ab_type, p.c_type = c_type;
+    p.type = type, p.c_type = c_type;
     p.lda = p.m, p.ldb = p.k, p.ldc = p.m;
     // Sized for 16-byte elements either way; 16-bit elements of value 1.0 (0x3C00 / 0x3F80) in A
     // and B.
@@ -714,7 +714,7 @@ TEST(TeamGemmTypes, RefusesWhatItDoesNotServe) {
         ASSERT_TRUE(wake(*team));
         for (bool on_host_kernel : {false, true}) {
           EXPECT_FALSE(tileblas::gemm_on_cpu_team(p, parts, on_host_kernel))
-              << tileblas::name_of(ab_type) << " x " << tileblas::name_of(c_type);
+              << tileblas::name_of(type) << " x " << tileblas::name_of(c_type);
         }
         ASSERT_EQ(c, c_before) << "C written";
       }

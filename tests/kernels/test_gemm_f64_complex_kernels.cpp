@@ -42,8 +42,8 @@ namespace {
 using tileblas::DataType;
 using tileblas::DeviceCaps;
 using tileblas::GemmKernel;
-using tileblas::GemmProblem;
 using tileblas::Op;
+using tileblas::Problem;
 using tileblas::Scalar;
 
 DataType type_of(const GemmKernel& k) {
@@ -158,11 +158,11 @@ std::string run_typed(const GemmKernel& row, const DeviceCaps& caps, const Case&
   const DataType type = type_of(row);
   const bool cplx = tileblas::is_complex(type);
   const int comps = cplx ? 2 : 1;
-  GemmProblem p;
+  Problem p;
   p.trans_a = c.ta, p.trans_b = c.tb;
   p.m = c.m, p.n = c.n, p.k = c.k;
   p.alpha = c.alpha, p.beta = c.beta;
-  p.ab_type = p.c_type = type;
+  p.type = p.c_type = type;
   // Vector rows: even leading dimensions (16-byte chunks of fp64 and complex fp32 pairs).
   // Scalar-load rows: odd ones.
   auto ld_of = [&](int64_t rows, int64_t pad) {
@@ -364,26 +364,26 @@ TEST(GemmF64ComplexRows, SupportsOnlyWhatTheyCompute) {
   alignas(16) static double buffer[256];
   for (const GemmKernel* row : rows()) {
     const DataType t = type_of(*row);
-    GemmProblem p;
+    Problem p;
     p.m = p.n = p.k = 8;
     p.lda = p.ldb = p.ldc = 8;
     p.a = p.b = p.c = buffer;
-    p.ab_type = p.c_type = t;
+    p.type = p.c_type = t;
     EXPECT_TRUE(row->supports(p, caps)) << row->name;
     for (Op op : ops_of(t)) {
-      GemmProblem q = p;
+      Problem q = p;
       q.trans_a = q.trans_b = op;
       EXPECT_TRUE(row->supports(q, caps)) << row->name << " " << tileblas::name_of(op);
     }
-    GemmProblem k0 = p;
+    Problem k0 = p;
     k0.k = 0;
     EXPECT_TRUE(row->supports(k0, caps)) << row->name;
     // Other element types (and mixed ones) are not this row's.
     for (DataType other : {DataType::kF32, DataType::kF16, DataType::kBF16, DataType::kF64,
                            DataType::kC32, DataType::kC64}) {
       if (other == t) continue;
-      GemmProblem q = p;
-      q.ab_type = q.c_type = other;
+      Problem q = p;
+      q.type = q.c_type = other;
       EXPECT_FALSE(row->supports(q, caps)) << row->name << " " << tileblas::name_of(other);
       q = p;
       q.c_type = other;
@@ -392,13 +392,13 @@ TEST(GemmF64ComplexRows, SupportsOnlyWhatTheyCompute) {
     DeviceCaps old = caps;
     old.sm_version = 75;
     EXPECT_FALSE(row->supports(p, old)) << row->name;
-    GemmProblem short_ld = p;
+    Problem short_ld = p;
     short_ld.lda = 7;
     EXPECT_FALSE(row->supports(short_ld, caps)) << row->name;
     // One real element off 16-byte alignment and an odd leading dimension: scalar-load and packed
     // rows only.
     const size_t real_bytes = t == DataType::kC32 ? 4 : 8;
-    GemmProblem odd = p;
+    Problem odd = p;
     odd.a = reinterpret_cast<const unsigned char*>(buffer) + real_bytes;
     EXPECT_EQ(row->supports(odd, caps), any_alignment(*row)) << row->name;
     odd = p;
@@ -417,11 +417,11 @@ TEST(GemmF64ComplexRows, SplitKRowsTakeNoTriangle) {
   for (const GemmKernel* row : rows()) {
     if (!split_geometry(*row)) continue;
     ++split_rows;
-    GemmProblem p;
+    Problem p;
     p.m = p.n = p.k = 8;
     p.lda = p.ldb = p.ldc = 8;
     p.a = p.b = p.c = buffer;
-    p.ab_type = p.c_type = type_of(*row);
+    p.type = p.c_type = type_of(*row);
     EXPECT_TRUE(row->supports(p, caps)) << row->name;
     for (tileblas::Triangle t : {tileblas::Triangle::kLower, tileblas::Triangle::kUpper}) {
       p.c_triangle = t;
@@ -439,11 +439,11 @@ TEST(GemmF64ComplexRows, OlderRowsRejectTheNewTypes) {
     for (const GemmKernel* r : rows()) mine |= r == &row;
     if (mine) continue;
     for (DataType t : {DataType::kF64, DataType::kC32, DataType::kC64}) {
-      GemmProblem p;
+      Problem p;
       p.m = p.n = p.k = 8;
       p.lda = p.ldb = p.ldc = 8;
       p.a = p.b = p.c = buffer;
-      p.ab_type = p.c_type = t;
+      p.type = p.c_type = t;
       p.allow_tf32 = true;
       EXPECT_FALSE(row.supports(p, caps)) << row.name << " " << tileblas::name_of(t);
     }

@@ -20,8 +20,8 @@
 namespace {
 
 using tileblas::DataType;
-using tileblas::GemmProblem;
 using tileblas::Op;
+using tileblas::Problem;
 namespace small = tileblas::gemm_host_small;
 using small::Isa;
 
@@ -29,7 +29,7 @@ constexpr double kPaddingSentinel = -8888.5;
 
 // A problem small enough for every variant, to ask supports() whether the CPU has one.
 bool cpu_runs(Isa isa) {
-  GemmProblem p;
+  Problem p;
   p.m = p.n = p.k = p.lda = p.ldb = p.ldc = 8;
   return small::supports(p, isa);
 }
@@ -71,8 +71,8 @@ bool same_bits_or_both_nan(T x, T y) {
 template <class T>
 std::string run_case(const Case& tc, Isa isa) {
   using tbtest::Wide;
-  GemmProblem p;
-  p.ab_type = p.c_type = tc.type;
+  Problem p;
+  p.type = p.c_type = tc.type;
   p.trans_a = tc.ta, p.trans_b = tc.tb;
   p.m = tc.m, p.n = tc.n, p.k = tc.k;
   p.alpha = tileblas::Scalar(tc.alpha, tc.alpha_im), p.beta = tileblas::Scalar(tc.beta, tc.beta_im);
@@ -273,8 +273,8 @@ TEST_P(HostSmallGemm, ExactOnIntegerData) {
 // What the kernel does not compute: other data types, empty dimensions, more workspace than its
 // bound.
 TEST_P(HostSmallGemm, RefusesWhatItDoesNotCompute) {
-  GemmProblem p;
-  p.ab_type = p.c_type = GetParam().type;
+  Problem p;
+  p.type = p.c_type = GetParam().type;
   p.m = p.n = p.k = p.lda = p.ldb = p.ldc = 8;
   ASSERT_TRUE(small::supports(p, isa()));
   const std::pair<DataType, DataType> types[] = {
@@ -283,17 +283,17 @@ TEST_P(HostSmallGemm, RefusesWhatItDoesNotCompute) {
       {DataType::kF32, DataType::kF64}, {DataType::kF64, DataType::kF32},
       {DataType::kC32, DataType::kF32}, {DataType::kC64, DataType::kC32}};
   for (const auto& [ab, c] : types) {
-    GemmProblem q = p;
-    q.ab_type = ab, q.c_type = c;
+    Problem q = p;
+    q.type = ab, q.c_type = c;
     EXPECT_FALSE(small::supports(q, isa()))
         << tileblas::name_of(ab) << "->" << tileblas::name_of(c);
   }
-  for (int64_t GemmProblem::*dim : {&GemmProblem::m, &GemmProblem::n, &GemmProblem::k}) {
-    GemmProblem q = p;
+  for (int64_t Problem::*dim : {&Problem::m, &Problem::n, &Problem::k}) {
+    Problem q = p;
     q.*dim = 0;
     EXPECT_FALSE(small::supports(q, isa()));
   }
-  GemmProblem large = p;
+  Problem large = p;
   large.m = large.k = int64_t(1) << 12;  // op(A) alone is 2^24 elements
   large.lda = large.m;
   EXPECT_FALSE(small::supports(large, isa()));

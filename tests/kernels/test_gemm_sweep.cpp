@@ -41,8 +41,8 @@ namespace {
 using tbsweep::SweepShape;
 using tbsweep::SweepType;
 using tileblas::DataType;
-using tileblas::GemmProblem;
 using tileblas::Op;
+using tileblas::Problem;
 
 // ---- No GPU needed ------------------------------------------------------------------------------
 
@@ -78,10 +78,10 @@ TEST(GemmSweepList, EveryShapeRoutesToAKernelOnHopper) {
   alignas(256) static unsigned char storage[256];
   for (const SweepType& t : tbsweep::sweep_types()) {
     for (const SweepShape& s : tbsweep::sweep_shapes()) {
-      GemmProblem p;
+      Problem p;
       p.trans_a = s.ta, p.trans_b = s.tb;
       p.m = s.m, p.n = s.n, p.k = s.k;
-      p.ab_type = t.ab, p.c_type = t.c;
+      p.type = t.ab, p.c_type = t.c;
       p.lda = s.a_rows(), p.ldb = s.b_rows(), p.ldc = s.m;
       p.a = p.b = p.c = storage;
       std::string why;
@@ -175,11 +175,11 @@ std::string run_shape(const SweepType& t, const SweepShape& s, tileblas::Scalar 
       cudaMemcpy(dc.ptr, c.data(), c.size(), cudaMemcpyHostToDevice) != cudaSuccess)
     return "upload failed";
 
-  GemmProblem p;
+  Problem p;
   p.trans_a = s.ta, p.trans_b = s.tb;
   p.m = s.m, p.n = s.n, p.k = s.k;
   p.alpha = alpha, p.beta = beta;
-  p.ab_type = t.ab, p.c_type = t.c;
+  p.type = t.ab, p.c_type = t.c;
   p.a = da.ptr, p.lda = s.a_rows();
   p.b = db.ptr, p.ldb = s.b_rows();
   p.c = dc.ptr, p.ldc = s.m;

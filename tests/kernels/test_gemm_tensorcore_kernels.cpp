@@ -36,8 +36,8 @@ namespace {
 using tileblas::DataType;
 using tileblas::DeviceCaps;
 using tileblas::GemmKernel;
-using tileblas::GemmProblem;
 using tileblas::Op;
+using tileblas::Problem;
 
 std::vector<const GemmKernel*> tensor_core_rows() {
   std::vector<const GemmKernel*> rows;
@@ -146,11 +146,11 @@ struct Case {
 std::string run_case(const GemmKernel& row, const DeviceCaps& caps, const Case& c) {
   const DataType ab = ab_type_of(row);
   const size_t ab_bytes = size_of(ab);
-  GemmProblem p;
+  Problem p;
   p.trans_a = c.ta, p.trans_b = c.tb;
   p.m = c.m, p.n = c.n, p.k = c.k;
   p.alpha = c.alpha, p.beta = c.beta;
-  p.ab_type = ab, p.c_type = c.c_type;
+  p.type = ab, p.c_type = c.c_type;
   p.allow_tf32 = ab == DataType::kF32;
   // 16-byte rows need leading dimensions in whole 16-byte chunks; scalar-load rows get odd ones.
   const int64_t chunk = int64_t(16 / ab_bytes);
@@ -189,7 +189,7 @@ std::string run_case(const GemmKernel& row, const DeviceCaps& caps, const Case& 
   for (size_t i = 0; i < af.size(); ++i) af[i] = a.get(off + i);
   for (size_t i = 0; i < bf.size(); ++i) bf[i] = b.get(off + i);
   for (size_t i = 0; i < cf.size(); ++i) cf[i] = cm.get(off_c + i);
-  GemmProblem host = p;
+  Problem host = p;
   host.a = af.data(), host.b = bf.data(), host.c = cf.data();
   std::vector<double> ref, scale;
   tbtest::gemm_reference(host, ref, scale);
@@ -321,38 +321,38 @@ TEST(GemmTensorCoreRows, SupportsOnlyWhatTheyCompute) {
   caps.sm_version = 90, caps.num_sms = 132, caps.smem_per_block_optin = 227 * 1024;
   alignas(32) static uint16_t buffer[64];
   for (const GemmKernel* row : tensor_core_rows()) {
-    GemmProblem p;
+    Problem p;
     p.m = p.n = p.k = 8;
     p.lda = p.ldb = p.ldc = 8;
     p.a = p.b = p.c = buffer;
-    p.ab_type = ab_type_of(*row);
+    p.type = ab_type_of(*row);
     p.allow_tf32 = true;
     const bool built = !is_wgmma(*row) || tileblas::gemm_wgmma::built_for_sm90a();
     EXPECT_EQ(row->supports(p, caps), built) << row->name;
     if (!built) continue;
-    GemmProblem no_tf32 = p;
+    Problem no_tf32 = p;
     no_tf32.allow_tf32 = false;
-    EXPECT_EQ(row->supports(no_tf32, caps), p.ab_type != DataType::kF32) << row->name;
-    GemmProblem sm75 = p;
+    EXPECT_EQ(row->supports(no_tf32, caps), p.type != DataType::kF32) << row->name;
+    Problem sm75 = p;
     DeviceCaps old = caps;
     old.sm_version = 75;
     EXPECT_FALSE(row->supports(sm75, old)) << row->name;
-    GemmProblem odd = p;
-    odd.a = reinterpret_cast<const unsigned char*>(buffer) + size_of(p.ab_type);
+    Problem odd = p;
+    odd.a = reinterpret_cast<const unsigned char*>(buffer) + size_of(p.type);
     odd.lda = 9;
     EXPECT_EQ(row->supports(odd, caps), is_scalarload(*row) || is_wgmma(*row)) << row->name;
-    GemmProblem other_type = p;
-    other_type.ab_type = p.ab_type == DataType::kF16 ? DataType::kBF16 : DataType::kF16;
+    Problem other_type = p;
+    other_type.type = p.type == DataType::kF16 ? DataType::kBF16 : DataType::kF16;
     EXPECT_FALSE(row->supports(other_type, caps)) << row->name;
     // The persistent rows: an fp32 C with columns on 32-byte boundaries only.
-    GemmProblem c16 = p;
-    c16.c_type = p.ab_type;
-    EXPECT_EQ(row->supports(c16, caps), !is_persistent(*row) || p.ab_type == DataType::kF32)
+    Problem c16 = p;
+    c16.c_type = p.type;
+    EXPECT_EQ(row->supports(c16, caps), !is_persistent(*row) || p.type == DataType::kF32)
         << row->name;
-    GemmProblem odd_ldc = p;
+    Problem odd_ldc = p;
     odd_ldc.ldc = 12;
     EXPECT_EQ(row->supports(odd_ldc, caps), !is_persistent(*row)) << row->name;
-    GemmProblem c_off = p;
+    Problem c_off = p;
     c_off.c = reinterpret_cast<unsigned char*>(buffer) + 16;
     EXPECT_EQ(row->supports(c_off, caps), !is_persistent(*row)) << row->name;
   }

@@ -1,10 +1,10 @@
-// Kernel tier, GEMMs on a triangle of C (GemmProblem::c_triangle, what syrk .. her2k's plans ask
+// Kernel tier, GEMMs on a triangle of C (Problem::c_triangle, what syrk .. her2k's plans ask
 // for): every row whose supports() accepts a triangle, forced, against OpenBLAS's full GEMM of the
 // same type on fresh random data. C holds NaN outside the triangle and in the padding rows, which
 // must come back bit for bit; with beta == 0 the triangle holds NaN too (C not read). Tolerances
 // from the type's eps and k. Suites: GemmTriangleRows.* (which rows accept a triangle, on a
 // nominal Hopper: no GPU), GemmTriangle.* (the rows on the device), GemmZeroTriangle.* (every row
-// on the device, op(A) or op(B) zero outside a triangle: GemmProblem::a_nonzero, b_nonzero).
+// on the device, op(A) or op(B) zero outside a triangle: Problem::a_nonzero, b_nonzero).
 #include <cuda_runtime_api.h>
 #include <gtest/gtest.h>
 
@@ -26,8 +26,8 @@ namespace {
 
 using tileblas::DataType;
 using tileblas::GemmKernel;
-using tileblas::GemmProblem;
 using tileblas::Op;
+using tileblas::Problem;
 using tileblas::Scalar;
 using tileblas::Triangle;
 
@@ -38,9 +38,9 @@ bool in_triangle(Triangle t, int64_t i, int64_t j) {
 }
 
 // A problem of `type` whose pointers are aligned fakes (supports() only looks at addresses).
-GemmProblem probe(DataType type, int64_t m, int64_t n, int64_t k, Triangle t) {
-  GemmProblem p;
-  p.ab_type = p.c_type = type;
+Problem probe(DataType type, int64_t m, int64_t n, int64_t k, Triangle t) {
+  Problem p;
+  p.type = p.c_type = type;
   p.m = m, p.n = n, p.k = k;
   p.a = p.b = p.c = reinterpret_cast<void*>(uintptr_t(1) << 20);
   p.lda = p.ldc = m + 4, p.ldb = k + 4;
@@ -76,7 +76,7 @@ TEST(GemmTriangleRows, WhichRowsTakeATriangle) {
     taking += takes;
   }
   EXPECT_EQ(taking, 15);  // sgemm_regblock 6, dgemm 3, zgemm 2, cgemm 3, cgemm widened 1
-  GemmProblem f16 = probe(DataType::kF16, 64, 64, 32, Triangle::kLower);
+  Problem f16 = probe(DataType::kF16, 64, 64, 32, Triangle::kLower);
   f16.c_type = DataType::kF32;
   for (const GemmKernel& row : tileblas::gemm_kernels()) EXPECT_FALSE(row.supports(f16, caps));
 }
@@ -89,7 +89,7 @@ struct Case {
   Triangle tri;
   Scalar alpha, beta;
   int64_t pad;
-  // op(A) (op(B)) zero outside this triangle, as GemmProblem::a_nonzero (b_nonzero) says (k == n).
+  // op(A) (op(B)) zero outside this triangle, as Problem::a_nonzero (b_nonzero) says (k == n).
   Triangle a_nonzero = Triangle::kAll, b_nonzero = Triangle::kAll;
 };
 
@@ -168,8 +168,8 @@ std::string run_case(const GemmKernel& row, DataType type, const Case& c, std::m
       if (!in || c.beta.is_zero()) set_nan(type, cm, size_t(i + j * ldc));
     }
   }
-  GemmProblem p;
-  p.ab_type = p.c_type = type;
+  Problem p;
+  p.type = p.c_type = type;
   p.trans_a = c.ta, p.trans_b = c.tb;
   p.m = p.n = n, p.k = k;
   p.alpha = c.alpha, p.beta = c.beta;
@@ -179,7 +179,7 @@ std::string run_case(const GemmKernel& row, DataType type, const Case& c, std::m
 
   // The reference: OpenBLAS's full GEMM on host copies (what lies outside the triangle ignored).
   std::vector<unsigned char> want = cm;
-  GemmProblem h = p;
+  Problem h = p;
   h.a = a.data(), h.b = b.data(), h.c = want.data();
   h.c_triangle = Triangle::kAll;
   h.a_nonzero = h.b_nonzero = Triangle::kAll;
@@ -290,7 +290,7 @@ void run_rows(const std::vector<int64_t>& sizes, int cases_per_row) {
   });
 }
 
-// op(A) or op(B) zero outside a triangle (GemmProblem::a_nonzero, b_nonzero: trmm's and trsm's
+// op(A) or op(B) zero outside a triangle (Problem::a_nonzero, b_nonzero: trmm's and trsm's
 // GEMM leaves): every row of the type, forced, on all of C. The rows that skip the zeros' k-steps
 // must still multiply every k-step a tile needs (a range cut one step short loses products).
 void run_zero_triangles(const std::vector<int64_t>& sizes, int cases_per_row) {

@@ -29,8 +29,8 @@ namespace {
 using tbtest::Level3Case;
 using tbtest::Level3Operands;
 using tileblas::DataType;
-using tileblas::Level3Op;
 using tileblas::Op;
+using tileblas::Operation;
 using tileblas::Scalar;
 
 const std::vector<DataType> kTypes = {DataType::kF32, DataType::kF64, DataType::kC32,
@@ -65,8 +65,7 @@ TEST(Level3Plan, CpuBackendMatchesOpenBlas) {
     check_cases(cases, [triangles](const Level3Operands& ops, std::vector<unsigned char>& a,
                                    std::vector<unsigned char>& b, std::vector<unsigned char>& out) {
       tbtest::CpuLevel3Backend backend(triangles);
-      const tileblas::Level3Problem p =
-          ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
+      const tileblas::Problem p = ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
       const cudaError_t err = tileblas::run_level3_plan(p, backend, ops.c.sizes);
       if (err != cudaSuccess) return "plan failed: " + backend.error();
       return std::string();
@@ -81,12 +80,11 @@ TEST(Level3Plan, HostPlanMatchesOpenBlas) {
   std::vector<Level3Case> cases = tbtest::level3_plan_cases(kTypes, true, false, true);
   check_cases(cases, [](const Level3Operands& ops, std::vector<unsigned char>& a,
                         std::vector<unsigned char>& b, std::vector<unsigned char>& out) {
-    tileblas::GemmProblem like;
-    like.ab_type = like.c_type = ops.c.type;
+    tileblas::Problem like;
+    like.type = like.c_type = ops.c.type;
     const tileblas::Rates* rates = tileblas::measured_cpu_rates(like);
     if (!rates) return std::string("no CPU rates");
-    const tileblas::Level3Problem p =
-        ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
+    const tileblas::Problem p = ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
     tileblas::run_level3_on_host_with(p, *rates, ops.c.sizes);
     return std::string();
   });
@@ -151,7 +149,7 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
   tileblas::Level3BlockSizes sizes;
   sizes.tri_leaf = 4, sizes.rank_leaf = 5;
   struct Expect {
-    Level3Op op;
+    Operation op;
     int64_t m, n, k;
     tbtest::PlanCounts counts;
     int lanes;
@@ -166,29 +164,29 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
   // With GEMMs on triangles: one GEMM on all of C (syr2k: two), no scratch; with diagonal blocks
   // of 5, the same 9 blocks straight into C; herk makes C's diagonal real before and after.
   const Expect expects[] = {
-      {Level3Op::kTrsm, 17, 3, 0, {4, 0, 0, 5, 0}, 0},
-      {Level3Op::kTrmm, 17, 3, 0, {4, 0, 0, 5, 0}, 0},
-      {Level3Op::kSyrk, 0, 22, 3, {9, 1, 0, 0, 1}, 9},
-      {Level3Op::kSyr2k, 0, 22, 3, {18, 1, 0, 0, 1}, 9},
-      {Level3Op::kSyrk, 0, 22, 3, {1, 0, 0, 0, 0}, 0, 0, true},
-      {Level3Op::kSyr2k, 0, 22, 3, {2, 0, 0, 0, 0}, 0, 0, true},
-      {Level3Op::kSyrk, 0, 22, 3, {9, 0, 0, 0, 0}, 9, 0, true, 5},
-      {Level3Op::kHerk, 0, 22, 3, {9, 2, 0, 0, 0}, 9, 0, true, 5},
-      {Level3Op::kSymm, 6, 5, 0, {1, 0, 1, 0, 1}, 0},
+      {Operation::kTrsm, 17, 3, 0, {4, 0, 0, 5, 0}, 0},
+      {Operation::kTrmm, 17, 3, 0, {4, 0, 0, 5, 0}, 0},
+      {Operation::kSyrk, 0, 22, 3, {9, 1, 0, 0, 1}, 9},
+      {Operation::kSyr2k, 0, 22, 3, {18, 1, 0, 0, 1}, 9},
+      {Operation::kSyrk, 0, 22, 3, {1, 0, 0, 0, 0}, 0, 0, true},
+      {Operation::kSyr2k, 0, 22, 3, {2, 0, 0, 0, 0}, 0, 0, true},
+      {Operation::kSyrk, 0, 22, 3, {9, 0, 0, 0, 0}, 9, 0, true, 5},
+      {Operation::kHerk, 0, 22, 3, {9, 2, 0, 0, 0}, 9, 0, true, 5},
+      {Operation::kSymm, 6, 5, 0, {1, 0, 1, 0, 1}, 0},
       // trmm with GEMM leaves of 8: 17 = 16 + 1, 16 = 8 + 8: two couplings, two GEMM leaves (a
       // copy and a GEMM each, their blocks filled first) on one scratch, one tri_block.
-      {Level3Op::kTrmm, 17, 3, 0, {4, 2, 2, 1, 1}, 0, 8},
+      {Operation::kTrmm, 17, 3, 0, {4, 2, 2, 1, 1}, 0, 8},
       // trsm likewise, every block inverted first by one tri_invert.
-      {Level3Op::kTrsm, 17, 3, 0, {4, 2, 0, 1, 1, 1}, 0, 8},
+      {Operation::kTrsm, 17, 3, 0, {4, 2, 0, 1, 1, 1}, 0, 8},
       // The same on 12 columns in 3 panels of 4, each a lane: the full blocks once, the
       // couplings, leaf copies, leaf GEMMs and last tri_block per panel.
-      {Level3Op::kTrsm, 17, 12, 0, {12, 6, 0, 3, 1, 1}, 3, 8, false, 0, 3},
-      {Level3Op::kTrmm, 17, 12, 0, {12, 6, 2, 3, 1}, 3, 8, false, 0, 3},
+      {Operation::kTrsm, 17, 12, 0, {12, 6, 0, 3, 1, 1}, 3, 8, false, 0, 3},
+      {Operation::kTrmm, 17, 12, 0, {12, 6, 2, 3, 1}, 3, 8, false, 0, 3},
   };
   for (const Expect& e : expects) {
     Level3Case c;
     c.op = e.op, c.m = e.m, c.n = e.n, c.k = e.k;
-    if (e.op == Level3Op::kHerk) c.type = DataType::kC32;
+    if (e.op == Operation::kHerk) c.type = DataType::kC32;
     c.alpha = 0.5, c.beta = 0.25;
     c.sizes = sizes;
     c.sizes.trmm_leaf = c.sizes.trsm_leaf = e.gemm_leaf;
@@ -209,20 +207,20 @@ TEST(Level3Plan, RecursesIntoWholeBlocks) {
 }
 
 TEST(Level3Plan, RejectsWhatNoRoutineIs) {
-  tileblas::Level3Problem p;
+  tileblas::Problem p;
   p.n = p.k = 4;
-  p.op = Level3Op::kHerk;
+  p.op = Operation::kHerk;
   p.type = DataType::kF32;
   EXPECT_FALSE(tileblas::level3_plan_handles(p));  // herk of real data
   p.type = DataType::kC32;
   EXPECT_TRUE(tileblas::level3_plan_handles(p));
-  p.trans = Op::kTrans;
+  p.trans_a = Op::kTrans;
   EXPECT_FALSE(tileblas::level3_plan_handles(p));  // herk takes N or C
-  p.op = Level3Op::kSyrk;
+  p.op = Operation::kSyrk;
   EXPECT_TRUE(tileblas::level3_plan_handles(p));
-  p.trans = Op::kConjTrans;
+  p.trans_a = Op::kConjTrans;
   EXPECT_FALSE(tileblas::level3_plan_handles(p));  // complex syrk takes N or T
-  p.op = Level3Op::kTrsm;
+  p.op = Operation::kTrsm;
   p.type = DataType::kF16;
   EXPECT_FALSE(tileblas::level3_plan_handles(p));
 }
@@ -233,16 +231,16 @@ TEST(Level3Plan, RejectsWhatNoRoutineIs) {
 TEST(Level3PlanSupports, FollowsTheGemmKernels) {
   const tileblas::DeviceCaps caps = tbtest::hopper_caps();
   for (DataType t : kTypes) {
-    tileblas::GemmProblem g;
-    g.ab_type = g.c_type = t;
+    tileblas::Problem g;
+    g.type = g.c_type = t;
     g.m = g.n = g.k = 256;
     g.lda = g.ldb = g.ldc = 256;
     g.a = g.b = g.c = reinterpret_cast<void*>(uintptr_t(1) << 20);
     std::string why;
     const bool has_gemm = tileblas::pick_gemm_kernel(g, caps, "", &why) != nullptr;
-    for (Level3Op op :
-         {Level3Op::kTrsm, Level3Op::kTrmm, Level3Op::kSyrk, Level3Op::kSyr2k, Level3Op::kSymm}) {
-      tileblas::Level3Problem p;
+    for (Operation op : {Operation::kTrsm, Operation::kTrmm, Operation::kSyrk, Operation::kSyr2k,
+                         Operation::kSymm}) {
+      tileblas::Problem p;
       p.op = op, p.type = t;
       p.m = p.n = p.k = 300;
       p.alpha = 1.0, p.beta = 0.5;
@@ -253,7 +251,7 @@ TEST(Level3PlanSupports, FollowsTheGemmKernels) {
     }
   }
   // No kernel takes fp16 triangles.
-  tileblas::Level3Problem p;
+  tileblas::Problem p;
   p.type = DataType::kF16;
   p.m = p.n = 8;
   EXPECT_FALSE(tileblas::level3_on_device_supports(p, caps));
@@ -280,7 +278,7 @@ struct DeviceBytes {
 std::string run_on_device(const Level3Operands& ops, std::vector<unsigned char>& a,
                           std::vector<unsigned char>& b, std::vector<unsigned char>& out) {
   DeviceBytes da(a), db(b), dout(out);
-  const tileblas::Level3Problem p = ops.problem(da.p, b.empty() ? nullptr : db.p, dout.p);
+  const tileblas::Problem p = ops.problem(da.p, b.empty() ? nullptr : db.p, dout.p);
   if (!tileblas::level3_on_device_supports_with(p, tbtest::device_caps(), ops.c.sizes))
     return "skip";
   const cudaError_t err =
@@ -304,7 +302,7 @@ TEST(Level3PlanDevice, LargerCalls) {
     Level3Case c;
     c.type = t, c.alpha = 0.75, c.beta = 0.5, c.pad = 5;
     c.sizes = tileblas::level3_block_sizes(t);
-    for (Level3Op op : {Level3Op::kTrsm, Level3Op::kTrmm}) {
+    for (Operation op : {Operation::kTrsm, Operation::kTrmm}) {
       c.op = op, c.m = 611, c.n = 300, c.side = tileblas::Side::kLeft;
       c.uplo = tileblas::Uplo::kUpper, c.trans = Op::kTrans;
       cases.push_back(c);
@@ -313,11 +311,11 @@ TEST(Level3PlanDevice, LargerCalls) {
       cases.push_back(c);
       c.diag = tileblas::Diag::kNonUnit;
     }
-    c.op = Level3Op::kSyrk, c.n = 1100, c.k = 200, c.uplo = tileblas::Uplo::kLower;
+    c.op = Operation::kSyrk, c.n = 1100, c.k = 200, c.uplo = tileblas::Uplo::kLower;
     cases.push_back(c);
-    c.op = Level3Op::kSyr2k, c.trans = Op::kTrans, c.uplo = tileblas::Uplo::kUpper;
+    c.op = Operation::kSyr2k, c.trans = Op::kTrans, c.uplo = tileblas::Uplo::kUpper;
     cases.push_back(c);
-    c.op = Level3Op::kSymm, c.m = 500, c.n = 300, c.side = tileblas::Side::kRight;
+    c.op = Operation::kSymm, c.m = 500, c.n = 300, c.side = tileblas::Side::kRight;
     cases.push_back(c);
   }
   check_cases(cases, run_on_device);
@@ -333,24 +331,24 @@ TEST(Level3PlanDevice, ComplexSingleOnWidenedGemms) {
   Level3Case c;
   c.type = DataType::kC32, c.alpha = Scalar(0.75, -0.5), c.beta = Scalar(0.5, 0.25), c.pad = 5;
   c.sizes = tileblas::level3_block_sizes(c.type);
-  c.op = Level3Op::kTrsm, c.m = 2200, c.n = 1100, c.side = tileblas::Side::kLeft;
+  c.op = Operation::kTrsm, c.m = 2200, c.n = 1100, c.side = tileblas::Side::kLeft;
   c.uplo = tileblas::Uplo::kLower, c.trans = Op::kConjTrans;
   cases.push_back(c);
-  c.op = Level3Op::kTrmm, c.m = 1100, c.n = 2200, c.side = tileblas::Side::kRight;
+  c.op = Operation::kTrmm, c.m = 1100, c.n = 2200, c.side = tileblas::Side::kRight;
   c.uplo = tileblas::Uplo::kUpper, c.trans = Op::kNoTrans, c.diag = tileblas::Diag::kUnit;
   cases.push_back(c);
-  c.op = Level3Op::kHerk, c.n = 2200, c.k = 1100, c.uplo = tileblas::Uplo::kLower;
+  c.op = Operation::kHerk, c.n = 2200, c.k = 1100, c.uplo = tileblas::Uplo::kLower;
   c.alpha = 0.75, c.beta = 0.5;
   cases.push_back(c);
-  c.op = Level3Op::kSyr2k, c.trans = Op::kTrans, c.uplo = tileblas::Uplo::kUpper;
+  c.op = Operation::kSyr2k, c.trans = Op::kTrans, c.uplo = tileblas::Uplo::kUpper;
   c.alpha = Scalar(0.75, -0.5), c.beta = Scalar(0.5, 0.25);
   cases.push_back(c);
   // Side L with B's 4096 columns: the GEMM leaves (256 or 512 rows of B by 4096, k = the rows) and
   // the couplings below them widen too (m >= 256 with n >= 1000, A read in place or transposed).
-  c.op = Level3Op::kTrsm, c.m = 1024, c.n = 4096, c.side = tileblas::Side::kLeft;
+  c.op = Operation::kTrsm, c.m = 1024, c.n = 4096, c.side = tileblas::Side::kLeft;
   c.uplo = tileblas::Uplo::kLower, c.trans = Op::kNoTrans, c.diag = tileblas::Diag::kNonUnit;
   cases.push_back(c);
-  c.op = Level3Op::kTrmm, c.uplo = tileblas::Uplo::kUpper, c.trans = Op::kTrans;
+  c.op = Operation::kTrmm, c.uplo = tileblas::Uplo::kUpper, c.trans = Op::kTrans;
   cases.push_back(c);
   check_cases(cases, run_on_device);
 }

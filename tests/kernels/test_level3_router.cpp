@@ -16,12 +16,12 @@ namespace {
 using tileblas::Config;
 using tileblas::DataType;
 using tileblas::DeviceCaps;
-using tileblas::Level3Op;
-using tileblas::Level3Problem;
 using tileblas::MemKind;
 using tileblas::Mode;
 using tileblas::Op;
+using tileblas::Operation;
 using tileblas::Placement;
+using tileblas::Problem;
 using tileblas::Rates;
 using tileblas::Side;
 
@@ -39,10 +39,9 @@ Rates typical_rates() {
 }
 
 // Non-null fake addresses: nothing here dereferences them.
-Level3Problem problem(Level3Op op, int64_t m, int64_t n, int64_t k = 0,
-                      DataType type = DataType::kF64) {
+Problem problem(Operation op, int64_t m, int64_t n, int64_t k = 0, DataType type = DataType::kF64) {
   alignas(256) static double storage[8];
-  Level3Problem p;
+  Problem p;
   p.op = op;
   p.type = type;
   p.m = m, p.n = n, p.k = k;
@@ -65,34 +64,34 @@ tileblas::Level3Points trsm_points() {
   return pts;
 }
 
-TEST(Level3Problem, FlopsAreNetlibs) {
-  Level3Problem p = problem(Level3Op::kTrsm, 100, 30);
+TEST(Problem, FlopsAreNetlibs) {
+  Problem p = problem(Operation::kTrsm, 100, 30);
   EXPECT_EQ(p.flops(), 100.0 * 100 * 30);
   p.side = Side::kRight;
   EXPECT_EQ(p.flops(), 100.0 * 30 * 30);
-  p.op = Level3Op::kSymm;
+  p.op = Operation::kSymm;
   EXPECT_EQ(p.flops(), 2.0 * 100 * 30 * 30);
   p.side = Side::kLeft;
   EXPECT_EQ(p.flops(), 2.0 * 100 * 100 * 30);
-  p = problem(Level3Op::kSyrk, 50, 50, 20);
+  p = problem(Operation::kSyrk, 50, 50, 20);
   EXPECT_EQ(p.flops(), 20.0 * 50 * 51);
-  p.op = Level3Op::kSyr2k;
+  p.op = Operation::kSyr2k;
   EXPECT_EQ(p.flops(), 2.0 * 20 * 50 * 50);
-  p.op = Level3Op::kHerk;
+  p.op = Operation::kHerk;
   p.type = DataType::kC64;
   EXPECT_EQ(p.flops(), 4 * 20.0 * 50 * 51);
   // The GEMM standing for it in the cost model does as many.
-  const tileblas::GemmProblem g = tileblas::gemm_like(p);
-  EXPECT_EQ(g.ab_type, DataType::kC64);
+  const tileblas::Problem g = tileblas::gemm_like(p);
+  EXPECT_EQ(g.type, DataType::kC64);
   EXPECT_NEAR(g.flops() / p.flops(), 1.0, 0.05);
 }
 
 // What moves: C of syrk .. her2k in only when beta != 0 (out its triangle, so whole copies back
 // need it in whatever beta); C of symm/hemm only when beta != 0; B of trmm/trsm (in C) unless
 // alpha == 0; A and B unless alpha == 0.
-TEST(Level3Problem, OperandsSayWhatMoves) {
-  Level3Problem p = problem(Level3Op::kSyrk, 40, 40, 7);
-  p.trans = Op::kTrans;
+TEST(Problem, OperandsSayWhatMoves) {
+  Problem p = problem(Operation::kSyrk, 40, 40, 7);
+  p.trans_a = Op::kTrans;
   auto o = tileblas::operands_of(p);
   EXPECT_EQ(o.a.rows, 7);
   EXPECT_EQ(o.a.cols, 40);
@@ -108,9 +107,9 @@ TEST(Level3Problem, OperandsSayWhatMoves) {
   EXPECT_TRUE(o.c.in_when_copied_back_whole());
   p.alpha = 0.0;
   EXPECT_FALSE(tileblas::operands_of(p).a.in);
-  EXPECT_FALSE(tileblas::has_products(p));
+  EXPECT_FALSE(p.multiplies());
 
-  p = problem(Level3Op::kHemm, 30, 20, 0, DataType::kC32);
+  p = problem(Operation::kHemm, 30, 20, 0, DataType::kC32);
   p.side = Side::kRight;
   o = tileblas::operands_of(p);
   EXPECT_EQ(o.a.rows, 20);
@@ -121,7 +120,7 @@ TEST(Level3Problem, OperandsSayWhatMoves) {
   p.beta = 0.0;
   EXPECT_FALSE(tileblas::operands_of(p).c.in_when_copied_back_whole());
 
-  p = problem(Level3Op::kTrsm, 30, 20);
+  p = problem(Operation::kTrsm, 30, 20);
   o = tileblas::operands_of(p);
   EXPECT_EQ(o.a.rows, 30);
   EXPECT_EQ(o.b.ptr, nullptr);
@@ -134,10 +133,10 @@ TEST(Level3Problem, OperandsSayWhatMoves) {
 
 // GEMM's operands in the same description: A and B read unless nothing is multiplied, C read
 // unless beta == 0 and written whole; element sizes per operand (16-bit A and B, fp32 C).
-TEST(Level3Problem, GemmOperandsInTheSameDescription) {
+TEST(Problem, GemmOperandsInTheSameDescription) {
   alignas(16) static float storage[64];
-  tileblas::GemmProblem g;
-  g.ab_type = DataType::kF16, g.c_type = DataType::kF32;
+  tileblas::Problem g;
+  g.type = DataType::kF16, g.c_type = DataType::kF32;
   g.trans_a = Op::kTrans;
   g.m = 5, g.n = 6, g.k = 7;
   g.a = g.b = g.c = storage;
@@ -162,7 +161,7 @@ TEST(Level3Problem, GemmOperandsInTheSameDescription) {
 
   // Where they lie: host memory without a device; a routine's missing B takes A's place.
   std::vector<double> heap(16);
-  Level3Problem p = problem(Level3Op::kTrsm, 4, 4);
+  Problem p = problem(Operation::kTrsm, 4, 4);
   p.a = p.c = heap.data();
   p.b = nullptr;
   const tileblas::Placement where = tileblas::placement_of(tileblas::operands_of(p), -1);
@@ -175,7 +174,7 @@ TEST(Level3Problem, GemmOperandsInTheSameDescription) {
 TEST(Level3Router, WithoutADeviceOrAPlanTheCpu) {
   const DeviceCaps caps = tbtest::hopper_caps();
   const Rates rates = typical_rates();
-  const Level3Problem p = problem(Level3Op::kTrsm, 4096, 4096);
+  const Problem p = problem(Operation::kTrsm, 4096, 4096);
   auto r =
       tileblas::route_level3(p, Placement{}, Config{}, nullptr, "no CUDA device", true, &rates);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU);
@@ -191,15 +190,15 @@ TEST(Level3Router, DeviceDataAndModeGpuRunOnTheGpu) {
   for (MemKind kind : {MemKind::kDevice, MemKind::kManaged}) {
     for (int64_t n : {1, 33, 4096}) {
       const Placement some_on_device{MemKind::kHostPageable, kind, kind};
-      const auto r = tileblas::route_level3(problem(Level3Op::kSymm, n, n), some_on_device,
+      const auto r = tileblas::route_level3(problem(Operation::kSymm, n, n), some_on_device,
                                             Config{}, &caps, "", true, nullptr);
       EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU) << n;
     }
   }
   Config gpu;
   gpu.mode = Mode::kGpu;
-  const auto r = tileblas::route_level3(problem(Level3Op::kTrmm, 3, 3), Placement{}, gpu, &caps, "",
-                                        true, nullptr);
+  const auto r = tileblas::route_level3(problem(Operation::kTrmm, 3, 3), Placement{}, gpu, &caps,
+                                        "", true, nullptr);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU);
   EXPECT_EQ(r.reason.str(), "TILEBLAS_MODE=gpu");
 }
@@ -209,11 +208,12 @@ TEST(Level3Router, HostDataFollowsTheCostModel) {
   const Rates rates = typical_rates();
   const Placement host;
   Config cfg;
-  for (Level3Op op : {Level3Op::kSymm, Level3Op::kHemm, Level3Op::kSyrk, Level3Op::kHerk,
-                      Level3Op::kSyr2k, Level3Op::kHer2k, Level3Op::kTrmm, Level3Op::kTrsm}) {
-    const DataType type = op == Level3Op::kHemm || op == Level3Op::kHerk || op == Level3Op::kHer2k
-                              ? DataType::kC64
-                              : DataType::kF64;
+  for (Operation op : {Operation::kSymm, Operation::kHemm, Operation::kSyrk, Operation::kHerk,
+                       Operation::kSyr2k, Operation::kHer2k, Operation::kTrmm, Operation::kTrsm}) {
+    const DataType type =
+        op == Operation::kHemm || op == Operation::kHerk || op == Operation::kHer2k
+            ? DataType::kC64
+            : DataType::kF64;
     EXPECT_TRUE(tileblas::level3_needs_rates(problem(op, 8, 8, 8, type), host, cfg));
     const auto small =
         tileblas::route_level3(problem(op, 32, 32, 32, type), host, cfg, &caps, "", true, &rates);
@@ -225,7 +225,7 @@ TEST(Level3Router, HostDataFollowsTheCostModel) {
     EXPECT_NE(large.reason.str().find("predicted cpu"), std::string::npos);
     // The decision is the predictions' with the GEMM margin.
     for (int64_t n : {64, 256, 1024, 2048, 4096, 8192}) {
-      const Level3Problem p = problem(op, n, n, n, type);
+      const Problem p = problem(op, n, n, n, type);
       const bool gpu_faster = tileblas::predict_level3_gpu_seconds(p, host, rates) * 1.25 <
                               tileblas::predict_level3_cpu_seconds(p, rates);
       const auto r = tileblas::route_level3(p, host, cfg, &caps, "", true, &rates);
@@ -235,7 +235,7 @@ TEST(Level3Router, HostDataFollowsTheCostModel) {
   // A slow link keeps even a large call on the CPU.
   Rates slow_link = rates;
   slow_link.h2d_pageable_bps = slow_link.d2h_pageable_bps = 5e6;
-  const auto slow = tileblas::route_level3(problem(Level3Op::kTrsm, 4096, 4096), host, cfg, &caps,
+  const auto slow = tileblas::route_level3(problem(Operation::kTrsm, 4096, 4096), host, cfg, &caps,
                                            "", true, &slow_link);
   EXPECT_EQ(slow.side, TILEBLAS_ROUTE_CPU);
 }
@@ -244,12 +244,12 @@ TEST(Level3Router, HostDataFollowsTheCostModel) {
 TEST(Level3Router, HostCallsWithoutProductsStayOnTheCpu) {
   const DeviceCaps caps = tbtest::hopper_caps();
   const Rates rates = typical_rates();
-  Level3Problem p = problem(Level3Op::kTrsm, 8192, 8192);
+  Problem p = problem(Operation::kTrsm, 8192, 8192);
   p.alpha = 0.0;
   EXPECT_FALSE(tileblas::level3_needs_rates(p, Placement{}, Config{}));
   EXPECT_EQ(tileblas::route_level3(p, Placement{}, Config{}, &caps, "", true, &rates).side,
             TILEBLAS_ROUTE_CPU);
-  p = problem(Level3Op::kSyrk, 8192, 8192, 0);
+  p = problem(Operation::kSyrk, 8192, 8192, 0);
   EXPECT_EQ(tileblas::route_level3(p, Placement{}, Config{}, &caps, "", true, &rates).side,
             TILEBLAS_ROUTE_CPU);
 }
@@ -258,13 +258,13 @@ TEST(Level3Router, HostCallsWithoutProductsStayOnTheCpu) {
 TEST(Level3Router, GpuPredictionCountsTheCopies) {
   const Rates rates = typical_rates();
   const Placement host;
-  Level3Problem symm = problem(Level3Op::kSymm, 2000, 2000);
+  Problem symm = problem(Operation::kSymm, 2000, 2000);
   const double with_c = tileblas::predict_level3_gpu_seconds(symm, host, rates);
   symm.beta = 0.0;  // C is not uploaded
   const double without_c = tileblas::predict_level3_gpu_seconds(symm, host, rates);
   EXPECT_NEAR(with_c - without_c,
               2000.0 * 2000 * 8 / rates.h2d_pageable_bps + rates.transfer_latency_s, 1e-9);
-  Level3Problem syrk = problem(Level3Op::kSyrk, 2000, 2000, 100);
+  Problem syrk = problem(Operation::kSyrk, 2000, 2000, 100);
   const double syrk_beta = tileblas::predict_level3_gpu_seconds(syrk, host, rates);
   syrk.beta = 0.0;  // C is uploaded all the same
   EXPECT_EQ(tileblas::predict_level3_gpu_seconds(syrk, host, rates), syrk_beta);
@@ -284,7 +284,7 @@ TEST(Level3Router, GpuPredictionCountsTheCopies) {
   syrk.beta = 0.0;
   EXPECT_NEAR(staged_beta - tileblas::predict_level3_gpu_seconds(syrk, host, staged),
               2000.0 * 2000 * 8 / staged.h2d_staged_bps + staged.staged_latency_s, 1e-9);
-  Level3Problem trsm = problem(Level3Op::kTrsm, 3000, 1000);
+  Problem trsm = problem(Operation::kTrsm, 3000, 1000);
   EXPECT_NEAR(tileblas::predict_level3_gpu_seconds(trsm, host, staged),
               staged.gpu_overhead_s + trsm.flops() / (staged.gpu_flops * 0.5) +
                   3 * staged.staged_latency_s + 3000.0 * 3000 * 8 / staged.h2d_staged_bps +
@@ -318,19 +318,19 @@ TEST(Level3Router, MeasuredPointsDecideSmallCalls) {
   const Placement host;
   Config cfg;
   // 128: the CPU's 40 us against the GPU's 150 us; the model alone says GPU.
-  Level3Problem p = problem(Level3Op::kTrsm, 128, 128);
+  Problem p = problem(Operation::kTrsm, 128, 128);
   EXPECT_EQ(tileblas::route_level3(p, host, cfg, &caps, "", true, &rates).side, TILEBLAS_ROUTE_GPU);
   auto r = tileblas::route_level3(p, host, cfg, &caps, "", true, &rates, &pts);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU);
   EXPECT_NE(r.reason.str().find("measured for this routine"), std::string::npos);
   // 512: the CPU's 2.56 ms against the GPU's 0.6 ms.
-  p = problem(Level3Op::kTrsm, 512, 512);
+  p = problem(Operation::kTrsm, 512, 512);
   EXPECT_EQ(tileblas::route_level3(p, host, cfg, &caps, "", true, &rates, &pts).side,
             TILEBLAS_ROUTE_GPU);
   // Above the largest point the GEMM-based model decides: here the CPU, for a fast CPU.
   rates = typical_rates();
   rates.cpu_flops = 1e15;
-  p = problem(Level3Op::kTrsm, 1024, 1024);
+  p = problem(Operation::kTrsm, 1024, 1024);
   r = tileblas::route_level3(p, host, cfg, &caps, "", true, &rates, &pts);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU);
   EXPECT_EQ(r.reason.str().find("measured for this routine"), std::string::npos);
@@ -349,7 +349,7 @@ TEST(Level3Router, SmallCallFlopsEndWhereTheGpuFirstWins) {
   EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[2]);
   const Placement host;
   for (const int64_t n : {1, 8, 64, 100, 128, 200, 256}) {
-    const Level3Problem p = problem(Level3Op::kTrsm, n, n);
+    const Problem p = problem(Operation::kTrsm, n, n);
     EXPECT_EQ(tileblas::route_level3(p, host, Config{}, &caps, "", true, &rates, &pts).side,
               TILEBLAS_ROUTE_CPU)
         << n;
@@ -386,8 +386,8 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
   const std::string none = "no device here";
   for (const DeviceCaps* c : {&caps, static_cast<const DeviceCaps*>(nullptr)}) {
     for (const int64_t n : {1, 64, 128, 200, 256}) {
-      const auto r = tileblas::route_level3(problem(Level3Op::kTrsm, n, n), host, Config{}, c, none,
-                                            true, &rates, &pts);
+      const auto r = tileblas::route_level3(problem(Operation::kTrsm, n, n), host, Config{}, c,
+                                            none, true, &rates, &pts);
       EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU) << n;
       EXPECT_EQ(r.cpu_path, Level3CpuPath::kHostPlan) << n << ": " << r.reason.str();
       EXPECT_NE(r.reason.str().find("host plan"), std::string::npos) << r.reason.str();
@@ -395,28 +395,28 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
     // Between 256 and 512, where the plan wins at one point only, the times between the points
     // decide: the plan near 256 (517 us against 366 at 300), the CPU BLAS near 512 (2381 against
     // 2313 at 500, within the margin).
-    auto r = tileblas::route_level3(problem(Level3Op::kTrsm, 300, 300), host, Config{}, c, none,
+    auto r = tileblas::route_level3(problem(Operation::kTrsm, 300, 300), host, Config{}, c, none,
                                     true, &rates, &pts);
     EXPECT_EQ(r.cpu_path, Level3CpuPath::kHostPlan) << r.reason.str();
-    r = tileblas::route_level3(problem(Level3Op::kTrsm, 500, 500), host, Config{}, c, none, true,
+    r = tileblas::route_level3(problem(Operation::kTrsm, 500, 500), host, Config{}, c, none, true,
                                &rates, &pts);
     EXPECT_EQ(r.cpu_path, Level3CpuPath::kCpuBlas) << r.reason.str();
     // Not in the forced modes, nor for data on the device.
     Config forced;
     forced.mode = Mode::kCpu;
-    r = tileblas::route_level3(problem(Level3Op::kTrsm, 64, 64), host, forced, c, none, true,
+    r = tileblas::route_level3(problem(Operation::kTrsm, 64, 64), host, forced, c, none, true,
                                &rates, &pts);
     EXPECT_EQ(r.cpu_path, Level3CpuPath::kCpuBlas) << r.reason.str();
   }
   Placement on_device;
   on_device.a = on_device.b = on_device.c = MemKind::kDevice;
-  auto r = tileblas::route_level3(problem(Level3Op::kTrsm, 64, 64), on_device, Config{}, &caps, "",
+  auto r = tileblas::route_level3(problem(Operation::kTrsm, 64, 64), on_device, Config{}, &caps, "",
                                   true, &rates, &pts);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU);
   EXPECT_EQ(r.cpu_path, Level3CpuPath::kCpuBlas);
   // A GPU faster than both at 256: the GPU there, and small calls only up to 128.
   pts.gpu_s[2] = 100e-6;
-  r = tileblas::route_level3(problem(Level3Op::kTrsm, 256, 256), host, Config{}, &caps, "", true,
+  r = tileblas::route_level3(problem(Operation::kTrsm, 256, 256), host, Config{}, &caps, "", true,
                              &rates, &pts);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU) << r.reason.str();
   EXPECT_EQ(r.cpu_path, Level3CpuPath::kCpuBlas);
@@ -432,20 +432,20 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
   // A call at 128 follows the 128 point alone, and one at 256 the 256 point.
   pts.host_s[0] = 2.5e-6;
   for (const int64_t n : {1, 40, 64, 80}) {
-    EXPECT_EQ(tileblas::route_level3(problem(Level3Op::kTrsm, n, n), host, Config{}, &caps, "",
+    EXPECT_EQ(tileblas::route_level3(problem(Operation::kTrsm, n, n), host, Config{}, &caps, "",
                                      true, &rates, &pts)
                   .cpu_path,
               Level3CpuPath::kHostPlan)
         << n;
   }
   for (const int64_t n : {120, 128}) {
-    EXPECT_EQ(tileblas::route_level3(problem(Level3Op::kTrsm, n, n), host, Config{}, &caps, "",
+    EXPECT_EQ(tileblas::route_level3(problem(Operation::kTrsm, n, n), host, Config{}, &caps, "",
                                      true, &rates, &pts)
                   .cpu_path,
               Level3CpuPath::kCpuBlas)
         << n;
   }
-  EXPECT_EQ(tileblas::route_level3(problem(Level3Op::kTrsm, 256, 256), host, Config{}, &caps, "",
+  EXPECT_EQ(tileblas::route_level3(problem(Operation::kTrsm, 256, 256), host, Config{}, &caps, "",
                                    true, &rates, &pts)
                 .cpu_path,
             Level3CpuPath::kHostPlan);

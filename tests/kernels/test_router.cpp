@@ -23,10 +23,10 @@ using tileblas::Config;
 using tileblas::CpuPath;
 using tileblas::DataType;
 using tileblas::DeviceCaps;
-using tileblas::GemmProblem;
 using tileblas::MemKind;
 using tileblas::Mode;
 using tileblas::Placement;
+using tileblas::Problem;
 using tileblas::Rates;
 
 // Rates of the order seen on an H100 host: 1 TFLOP/s CPU, 20 / 5 GB/s pinned / pageable copies.
@@ -42,13 +42,13 @@ Rates typical_rates() {
 }
 
 // Aligned, non-null fake device addresses: the router never dereferences them.
-GemmProblem square(int64_t n, DataType ab = DataType::kF32) {
+Problem square(int64_t n, DataType ab = DataType::kF32) {
   alignas(256) static float storage[64];
-  GemmProblem p;
+  Problem p;
   p.m = p.n = p.k = n;
   p.lda = p.ldb = p.ldc = n;
   p.a = p.b = p.c = storage;
-  p.ab_type = ab;
+  p.type = ab;
   p.c_type = DataType::kF32;
   p.alpha = 1.0f;
   p.beta = 0.0f;
@@ -134,7 +134,7 @@ TEST(RouterTest, HostDataFollowsTheCostModel) {
   EXPECT_EQ(slow.side, TILEBLAS_ROUTE_CPU) << slow.reason.str();
   // The decision compares the two predictions, the GPU needing a 25% advantage.
   for (int64_t n : {16, 128, 512, 1024, 2048, 8192}) {
-    const GemmProblem p = square(n);
+    const Problem p = square(n);
     const bool gpu_faster = tileblas::predict_gpu_seconds(p, host, rates) * 1.25 <
                             tileblas::predict_cpu_seconds(p, rates);
     const auto r = tileblas::route_gemm(p, host, Config{}, &caps, "", &rates);
@@ -176,7 +176,7 @@ TEST(RouterTest, StagingPanelsFillTheGpu) {
   } const shapes[] = {{8192, 8192, 8192, true},  {4096, 4096, 4096, true}, {4096, 2400, 32, true},
                       {2048, 2048, 2048, false}, {100, 10000, 100, false}, {2200000, 3, 2, false}};
   for (const Shape& s : shapes) {
-    GemmProblem p = square(s.m);
+    Problem p = square(s.m);
     p.n = s.n;
     p.k = s.k;
     const int64_t cols = tileblas::gemm_panel_cols(p, host, caps);
@@ -242,12 +242,12 @@ TEST(RouterTest, CpuPredictionFollowsTheMeasuredPoints) {
     EXPECT_NEAR(tileblas::predict_cpu_seconds(square(n), r), r.cpu_point_s[i], 1e-12) << n;
   }
   EXPECT_DOUBLE_EQ(tileblas::predict_cpu_seconds(square(4), r), r.cpu_point_s[0]);
-  GemmProblem between = square(64);
+  Problem between = square(64);
   between.k = 96;
   const double f = between.flops(), f0 = 2.0 * 64 * 64 * 64, f1 = 2.0 * 128 * 128 * 128;
   EXPECT_NEAR(tileblas::predict_cpu_seconds(between, r),
               31e-6 + (53e-6 - 31e-6) * (f - f0) / (f1 - f0), 1e-12);
-  const GemmProblem big = square(1024);
+  const Problem big = square(1024);
   EXPECT_NEAR(tileblas::predict_cpu_seconds(big, r),
               1.2e-3 + (big.flops() - 2.0 * 512 * 512 * 512) / r.cpu_flops, 1e-12);
   Rates line = typical_rates();
@@ -256,8 +256,8 @@ TEST(RouterTest, CpuPredictionFollowsTheMeasuredPoints) {
 }
 
 // A square problem with A, B and C of one type.
-GemmProblem square_of(int64_t n, DataType t) {
-  GemmProblem p = square(n, t);
+Problem square_of(int64_t n, DataType t) {
+  Problem p = square(n, t);
   p.c_type = t;
   return p;
 }
@@ -304,7 +304,7 @@ TEST(RouterTest, CpuTeamPartsFollowTheWork) {
   EXPECT_EQ(tileblas::cpu_team_parts(square_of(128, DataType::kC64), 8), 8);
   EXPECT_EQ(tileblas::cpu_team_parts(square_of(129, DataType::kC64), 8), kernel_panels ? 8 : 0);
   EXPECT_EQ(tileblas::cpu_team_parts(square_of(129, DataType::kF64), 8), kernel_panels ? 8 : 0);
-  GemmProblem thin = square(64);
+  Problem thin = square(64);
   thin.n = 1;
   thin.m = 4096;  // 2^19 FLOPs over rows
   EXPECT_EQ(tileblas::cpu_team_parts(thin, 16), 4);
@@ -337,7 +337,7 @@ TEST(RouterTest, HostTeamWhenPredictedFaster) {
   const Placement host;
   Rates rates = with_team_points(typical_rates());
   EXPECT_DOUBLE_EQ(tileblas::predict_cpu_team_seconds(square(64), rates), 12e-6);
-  GemmProblem between = square(64);
+  Problem between = square(64);
   between.k = 96;
   const double f = between.flops(), f0 = 2.0 * 64 * 64 * 64, f1 = 2.0 * 128 * 128 * 128;
   EXPECT_NEAR(tileblas::predict_cpu_team_seconds(between, rates),
@@ -403,7 +403,7 @@ TEST(RouterTest, HostTeamServesComplexDouble) {
   }
   rates.cpu_points = 4;
   rates.cpu_team_threads = 16;
-  const GemmProblem p = square_of(64, DataType::kC64);
+  const Problem p = square_of(64, DataType::kC64);
   const auto r = tileblas::route_gemm(p, host, Config{}, &caps, "", &rates);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU) << r.reason.str();
   EXPECT_EQ(r.cpu_path, CpuPath::kHostTeam) << r.reason.str();
@@ -411,7 +411,7 @@ TEST(RouterTest, HostTeamServesComplexDouble) {
   EXPECT_GE(r.cpu_parts, 4);
   EXPECT_NE(r.reason.str().find("host team"), std::string::npos) << r.reason.str();
 
-  GemmProblem beta = square_of(100, DataType::kC64);  // between the points, beta != 0
+  Problem beta = square_of(100, DataType::kC64);  // between the points, beta != 0
   beta.beta = tileblas::Scalar(0.5, -1.0);
   const auto between = tileblas::route_gemm(beta, host, Config{}, &caps, "", &rates);
   EXPECT_EQ(between.cpu_path, CpuPath::kHostTeam) << between.reason.str();
@@ -528,7 +528,7 @@ TEST(CalibrationTest, TeamIsMeasuredForEveryTypeItServes) {
 // A call that finds another thread measuring the rates does not wait for it: it gets none (and is
 // routed without them), or the one set of rates once they are measured.
 TEST(CalibrationTest, ConcurrentFirstCallsDoNotWaitForEachOther) {
-  GemmProblem p = square(64, DataType::kF64);
+  Problem p = square(64, DataType::kF64);
   p.c_type = DataType::kF64;
   const Rates* seen[4] = {};
   std::vector<std::thread> threads;
@@ -562,8 +562,8 @@ TEST(RouterTest, HostKernelWhenPredictedFaster) {
   EXPECT_DOUBLE_EQ(tileblas::predict_host_kernel_seconds(square(8), rates), 0.3e-6);
   EXPECT_DOUBLE_EQ(tileblas::predict_host_kernel_seconds(square(64), rates), 6e-6);
   EXPECT_EQ(tileblas::predict_host_kernel_seconds(square(256), rates), 0.0);  // none at 512^3
-  GemmProblem half = square(16);
-  half.ab_type = DataType::kF16;
+  Problem half = square(16);
+  half.type = DataType::kF16;
   EXPECT_EQ(tileblas::predict_host_kernel_seconds(half, rates), 0.0);
 
   for (int64_t n : {8, 16, 64}) {
@@ -611,7 +611,7 @@ TEST(RouterTest, HostKernelWhenPredictedFaster) {
     const uint64_t mn_max = r == &rates ? 300 : 40, k_max = r == &rates ? 64 : 16;
     int checked = 0;
     for (int i = 0; i < 400; ++i) {
-      GemmProblem q = square(1);
+      Problem q = square(1);
       q.m = 1 + int64_t(tbtest::rng()() % mn_max), q.n = 1 + int64_t(tbtest::rng()() % mn_max);
       q.k = 1 + int64_t(tbtest::rng()() % k_max);
       q.trans_a = tbtest::rng()() % 2 ? tileblas::Op::kTrans : tileblas::Op::kNoTrans;
@@ -677,7 +677,7 @@ TEST(RouterTest, StagedPredictionOverlapsCopiesWithCompute) {
   Rates rates = typical_rates();
   rates.h2d_staged_bps = rates.d2h_staged_bps = 40e9;
   const Placement host;
-  const GemmProblem p = square(8192);
+  const Problem p = square(8192);
   const double one = tileblas::predict_gpu_seconds(p, host, rates, p.n);
   const double eight = tileblas::predict_gpu_seconds(p, host, rates, p.n / 8);
   const double bytes = 3.0 * 8192 * 8192 * 4;
@@ -689,12 +689,12 @@ TEST(RouterTest, StagedPredictionOverlapsCopiesWithCompute) {
 
 TEST(RouterTest, PinnedHostDataCrossesOverEarlier) {
   const Rates rates = typical_rates();
-  const GemmProblem p = square(1024);
+  const Problem p = square(1024);
   Placement pinned{MemKind::kHostPinned, MemKind::kHostPinned, MemKind::kHostPinned};
   EXPECT_LT(tileblas::predict_gpu_seconds(p, pinned, rates),
             tileblas::predict_gpu_seconds(p, Placement{}, rates));
   // beta == 0: C is not uploaded.
-  GemmProblem with_beta = p;
+  Problem with_beta = p;
   with_beta.beta = 1.0f;
   EXPECT_LT(tileblas::predict_gpu_seconds(p, Placement{}, rates),
             tileblas::predict_gpu_seconds(with_beta, Placement{}, rates));
@@ -713,7 +713,7 @@ TEST(RouterTest, EveryGemmRowCanBeForcedWhereItSupportsTheProblem) {
   const DeviceCaps caps = tbtest::hopper_caps();
   for (const tileblas::GemmKernel& k : tileblas::gemm_kernels()) {
     for (DataType t : {DataType::kF32, DataType::kF16, DataType::kBF16}) {
-      GemmProblem p = square(1024, t);
+      Problem p = square(1024, t);
       p.allow_tf32 = true;
       if (!k.supports(p, caps)) continue;
       std::string why;
@@ -736,7 +736,7 @@ TEST(RouterTest, EveryGemmProblemHasAKernel) {
   // fp32 never runs on TF32 tensor cores unless the user opted in.
   for (int64_t n : {64, 1024, 4096}) {
     std::string why;
-    GemmProblem p = square(n);
+    Problem p = square(n);
     const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
     ASSERT_NE(k, nullptr);
     EXPECT_EQ(std::string(k->name).find("tf32"), std::string::npos) << k->name;
@@ -753,9 +753,9 @@ TEST(RouterTest, PicksWgmmaOnHopperAndMmaElsewhere) {
   const char* types[] = {"f16", "bf16", "tf32"};
   for (const char* type : types) {
     const std::string name(type);
-    GemmProblem p = square(4096, name == "f16"    ? DataType::kF16
-                                 : name == "bf16" ? DataType::kBF16
-                                                  : DataType::kF32);
+    Problem p = square(4096, name == "f16"    ? DataType::kF16
+                             : name == "bf16" ? DataType::kBF16
+                                              : DataType::kF32);
     p.allow_tf32 = true;
     const tileblas::GemmKernel* wgmma = nullptr;
     for (const tileblas::GemmKernel& k : tileblas::gemm_kernels()) {
@@ -797,7 +797,7 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
       {72, 8192, 8192, "sgemm_splitk_128x64x16_align16"},
   };
   for (const Expect& e : cases) {
-    GemmProblem p = square(e.m);
+    Problem p = square(e.m);
     p.n = e.n;
     p.k = e.k;
     p.lda = e.m;
@@ -816,7 +816,7 @@ TEST(RouterTest, TriangularOperandsStayOffThePackedRow) {
   const DeviceCaps caps = tbtest::hopper_caps();
   for (int64_t n : {4096, 8192}) {
     for (int which = 0; which < 2; ++which) {
-      GemmProblem p = square(n);
+      Problem p = square(n);
       (which == 0 ? p.a_nonzero : p.b_nonzero) = tileblas::Triangle::kLower;
       std::string why;
       const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
@@ -844,7 +844,7 @@ TEST(RouterTest, PicksTheFp64AndComplexRows) {
       {DataType::kC64, 4097, 4097, "zgemm_mma_f64_64x64x8"},  // 16-byte elements stay aligned
   };
   for (const Expect& e : cases) {
-    GemmProblem p = square(e.n, e.type);
+    Problem p = square(e.n, e.type);
     p.c_type = e.type;
     p.lda = p.ldb = p.ldc = e.ld;
     std::string why;
@@ -911,7 +911,7 @@ TEST(RouterTest, PicksTheComplexFp32Rows) {
       {63, 63, 63, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_scalarload_64x128x16"},
   };
   for (const auto& e : cases) {
-    GemmProblem p = square(e.n, DataType::kC32);
+    Problem p = square(e.n, DataType::kC32);
     p.c_type = DataType::kC32;
     p.m = e.m, p.k = e.k;
     p.trans_a = e.ta, p.trans_b = e.tb;
@@ -928,7 +928,7 @@ TEST(RouterTest, PicksTheComplexFp32Rows) {
 // Aligned NT data: the packed row's main loop without edges beats the direct 128x128 row (4096^3:
 // 0.90 vs 0.88), so large NT problems are packed like the other layouts.
 TEST(RouterTest, PacksLargeAlignedNtSgemm) {
-  GemmProblem p = square(4096);
+  Problem p = square(4096);
   p.trans_b = tileblas::Op::kTrans;
   std::string why;
   const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, tbtest::hopper_caps(), "", &why);
@@ -951,7 +951,7 @@ TEST(RouterTest, PacksUnalignedSgemmWithLongK) {
       {2048, 2048, 2048, "sgemm_regblock_128x128x16_align16"},  // aligned: direct below 4096
   };
   for (const auto& e : cases) {
-    GemmProblem p = square(e.m);
+    Problem p = square(e.m);
     p.n = e.n, p.k = e.k;
     p.lda = e.m, p.ldb = e.k, p.ldc = e.m;
     std::string why;
@@ -990,7 +990,7 @@ TEST(RouterTest, PicksTheMeasuredWgmmaRow) {
   for (DataType t : {DataType::kF16, DataType::kBF16}) {
     const std::string type = t == DataType::kF16 ? "f16_" : "bf16_";
     for (const auto& e : cases) {
-      GemmProblem p = square(e.m, t);
+      Problem p = square(e.m, t);
       p.n = e.n, p.k = e.k;
       p.lda = e.m, p.ldb = e.k, p.ldc = e.m;
       std::string why;
@@ -1039,7 +1039,7 @@ TEST(RouterTest, SplitsKForFewFp64TilesAndLongK) {
       {DataType::kC64, 64, 8192, 8192, false, "zgemm_splitk_64x64x8"},   // 128 tiles, long k
   };
   for (const auto& e : cases) {
-    GemmProblem p = square_of(e.m, e.type);
+    Problem p = square_of(e.m, e.type);
     p.n = e.n, p.k = e.k;
     p.lda = e.m + (e.odd_ld && e.m % 2 == 0), p.ldb = e.k + (e.odd_ld && e.k % 2 == 0), p.ldc = e.m;
     std::string why;
@@ -1047,7 +1047,7 @@ TEST(RouterTest, SplitsKForFewFp64TilesAndLongK) {
     ASSERT_NE(k, nullptr);
     EXPECT_STREQ(k->name, e.kernel)
         << tileblas::name_of(e.type) << " " << e.m << "x" << e.n << "x" << e.k << ": " << why;
-    GemmProblem tri = p;  // syrk-like: a triangle of a square C
+    Problem tri = p;  // syrk-like: a triangle of a square C
     tri.n = tri.m;
     tri.c_triangle = tileblas::Triangle::kLower;
     k = tileblas::pick_gemm_kernel(tri, caps, "", &why);

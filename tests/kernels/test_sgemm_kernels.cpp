@@ -23,8 +23,8 @@ namespace {
 using tileblas::DataType;
 using tileblas::DeviceCaps;
 using tileblas::GemmKernel;
-using tileblas::GemmProblem;
 using tileblas::Op;
+using tileblas::Problem;
 
 std::vector<std::string> fp32_row_names() {
   std::vector<std::string> names;
@@ -58,8 +58,8 @@ struct Case {
   }
 };
 
-GemmProblem problem_of(const Case& c) {
-  GemmProblem p;
+Problem problem_of(const Case& c) {
+  Problem p;
   p.trans_a = c.ta, p.trans_b = c.tb;
   p.m = c.m, p.n = c.n, p.k = c.k;
   p.alpha = c.alpha, p.beta = c.beta;
@@ -71,7 +71,7 @@ GemmProblem problem_of(const Case& c) {
 
 // Aligned for the 16-byte rows: offsets 0 and leading dimensions rounded up to multiples of 4.
 Case aligned(Case c) {
-  const GemmProblem p = problem_of(c);
+  const Problem p = problem_of(c);
   c.off_a = c.off_b = c.off_c = 0;
   c.pad_a += (4 - p.lda % 4) % 4, c.pad_b += (4 - p.ldb % 4) % 4, c.pad_c += (4 - p.ldc % 4) % 4;
   return c;
@@ -99,7 +99,7 @@ enum class Oracle { kFloat64, kOpenBlas };
 
 // Runs one case on `row` and checks it; returns "" or what went wrong.
 std::string run_case(const GemmKernel& row, const Case& c, Oracle oracle) {
-  GemmProblem p = problem_of(c);
+  Problem p = problem_of(c);
   const size_t a_size = size_t(p.lda) * std::max<int64_t>(1, p.a_cols());
   const size_t b_size = size_t(p.ldb) * std::max<int64_t>(1, p.b_cols());
   const size_t c_size = size_t(p.ldc) * p.n;
@@ -119,7 +119,7 @@ std::string run_case(const GemmKernel& row, const Case& c, Oracle oracle) {
           cudaSuccess) {
     return "upload failed";
   }
-  GemmProblem dp = p;
+  Problem dp = p;
   dp.a = c.null_ab ? nullptr : da.base + c.off_a;
   dp.b = c.null_ab ? nullptr : db.base + c.off_b;
   dp.c = dc.base + c.off_c;
@@ -137,7 +137,7 @@ std::string run_case(const GemmKernel& row, const Case& c, Oracle oracle) {
   std::string msg = tbtest::check_padding(p, c_after.data(), c_before.data());
   if (!msg.empty()) return msg;
   std::vector<double> ref, scale;
-  GemmProblem hp = p;
+  Problem hp = p;
   hp.a = a.data(), hp.b = b.data(), hp.c = c_before.data();
   if (oracle == Oracle::kFloat64) {
     tbtest::gemm_reference(hp, ref, scale);
@@ -160,7 +160,7 @@ class SgemmKernel : public testing::TestWithParam<std::string> {
   // The case as given when the row supports it, else its aligned version (which every fp32 row
   // must support).
   Case supported(const Case& c) const {
-    GemmProblem p = problem_of(c);
+    Problem p = problem_of(c);
     p.a = reinterpret_cast<const float*>(uintptr_t(256)) + c.off_a;
     p.b = reinterpret_cast<const float*>(uintptr_t(256)) + c.off_b;
     p.c = reinterpret_cast<float*>(uintptr_t(256)) + c.off_c;
@@ -281,7 +281,7 @@ TEST_P(SgemmKernel, KZeroScalesC) {
   TB_REQUIRE_GPU();
   Case c = random_case(300'000, 257);
   c.k = 0, c.alpha = 0.7f, c.beta = 0.7f;
-  GemmProblem p = problem_of(aligned(c));
+  Problem p = problem_of(aligned(c));
   p.a = p.b = p.c = reinterpret_cast<float*>(uintptr_t(256));
   if (!row().supports(p, tbtest::device_caps()))
     GTEST_SKIP() << GetParam() << " does not take k == 0";
@@ -319,9 +319,9 @@ INSTANTIATE_TEST_SUITE_P(, SgemmKernelSmall, testing::ValuesIn(fp32_row_names())
 // supports() is consistent across the fp32 rows (no GPU needed: pointers are only inspected).
 
 // Leading dimensions: the minimum rounded up to a multiple of 4, plus `pad`.
-GemmProblem fake_problem(int64_t m, int64_t n, int64_t k, int offset, int64_t pad) {
+Problem fake_problem(int64_t m, int64_t n, int64_t k, int offset, int64_t pad) {
   auto round4 = [](int64_t x) { return (x + 3) / 4 * 4; };
-  GemmProblem p;
+  Problem p;
   p.m = m, p.n = n, p.k = k;
   p.lda = round4(m) + pad, p.ldb = round4(k) + pad, p.ldc = round4(m) + pad;
   p.a = reinterpret_cast<const float*>(uintptr_t(1 << 20)) + offset;
@@ -342,7 +342,7 @@ TEST(SgemmKernelRows, EveryRowTakesAlignedFp32Problems) {
       EXPECT_TRUE(k.supports(fake_problem(d, d + 1, d + 2, 0, 0), tbtest::hopper_caps()))
           << name << " d=" << d;
     }
-    GemmProblem tf32 = fake_problem(256, 256, 256, 0, 0);
+    Problem tf32 = fake_problem(256, 256, 256, 0, 0);
     tf32.allow_tf32 = true;  // allowed, not required: an fp32 kernel still computes it
     EXPECT_TRUE(k.supports(tf32, tbtest::hopper_caps())) << name;
   }
@@ -360,7 +360,7 @@ TEST(SgemmKernelRows, Align16RowsRefuseMisalignedProblems) {
       EXPECT_EQ(k.supports(fake_problem(256, 256, 256, 0, pad), tbtest::hopper_caps()), !strict)
           << name;
     }
-    GemmProblem odd_ld = fake_problem(256, 256, 256, 0, 0);
+    Problem odd_ld = fake_problem(256, 256, 256, 0, 0);
     odd_ld.ldb = 257;
     EXPECT_EQ(k.supports(odd_ld, tbtest::hopper_caps()), !strict) << name;
   }
@@ -369,8 +369,8 @@ TEST(SgemmKernelRows, Align16RowsRefuseMisalignedProblems) {
 TEST(SgemmKernelRows, RowsRefuseOtherTypesAndBadShapes) {
   for (const std::string& name : fp32_row_names()) {
     const GemmKernel& k = *tileblas::find_gemm_kernel(name.c_str());
-    GemmProblem p = fake_problem(256, 256, 256, 0, 0);
-    p.ab_type = DataType::kF16;
+    Problem p = fake_problem(256, 256, 256, 0, 0);
+    p.type = DataType::kF16;
     EXPECT_FALSE(k.supports(p, tbtest::hopper_caps())) << name;
     p = fake_problem(256, 256, 256, 0, 0);
     p.c_type = DataType::kF16;

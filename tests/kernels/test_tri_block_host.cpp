@@ -19,17 +19,17 @@ namespace {
 
 using tbtest::Level3Case;
 using tileblas::DataType;
-using tileblas::Level3Op;
 using tileblas::Op;
+using tileblas::Operation;
 using tileblas::Side;
 using tileblas::gemm_host_small::Isa;
 
 // The block problem of a trsm / trmm case over its buffers (B is the case's output).
-tileblas::TriBlockProblem block_of(const tileblas::Level3Problem& p) {
+tileblas::TriBlockProblem block_of(const tileblas::Problem& p) {
   tileblas::TriBlockProblem t;
   t.type = p.type;
-  t.op = p.op == Level3Op::kTrsm ? tileblas::TriBlockOp::kSolve : tileblas::TriBlockOp::kMultiply;
-  t.side = p.side, t.uplo = p.uplo, t.trans = p.trans, t.diag = p.diag;
+  t.op = p.op == Operation::kTrsm ? tileblas::TriBlockOp::kSolve : tileblas::TriBlockOp::kMultiply;
+  t.side = p.side, t.uplo = p.uplo, t.trans = p.trans_a, t.diag = p.diag;
   t.order = p.side == Side::kLeft ? p.m : p.n;
   t.count = p.side == Side::kLeft ? p.n : p.m;
   t.alpha = p.alpha;
@@ -47,7 +47,7 @@ void check_variant(Isa isa) {
   for (DataType type : {DataType::kF32, DataType::kF64, DataType::kC32, DataType::kC64}) {
     std::vector<Op> transes = {Op::kNoTrans, Op::kTrans};
     if (tileblas::is_complex(type)) transes.push_back(Op::kConjTrans);
-    for (Level3Op op : {Level3Op::kTrsm, Level3Op::kTrmm}) {
+    for (Operation op : {Operation::kTrsm, Operation::kTrmm}) {
       for (Side side : {Side::kLeft, Side::kRight}) {
         for (tileblas::Uplo uplo : {tileblas::Uplo::kLower, tileblas::Uplo::kUpper}) {
           for (Op trans : transes) {

@@ -19,19 +19,19 @@ namespace {
 
 using tileblas::DataType;
 using tileblas::Diag;
-using tileblas::Level3Op;
 using tileblas::Op;
+using tileblas::Operation;
 using tileblas::Scalar;
 using tileblas::Side;
 using tileblas::Uplo;
 
-bool is_rank(Level3Op op) {
-  return op == Level3Op::kSyrk || op == Level3Op::kHerk || op == Level3Op::kSyr2k ||
-         op == Level3Op::kHer2k;
+bool is_rank(Operation op) {
+  return op == Operation::kSyrk || op == Operation::kHerk || op == Operation::kSyr2k ||
+         op == Operation::kHer2k;
 }
-bool is_two(Level3Op op) { return op == Level3Op::kSyr2k || op == Level3Op::kHer2k; }
-bool is_tri(Level3Op op) { return op == Level3Op::kTrmm || op == Level3Op::kTrsm; }
-bool is_herm(Level3Op op) { return op == Level3Op::kHerk || op == Level3Op::kHer2k; }
+bool is_two(Operation op) { return op == Operation::kSyr2k || op == Operation::kHer2k; }
+bool is_tri(Operation op) { return op == Operation::kTrmm || op == Operation::kTrsm; }
+bool is_herm(Operation op) { return op == Operation::kHerk || op == Operation::kHer2k; }
 
 // Element access on byte buffers, by type: parts re (and im) as doubles.
 struct Elem {
@@ -106,10 +106,11 @@ bool in_triangle(Uplo uplo, int64_t i, int64_t j) { return uplo == Uplo::kLower 
 std::string Level3Case::str() const {
   std::ostringstream s;
   s << tileblas::name_of(type) << " " << tileblas::name_of(op);
-  if (op == Level3Op::kSymm || op == Level3Op::kHemm || is_tri(op))
+  if (op == Operation::kSymm || op == Operation::kHemm || is_tri(op))
     s << " side=" << (side == Side::kLeft ? "L" : "R");
   s << " uplo=" << (uplo == Uplo::kLower ? "L" : "U");
-  if (!(op == Level3Op::kSymm || op == Level3Op::kHemm)) s << " trans=" << tileblas::name_of(trans);
+  if (!(op == Operation::kSymm || op == Operation::kHemm))
+    s << " trans=" << tileblas::name_of(trans);
   if (is_tri(op)) s << " diag=" << (diag == Diag::kUnit ? "U" : "N");
   s << " m=" << m << " n=" << n;
   if (is_rank(op)) s << " k=" << k;
@@ -120,20 +121,19 @@ std::string Level3Case::str() const {
   return s.str();
 }
 
-tileblas::Level3Problem Level3Operands::problem() const {
+tileblas::Problem Level3Operands::problem() const {
   return problem(a.data(), b.empty() ? nullptr : b.data(), const_cast<unsigned char*>(out.data()));
 }
 
-tileblas::Level3Problem Level3Operands::problem(const void* a_at, const void* b_at,
-                                                void* out_at) const {
-  tileblas::Level3Problem p;
+tileblas::Problem Level3Operands::problem(const void* a_at, const void* b_at, void* out_at) const {
+  tileblas::Problem p;
   p.op = c.op;
   p.type = c.type;
-  p.side = c.side, p.uplo = c.uplo, p.trans = c.trans, p.diag = c.diag;
+  p.side = c.side, p.uplo = c.uplo, p.trans_a = c.trans, p.diag = c.diag;
   p.m = c.m, p.n = c.n, p.k = c.k;
   p.alpha = c.alpha, p.beta = c.beta;
   p.a = a_at, p.lda = lda;
-  if (is_two(c.op) || c.op == Level3Op::kSymm || c.op == Level3Op::kHemm) p.b = b_at, p.ldb = ldb;
+  if (is_two(c.op) || c.op == Operation::kSymm || c.op == Operation::kHemm) p.b = b_at, p.ldb = ldb;
   p.c = out_at, p.ldc = ldo;
   return p;
 }
@@ -161,7 +161,7 @@ Level3Operands make_operands(const Level3Case& c) {
   o.out = random_matrix(e, o.out_rows, o.out_cols, o.ldo);
 
   // A: triangles and diagonals.
-  if (is_tri(c.op) || c.op == Level3Op::kSymm || c.op == Level3Op::kHemm) {
+  if (is_tri(c.op) || c.op == Operation::kSymm || c.op == Operation::kHemm) {
     for (int64_t j = 0; j < ka; ++j) {
       for (int64_t i = 0; i < ka; ++i) {
         const size_t at = size_t(i + j * o.lda);
@@ -178,7 +178,7 @@ Level3Operands make_operands(const Level3Case& c) {
         } else if (is_tri(c.op)) {
           const std::complex<double> v = e.get(o.a, at);
           e.set(o.a, at, v.real() / double(ka), v.imag() / double(ka));
-        } else if (c.op == Level3Op::kHemm && i == j) {
+        } else if (c.op == Operation::kHemm && i == j) {
           e.set_part(o.a, at, 1, kNaN);  // taken as zero, never read
         }
       }
@@ -217,8 +217,7 @@ std::vector<unsigned char> openblas_result(const Level3Operands& ops) {
     return v;
   };
   std::vector<unsigned char> a = cleared(ops.a), b = cleared(ops.b), out = cleared(ops.out);
-  const tileblas::Level3Problem p =
-      ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
+  const tileblas::Problem p = ops.problem(a.data(), b.empty() ? nullptr : b.data(), out.data());
   const std::string why = openblas_level3(p);
   if (!why.empty()) ADD_FAILURE() << why;
   return out;
@@ -348,7 +347,7 @@ std::vector<Level3Case> level3_plan_cases(const std::vector<DataType>& types, bo
     const bool complex = tileblas::is_complex(t);
     for (const Blocks& bl : blocks_for(t)) {
       // trmm, trsm
-      for (Level3Op op : {Level3Op::kTrsm, Level3Op::kTrmm}) {
+      for (Operation op : {Operation::kTrsm, Operation::kTrmm}) {
         std::vector<Op> transes = {Op::kNoTrans, Op::kTrans};
         if (complex) transes.push_back(Op::kConjTrans);
         int shape = 0;
@@ -374,9 +373,9 @@ std::vector<Level3Case> level3_plan_cases(const std::vector<DataType>& types, bo
         cases.push_back(zero);
       }
       // syrk, herk, syr2k, her2k
-      std::vector<Level3Op> rank_ops = {Level3Op::kSyrk, Level3Op::kSyr2k};
-      if (complex) rank_ops.push_back(Level3Op::kHerk), rank_ops.push_back(Level3Op::kHer2k);
-      for (Level3Op op : rank_ops) {
+      std::vector<Operation> rank_ops = {Operation::kSyrk, Operation::kSyr2k};
+      if (complex) rank_ops.push_back(Operation::kHerk), rank_ops.push_back(Operation::kHer2k);
+      for (Operation op : rank_ops) {
         const Op other = is_herm(op) ? Op::kConjTrans : Op::kTrans;
         int shape = 0;
         for (Uplo uplo : uplos) {
@@ -386,8 +385,8 @@ std::vector<Level3Case> level3_plan_cases(const std::vector<DataType>& types, bo
               Level3Case c;
               c.op = op, c.type = t, c.uplo = uplo, c.trans = trans;
               c.n = s.first, c.k = s.second;
-              c.alpha = is_herm(op) && op == Level3Op::kHerk ? Scalar(uniform(-1.5, 1.5))
-                                                             : random_scalar(t);
+              c.alpha = is_herm(op) && op == Operation::kHerk ? Scalar(uniform(-1.5, 1.5))
+                                                              : random_scalar(t);
               // beta: random, 0 (C not read), 1
               c.beta = scalars == 1   ? Scalar(0.0)
                        : scalars == 2 ? Scalar(1.0)
@@ -406,9 +405,9 @@ std::vector<Level3Case> level3_plan_cases(const std::vector<DataType>& types, bo
         }
       }
       // symm, hemm
-      std::vector<Level3Op> symm_ops = {Level3Op::kSymm};
-      if (complex) symm_ops.push_back(Level3Op::kHemm);
-      for (Level3Op op : symm_ops) {
+      std::vector<Operation> symm_ops = {Operation::kSymm};
+      if (complex) symm_ops.push_back(Operation::kHemm);
+      for (Operation op : symm_ops) {
         int shape = 0;
         for (Side side : sides) {
           for (Uplo uplo : uplos) {

@@ -10,14 +10,13 @@
 #include <string>
 #include <vector>
 
-#include "level3.h"
 #include "level3_plan.h"
 #include "problem.h"
 
 namespace tbtest {
 
 struct Level3Case {
-  tileblas::Level3Op op = tileblas::Level3Op::kTrsm;
+  tileblas::Operation op = tileblas::Operation::kTrsm;
   tileblas::DataType type = tileblas::DataType::kF32;
   tileblas::Side side = tileblas::Side::kLeft;
   tileblas::Uplo uplo = tileblas::Uplo::kLower;
@@ -39,8 +38,8 @@ struct Level3Operands {
           out_cols = 0, ldo = 0;
 
   // The problem over these buffers (or over device copies at the given addresses).
-  tileblas::Level3Problem problem() const;
-  tileblas::Level3Problem problem(const void* a_at, const void* b_at, void* out_at) const;
+  tileblas::Problem problem() const;
+  tileblas::Problem problem(const void* a_at, const void* b_at, void* out_at) const;
 };
 
 // Fresh random operands for `c`, with the NaN described at the top.

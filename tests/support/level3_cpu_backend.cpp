@@ -15,8 +15,8 @@ namespace {
 using tileblas::DataType;
 using tileblas::Diag;
 using tileblas::Fill;
-using tileblas::Level3Op;
 using tileblas::Op;
+using tileblas::Operation;
 using tileblas::Side;
 using tileblas::Uplo;
 
@@ -121,11 +121,11 @@ char op_char(Op op) { return op == Op::kNoTrans ? 'N' : op == Op::kTrans ? 'T' :
 
 }  // namespace
 
-std::string openblas_gemm(const tileblas::GemmProblem& p) {
+std::string openblas_gemm(const tileblas::Problem& p) {
   const Level3Blas& blas = Level3Blas::get();
   if (!blas.error.empty()) return blas.error;
-  const int t = type_index(p.ab_type);
-  if (t < 0 || p.c_type != p.ab_type) return "no OpenBLAS gemm for this type";
+  const int t = type_index(p.type);
+  if (t < 0 || p.c_type != p.type) return "no OpenBLAS gemm for this type";
   const size_t elem = tileblas::size_of(p.c_type);
   if (p.beta.is_zero()) {  // OpenBLAS may read C when beta == 0: C is not read, so clear it
     for (int64_t j = 0; j < p.n; ++j)
@@ -134,48 +134,48 @@ std::string openblas_gemm(const tileblas::GemmProblem& p) {
   const int m = int(p.m), n = int(p.n), k = int(p.k), lda = int(p.lda), ldb = int(p.ldb),
             ldc = int(p.ldc);
   const char ta = op_char(p.trans_a), tb = op_char(p.trans_b);
-  const ScalarBytes alpha(p.ab_type, p.alpha), beta(p.ab_type, p.beta);
+  const ScalarBytes alpha(p.type, p.alpha), beta(p.type, p.beta);
   blas.gemm[t](&ta, &tb, &m, &n, &k, alpha.bytes, p.a, &lda, p.b, &ldb, beta.bytes, p.c, &ldc, 1,
                1);
   return "";
 }
 
-std::string openblas_level3(const tileblas::Level3Problem& p) {
+std::string openblas_level3(const tileblas::Problem& p) {
   const Level3Blas& blas = Level3Blas::get();
   if (!blas.error.empty()) return blas.error;
   const int t = type_index(p.type);
   if (t < 0) return "no OpenBLAS routine for this type";
   const char side = p.side == Side::kLeft ? 'L' : 'R', uplo = p.uplo == Uplo::kLower ? 'L' : 'U';
-  const char trans = op_char(p.trans), diag = p.diag == Diag::kUnit ? 'U' : 'N';
+  const char trans = op_char(p.trans_a), diag = p.diag == Diag::kUnit ? 'U' : 'N';
   const int m = int(p.m), n = int(p.n), k = int(p.k), lda = int(p.lda), ldb = int(p.ldb),
             ldc = int(p.ldc);
-  const bool herm = p.op == Level3Op::kHerk || p.op == Level3Op::kHer2k;
-  const ScalarBytes alpha(p.type, p.alpha, p.op == Level3Op::kHerk);
+  const bool herm = p.op == Operation::kHerk || p.op == Operation::kHer2k;
+  const ScalarBytes alpha(p.type, p.alpha, p.op == Operation::kHerk);
   const ScalarBytes beta(p.type, p.beta, herm);
   switch (p.op) {
-    case Level3Op::kTrsm:
-    case Level3Op::kTrmm: {
-      TrFn f = p.op == Level3Op::kTrsm ? blas.trsm[t] : blas.trmm[t];
+    case Operation::kTrsm:
+    case Operation::kTrmm: {
+      TrFn f = p.op == Operation::kTrsm ? blas.trsm[t] : blas.trmm[t];
       f(&side, &uplo, &trans, &diag, &m, &n, alpha.bytes, p.a, &lda, p.c, &ldc, 1, 1, 1, 1);
       return "";
     }
-    case Level3Op::kSyrk:
-    case Level3Op::kHerk: {
-      RkFn f = p.op == Level3Op::kSyrk ? blas.syrk[t] : blas.herk[t];
+    case Operation::kSyrk:
+    case Operation::kHerk: {
+      RkFn f = p.op == Operation::kSyrk ? blas.syrk[t] : blas.herk[t];
       if (!f) return "no herk for a real type";
       f(&uplo, &trans, &n, &k, alpha.bytes, p.a, &lda, beta.bytes, p.c, &ldc, 1, 1);
       return "";
     }
-    case Level3Op::kSyr2k:
-    case Level3Op::kHer2k: {
-      R2kFn f = p.op == Level3Op::kSyr2k ? blas.syr2k[t] : blas.her2k[t];
+    case Operation::kSyr2k:
+    case Operation::kHer2k: {
+      R2kFn f = p.op == Operation::kSyr2k ? blas.syr2k[t] : blas.her2k[t];
       if (!f) return "no her2k for a real type";
       f(&uplo, &trans, &n, &k, alpha.bytes, p.a, &lda, p.b, &ldb, beta.bytes, p.c, &ldc, 1, 1);
       return "";
     }
-    case Level3Op::kSymm:
-    case Level3Op::kHemm: {
-      SymmFn f = p.op == Level3Op::kSymm ? blas.symm[t] : blas.hemm[t];
+    case Operation::kSymm:
+    case Operation::kHemm: {
+      SymmFn f = p.op == Operation::kSymm ? blas.symm[t] : blas.hemm[t];
       if (!f) return "no hemm for a real type";
       f(&side, &uplo, &m, &n, alpha.bytes, p.a, &lda, p.b, &ldb, beta.bytes, p.c, &ldc, 1, 1);
       return "";
@@ -249,19 +249,19 @@ std::string zero_outside(tileblas::Triangle nonzero, const void* x, int64_t ld, 
 
 }  // namespace
 
-bool CpuLevel3Backend::gemm_supports(const tileblas::GemmProblem& p) {
+bool CpuLevel3Backend::gemm_supports(const tileblas::Problem& p) {
   return p.c_triangle == tileblas::Triangle::kAll || (triangles_ && p.m == p.n);
 }
 
-cudaError_t CpuLevel3Backend::gemm(const tileblas::GemmProblem& p) {
+cudaError_t CpuLevel3Backend::gemm(const tileblas::Problem& p) {
   ++counts_.gemm;
   if (!gemm_supports(p)) {
     if (error_.empty()) error_ = "a triangle of C asked of a backend without triangles";
     return cudaErrorNotSupported;
   }
   return run([this, p] {
-    std::string why = zero_outside(p.a_nonzero, p.a, p.lda, p.trans_a, p.m, p.k, p.ab_type) +
-                      zero_outside(p.b_nonzero, p.b, p.ldb, p.trans_b, p.k, p.n, p.ab_type);
+    std::string why = zero_outside(p.a_nonzero, p.a, p.lda, p.trans_a, p.m, p.k, p.type) +
+                      zero_outside(p.b_nonzero, p.b, p.ldb, p.trans_b, p.k, p.n, p.type);
     if (why.empty() && p.c_triangle == tileblas::Triangle::kAll) {
       why = openblas_gemm(p);
     } else if (why.empty()) {
@@ -274,7 +274,7 @@ cudaError_t CpuLevel3Backend::gemm(const tileblas::GemmProblem& p) {
       for (int64_t j = 0; j < p.n; ++j) {
         std::memcpy(whole.data() + size_t(j) * col_bytes, c + size_t(j * p.ldc) * elem, col_bytes);
       }
-      tileblas::GemmProblem q = p;
+      tileblas::Problem q = p;
       q.c = whole.data(), q.ldc = p.m;
       q.c_triangle = tileblas::Triangle::kAll;
       why = openblas_gemm(q);

@@ -12,7 +12,6 @@
 #include <string>
 #include <vector>
 
-#include "level3.h"
 #include "level3_blocks.h"
 #include "level3_plan.h"
 #include "problem.h"
@@ -20,11 +19,11 @@
 namespace tbtest {
 
 // OpenBLAS's ?gemm_ of p's type on host memory. Returns "" or why it could not run.
-std::string openblas_gemm(const tileblas::GemmProblem& p);
+std::string openblas_gemm(const tileblas::Problem& p);
 
 // OpenBLAS's own routine for p (?trsm_, ?trmm_, ?syrk_, ?herk_, ?syr2k_, ?her2k_, ?symm_, ?hemm_
 // of p's type) on host memory. Returns "" or why it could not run.
-std::string openblas_level3(const tileblas::Level3Problem& p);
+std::string openblas_level3(const tileblas::Problem& p);
 
 // Counts of what a plan ran, by operation.
 struct PlanCounts {
@@ -33,15 +32,15 @@ struct PlanCounts {
 
 class CpuLevel3Backend final : public tileblas::Level3Backend {
  public:
-  // `triangles`: the GEMM computes a triangle of C (GemmProblem::c_triangle), as the device's
+  // `triangles`: the GEMM computes a triangle of C (Problem::c_triangle), as the device's
   // kernels do; else gemm_supports() refuses such problems, as for a type without such kernels.
   explicit CpuLevel3Backend(bool triangles = true) : triangles_(triangles) {}
 
   // A triangle of C: OpenBLAS on a copy of C, then that triangle copied into C. Where the problem
-  // says op(A) or op(B) is zero outside a triangle (GemmProblem::a_nonzero, b_nonzero), it checks
+  // says op(A) or op(B) is zero outside a triangle (Problem::a_nonzero, b_nonzero), it checks
   // that it is, exactly, and fails the GEMM otherwise.
-  cudaError_t gemm(const tileblas::GemmProblem& p) override;
-  bool gemm_supports(const tileblas::GemmProblem& p) override;
+  cudaError_t gemm(const tileblas::Problem& p) override;
+  bool gemm_supports(const tileblas::Problem& p) override;
   cudaError_t tri_update(const tileblas::TriUpdateProblem& p) override;
   cudaError_t tri_fill(const tileblas::TriFillProblem& p) override;
   cudaError_t tri_block(const tileblas::TriBlockProblem& p) override;

@@ -90,7 +90,7 @@ void poison(std::vector<float>& v) {
   for (float& x : v) x = nan_value();
 }
 
-void gemm_reference(const tileblas::GemmProblem& p, std::vector<double>& out,
+void gemm_reference(const tileblas::Problem& p, std::vector<double>& out,
                     std::vector<double>& scale) {
   const float* a = static_cast<const float*>(p.a);
   const float* b = static_cast<const float*>(p.b);
@@ -118,9 +118,8 @@ void gemm_reference(const tileblas::GemmProblem& p, std::vector<double>& out,
   }
 }
 
-std::string check_gemm(const tileblas::GemmProblem& p, const float* c,
-                       const std::vector<double>& ref, const std::vector<double>& scale, double eps,
-                       double tol_factor) {
+std::string check_gemm(const tileblas::Problem& p, const float* c, const std::vector<double>& ref,
+                       const std::vector<double>& scale, double eps, double tol_factor) {
   char msg[256];
   const double kfactor = double(std::max<int64_t>(p.k, 1)) + 2.0;
   for (int64_t j = 0; j < p.n; ++j) {
@@ -140,7 +139,7 @@ std::string check_gemm(const tileblas::GemmProblem& p, const float* c,
   return "";
 }
 
-std::string check_padding(const tileblas::GemmProblem& p, const float* c, const float* before) {
+std::string check_padding(const tileblas::Problem& p, const float* c, const float* before) {
   for (int64_t j = 0; j < p.n; ++j) {
     for (int64_t i = p.m; i < p.ldc; ++i) {
       size_t at = size_t(i + j * p.ldc);
@@ -158,7 +157,7 @@ double norm2(const std::vector<float>& v) {
   return std::sqrt(s);
 }
 
-void openblas_gemm_reference(const tileblas::GemmProblem& p, const std::vector<float>& a,
+void openblas_gemm_reference(const tileblas::Problem& p, const std::vector<float>& a,
                              const std::vector<float>& b, const std::vector<float>& c,
                              std::vector<double>& out, std::vector<double>& scale) {
   const tbtest::OpenBlas& blas = tbtest::OpenBlas::get();

@@ -68,25 +68,24 @@ void poison(std::vector<float>& v);
 // C = alpha*op(A)*op(B) + beta*C in float64 on host fp32 data (the problem's a/b/c point to host
 // floats; C is read only when beta != 0). Returns the m x n result (column-major, ld = m) and, in
 // `scale`, per element |alpha|*sum|a||b| + |beta||c| for the error bound.
-void gemm_reference(const tileblas::GemmProblem& p, std::vector<double>& out,
+void gemm_reference(const tileblas::Problem& p, std::vector<double>& out,
                     std::vector<double>& scale);
 
 // The same by OpenBLAS, in fp32 (the bound's own rounding is far below the tolerance it feeds), on
 // the host copies a, b, c of the problem's operands (laid out as p's leading dimensions say; the
 // problem's pointers are not read). Fails the calling test if OpenBLAS cannot be loaded.
-void openblas_gemm_reference(const tileblas::GemmProblem& p, const std::vector<float>& a,
+void openblas_gemm_reference(const tileblas::Problem& p, const std::vector<float>& a,
                              const std::vector<float>& b, const std::vector<float>& c,
                              std::vector<double>& out, std::vector<double>& scale);
 
 // Checks C (host, column-major, ldc) against the reference: |c - ref| <= tol_factor * eps *
 // (k + 2) * scale elementwise (NaN never passes). Returns "" or a message naming the element.
-std::string check_gemm(const tileblas::GemmProblem& p, const float* c,
-                       const std::vector<double>& ref, const std::vector<double>& scale, double eps,
-                       double tol_factor);
+std::string check_gemm(const tileblas::Problem& p, const float* c, const std::vector<double>& ref,
+                       const std::vector<double>& scale, double eps, double tol_factor);
 
 // Checks that rows m..ldc-1 of the first n columns of C equal `before` bit for bit (the padding
 // rows a GEMM must not write). Returns "" or a message.
-std::string check_padding(const tileblas::GemmProblem& p, const float* c, const float* before);
+std::string check_padding(const tileblas::Problem& p, const float* c, const float* before);
 
 // Euclidean norm (asserting a nonzero norm guards against tests that compare zeros).
 double norm2(const std::vector<float>& v);
