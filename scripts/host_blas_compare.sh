@@ -20,7 +20,9 @@
 # above 4096; a --l3_routines list too long for that ends in "not run" rows. Estimated from the
 # real routines' and ?gemm_'s rates on the H100/H200 machines: ztrsm,ctrsm,zsyrk,csyrk,zherk,cherk
 # at 1024, 4096, 8192 take 2-3 minutes (OpenBLAS ~50 s, NVBLAS ~30-45 s, tileblas ~25 s, much of
-# it making the 8192 data), ztrmm,ctrmm,zhemm,chemm about 2 more: run those as a second call.
+# it making the 8192 data), ztrmm,ctrmm,zhemm,chemm about 2 more: run those as a second call, and
+# zsymm,csymm,zsyr2k,csyr2k,zher2k,cher2k as a third (not yet timed there: symm has hemm's flops,
+# syr2k and her2k twice syrk's and herk's, so expect more than the second call's time).
 #
 # Usage: host_blas_compare.sh [--quick] [--level3] [--l3_routines LIST] [--l3_sizes LIST] [--repeat N]
 #                             [--bin PATH] [--tileblas PATH] [--nvblas PATH] [OUTDIR]
@@ -29,7 +31,8 @@
 #   --level3     Level-3 routines (default strsm, dtrsm, ssyrk, dsyrk) at 1024, 4096, 8192 instead
 #                of ?gemm_ (OpenBLAS's double and complex routines not above 4096)
 #   --l3_routines  the Level-3 routines to run, in this order (comma-separated names: ?trsm, ?trmm,
-#                ?syrk in s, d, c, z; ?herk, ?hemm in c, z; e.g. ztrsm,ctrsm,zherk,cherk)
+#                ?syrk, ?syr2k, ?symm in s, d, c, z; ?herk, ?her2k, ?hemm in c, z; e.g.
+#                ztrsm,ctrsm,zherk,cherk)
 #   --l3_sizes   with --level3: these sizes instead (comma-separated, e.g. 64,128,256,512)
 #   --repeat N   run the configurations N times in turn (OpenBLAS, NVBLAS, tileblas, OpenBLAS, ...;
 #                N times the time): each row takes each configuration's run of median rate
@@ -93,6 +96,7 @@ if [ "$quick" = 1 ]; then
   sizes=8,16,32,64,128 beta_sizes=64 target=0.01 ob_skip=""
   deadline_openblas=60 deadline_nvblas=60 deadline_tileblas=60
   all_l3=strsm,dtrsm,ctrsm,ztrsm,strmm,dtrmm,ctrmm,ztrmm,ssyrk,dsyrk,csyrk,zsyrk,cherk,zherk,chemm,zhemm
+  all_l3+=,ssymm,dsymm,csymm,zsymm,ssyr2k,dsyr2k,csyr2k,zsyr2k,cher2k,zher2k
   l3_routines=${l3_routines:-$all_l3}
   routine_args=(--routines=$gemm,$l3_routines --l3_sizes=64,128)
 elif [ "$level3" = 1 ]; then

@@ -2,7 +2,7 @@
 """Joins the three runs of bench/host_compare (tileblas_host_blas_compare) made by
 scripts/host_blas_compare.sh into one table: host-pointer ?gemm_ under OpenBLAS alone, NVBLAS
 preloaded and tileblas preloaded, on the same machine in the same run (and the Level-3 routines
-?trsm_, ?trmm_, ?syrk_, ?herk_, ?hemm_ where the runs have them).
+?trsm_, ?trmm_, ?syrk_, ?herk_, ?syr2k_, ?her2k_, ?symm_, ?hemm_ where the runs have them).
 
 Row per (routine, n, beta): tileblas GFLOP/s, OpenBLAS, NVBLAS, tileblas/OpenBLAS, tileblas/NVBLAS,
 where tileblas ran the call, GPU model, date. A configuration that was not run (no GPU, skipped by
@@ -11,8 +11,8 @@ the time budget, failed) shows "not run"; the reasons follow the table.
 Checks (a failure prints a FAIL line and makes the exit status 1):
 - each routine a run timed resolved to its library (a preload that did not interpose would
   otherwise pass as the library it replaced);
-- each run's own check (three elements of C against a long double dot product; herk's diagonal
-  real; syrk's and herk's other triangle left as it was);
+- each run's own check (three elements of C against a long double dot product; herk's and
+  her2k's diagonal real; syrk's, herk's, syr2k's and her2k's other triangle left as it was);
 - the same three elements of the NVBLAS and tileblas runs agree with the OpenBLAS run's values
   within the sum of the two runs' tolerances.
 
@@ -35,9 +35,10 @@ import sys
 
 CONFIGS = ("openblas", "nvblas", "tileblas")
 LIBRARY_OF = {"openblas": "openblas", "nvblas": "nvblas", "tileblas": "tileblas"}
-# Row order: by operation, then type; herk and hemm exist in the complex types only.
-ROUTINES = tuple(t + op for op in ("gemm_", "trsm_", "trmm_", "syrk_", "herk_", "hemm_")
-                 for t in ("cz" if op in ("herk_", "hemm_") else "sdcz"))
+# Row order: by operation, then type; herk, her2k and hemm exist in the complex types only.
+ROUTINES = tuple(t + op
+                 for op in ("gemm_", "trsm_", "trmm_", "syrk_", "herk_", "syr2k_", "her2k_", "symm_", "hemm_")
+                 for t in ("cz" if op in ("herk_", "her2k_", "hemm_") else "sdcz"))
 # Each operation as bench/host_compare calls it, and its flops a call as LAPACK's timers count them
 # (LAWN 41) in s, d and in c, z (None: no such routine), for the footnotes.
 OPERATIONS = {
@@ -49,12 +50,18 @@ OPERATIONS = {
               "n^2(n+1)", "4n^2(n+1)"),
     "herk_": ("C = A A^H (lower, N, k = n, beta 0), its diagonal real and an element above it left as it was",
               None, "4n^2(n+1)"),
+    "syr2k_": ("C = A B^T + B A^T (lower, N, k = n, beta 0), an element above the diagonal left as it was",
+               "2n^3 + n", "8n^3 + 2n"),
+    "her2k_": ("C = A B^H + B A^H (lower, N, k = n, beta 0), its diagonal real and an element above "
+               "it left as it was", None, "8n^3 + 2n"),
+    "symm_": ("C = A B (side L, lower, beta 0), A symmetric from its lower triangle: its upper triangle random "
+              "and not to be read", "2n^3", "8n^3"),
     "hemm_": ("C = A B (side L, lower, beta 0), A hermitian from its lower triangle: its upper triangle and "
               "the imaginary parts of its diagonal random and not to be read", None, "8n^3"),
 }
 BETA_OF = {"NN": "0", "NN_beta": "!=0", "LN": "0", "LL": "0", "LLNN": "-"}
 _RUN_SUFFIX = re.compile(r"(/(manual_time|real_time|process_time|iterations:\d+|repeats:\d+|threads:\d+))+$")
-_NAME = re.compile(r"^host_(?:gemm|l3)/([sdcz](?:gemm|trsm|trmm|syrk|herk|hemm)_)/(\d+)/(NN|NN_beta|LLNN|LN|LL)$")
+_NAME = re.compile(r"^host_(?:gemm|l3)/([sdcz](?:gemm|trsm|trmm|syrk|herk|syr2k|her2k|symm|hemm)_)/(\d+)/(NN|NN_beta|LLNN|LN|LL)$")
 
 
 def load(path):

@@ -1,9 +1,10 @@
 // Host-pointer BLAS as a program that links a BLAS sees it: ?gemm_ (s, d, c, z), the Level-3
-// routines ?trsm_, ?trmm_, ?syrk_ (s, d, c, z) and ?herk_, ?hemm_ (c, z), by their standard Fortran
-// names, on square n x n matrices in ordinary host memory. This binary links the CPU BLAS the
-// normal way (-lopenblas) and nothing of tileblas; scripts/host_blas_compare.sh runs it under
-// three configurations (OpenBLAS alone, NVBLAS preloaded, tileblas preloaded) and
-// scripts/host_compare_table.py joins the three JSON outputs into one table.
+// routines ?trsm_, ?trmm_, ?syrk_, ?syr2k_, ?symm_ (s, d, c, z) and ?herk_, ?her2k_, ?hemm_ (c, z),
+// by their standard Fortran names, on square n x n matrices in ordinary host memory. This binary
+// links the CPU BLAS the normal way (-lopenblas) and nothing of tileblas;
+// scripts/host_blas_compare.sh runs it under three configurations (OpenBLAS alone, NVBLAS
+// preloaded, tileblas preloaded) and scripts/host_compare_table.py joins the three JSON outputs
+// into one table.
 //
 // --routines=LIST names the routines, run in that order (default dgemm_,zgemm_,cgemm_,sgemm_; the
 // trailing underscore may be left out). One benchmark per (routine, n, beta):
@@ -12,7 +13,9 @@
 // routines at --l3_sizes, alpha 1 and beta 0: "host_l3/?trsm_/<n>/LLNN" (B = A^-1 B, A lower,
 // non-unit) and "host_l3/?trmm_/<n>/LLNN" (B = A B), both in place with B restored untimed before
 // every call; "host_l3/?syrk_/<n>/LN" and "host_l3/?herk_/<n>/LN" (C's lower triangle = A A^T,
-// A A^H; k = n); "host_l3/?hemm_/<n>/LL" (C = A B, A hermitian, given by its lower triangle).
+// A A^H; k = n); "host_l3/?syr2k_/<n>/LN" and "host_l3/?her2k_/<n>/LN" (C's lower triangle =
+// A B^T + B A^T, A B^H + B A^H; k = n); "host_l3/?symm_/<n>/LL" and "host_l3/?hemm_/<n>/LL"
+// (C = A B, A symmetric, hermitian, given by its lower triangle).
 // Method, per benchmark: random data in [-1, 1) (the same in every configuration); one warm-up
 // call, untimed (tileblas's first call of a type measures its cost model's rates, NVBLAS's first
 // call initialises the GPU, staging buffers grow), and a second where the first took 0.25-2 s; 0.5
@@ -25,13 +28,13 @@
 // gflops_best (fastest rep), reps, batch, warmup_ms. The check: three elements of the lower
 // triangle of C (from the last timed call; with beta != 0 from one more call on C reset) against a
 // long double sum (check_ok, err_ratio = largest error / tolerance), their values v<i>_re/v<i>_im
-// and tolerances tol<i>, which the table script compares across the three runs; herk's diagonal
-// elements must be real, and syrk's and herk's C(0, n-1), above the diagonal, as it was. When
-// tileblas is in the process: tileblas_route (1 CPU, 2 GPU) and, as the label, the kernel of the
-// checked call. Skipped as "not run" (error_message in the JSON): n above --skip_above for that
-// routine's type letter; calls predicted (from the rate this run measured at the routine's
-// previous size) to take longer than --max_call_seconds each; benchmarks that would end after
-// --deadline_seconds from the start.
+// and tolerances tol<i>, which the table script compares across the three runs; herk's and her2k's
+// diagonal elements must be real, and syrk's, herk's, syr2k's and her2k's C(0, n-1), above the
+// diagonal, as it was. When tileblas is in the process: tileblas_route (1 CPU, 2 GPU) and, as the
+// label, the kernel of the checked call. Skipped as "not run" (error_message in the JSON): n above
+// --skip_above for that routine's type letter; calls predicted (from the rate this run measured at
+// the routine's previous size) to take longer than --max_call_seconds each; benchmarks that would
+// end after --deadline_seconds from the start.
 // Context: the library each timed routine's symbol resolved to (<routine>from: a preload that did
 // not interpose shows), OpenBLAS's configuration and threads, the options.
 #include <dlfcn.h>
@@ -70,6 +73,12 @@ template <class T, class S = T>
 using SyrkFn = void(const char* uplo, const char* trans, const int* n, const int* k, const S* alpha,
                     const T* a, const int* lda, const S* beta, T* c, const int* ldc, size_t,
                     size_t);
+// ?syr2k_, and ?her2k_ with S real (its beta).
+template <class T, class S = T>
+using Syr2kFn = void(const char* uplo, const char* trans, const int* n, const int* k,
+                     const T* alpha, const T* a, const int* lda, const T* b, const int* ldb,
+                     const S* beta, T* c, const int* ldc, size_t, size_t);
+// ?symm_ and ?hemm_.
 template <class T>
 using HemmFn = void(const char* side, const char* uplo, const int* m, const int* n, const T* alpha,
                     const T* a, const int* lda, const T* b, const int* ldb, const T* beta, T* c,
@@ -92,32 +101,44 @@ SyrkFn<C32> csyrk_;
 SyrkFn<C64> zsyrk_;
 SyrkFn<C32, float> cherk_;
 SyrkFn<C64, double> zherk_;
-HemmFn<C32> chemm_;
-HemmFn<C64> zhemm_;
+Syr2kFn<float> ssyr2k_;
+Syr2kFn<double> dsyr2k_;
+Syr2kFn<C32> csyr2k_;
+Syr2kFn<C64> zsyr2k_;
+Syr2kFn<C32, float> cher2k_;
+Syr2kFn<C64, double> zher2k_;
+HemmFn<float> ssymm_;
+HemmFn<double> dsymm_;
+HemmFn<C32> csymm_, chemm_;
+HemmFn<C64> zsymm_, zhemm_;
 }
 
 namespace {
 
-// Each type's routines (herk and hemm: complex types only).
+// Each type's routines (herk, her2k and hemm: complex types only).
 template <class T>
 struct Blas;
 template <>
 struct Blas<float> {
   static constexpr auto gemm = sgemm_, trsm = strsm_, trmm = strmm_, syrk = ssyrk_;
+  static constexpr auto syr2k = ssyr2k_, symm = ssymm_;
 };
 template <>
 struct Blas<double> {
   static constexpr auto gemm = dgemm_, trsm = dtrsm_, trmm = dtrmm_, syrk = dsyrk_;
+  static constexpr auto syr2k = dsyr2k_, symm = dsymm_;
 };
 template <>
 struct Blas<C32> {
   static constexpr auto gemm = cgemm_, trsm = ctrsm_, trmm = ctrmm_, syrk = csyrk_;
-  static constexpr auto herk = cherk_, hemm = chemm_;
+  static constexpr auto syr2k = csyr2k_, symm = csymm_;
+  static constexpr auto herk = cherk_, her2k = cher2k_, hemm = chemm_;
 };
 template <>
 struct Blas<C64> {
   static constexpr auto gemm = zgemm_, trsm = ztrsm_, trmm = ztrmm_, syrk = zsyrk_;
-  static constexpr auto herk = zherk_, hemm = zhemm_;
+  static constexpr auto syr2k = zsyr2k_, symm = zsymm_;
+  static constexpr auto herk = zherk_, her2k = zher2k_, hemm = zhemm_;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -138,7 +159,7 @@ template <class T>
 constexpr bool kComplex = !std::is_same_v<T, typename Real<T>::type>;
 
 // The operations this binary times (the values seed the data: new ones go last).
-enum class Op { kGemm, kTrsm, kSyrk, kTrmm, kHerk, kHemm };
+enum class Op { kGemm, kTrsm, kSyrk, kTrmm, kHerk, kHemm, kSymm, kSyr2k, kHer2k };
 
 struct OpInfo {
   Op op;
@@ -149,7 +170,9 @@ struct OpInfo {
 };
 constexpr OpInfo kOps[] = {{Op::kGemm, "gemm_", "NN", false},   {Op::kTrsm, "trsm_", "LLNN", false},
                            {Op::kTrmm, "trmm_", "LLNN", false}, {Op::kSyrk, "syrk_", "LN", false},
-                           {Op::kHerk, "herk_", "LN", true},    {Op::kHemm, "hemm_", "LL", true}};
+                           {Op::kHerk, "herk_", "LN", true},    {Op::kHemm, "hemm_", "LL", true},
+                           {Op::kSymm, "symm_", "LL", false},   {Op::kSyr2k, "syr2k_", "LN", false},
+                           {Op::kHer2k, "her2k_", "LN", true}};
 
 // A routine to time: its type letter and operation.
 struct Routine {
@@ -160,8 +183,9 @@ struct Routine {
 
 // Flops of one call on n x n operands as LAPACK's timers count them (LAWN 41): M multiplications
 // and A additions, M + A real flops in the real types and 6M + 2A in the complex ones.
-// gemm, hemm: M = A = n^3; trsm, trmm (side L, n right-hand sides): M = n^2(n+1)/2,
-// A = n^2(n-1)/2; syrk, herk (k = n): M = A = n^2(n+1)/2.
+// gemm, symm, hemm: M = A = n^3; trsm, trmm (side L, n right-hand sides): M = n^2(n+1)/2,
+// A = n^2(n-1)/2; syrk, herk (k = n): M = A = n^2(n+1)/2; syr2k, her2k (k = n): M = k n^2 = n^3,
+// A = k n^2 + n = n^3 + n.
 double flop_count(Op op, bool complex, double n) {
   double mults = n * n * n, adds = mults;
   if (op == Op::kTrsm || op == Op::kTrmm) {
@@ -169,6 +193,8 @@ double flop_count(Op op, bool complex, double n) {
     adds = n * n * (n - 1) / 2;
   } else if (op == Op::kSyrk || op == Op::kHerk) {
     mults = adds = n * n * (n + 1) / 2;
+  } else if (op == Op::kSyr2k || op == Op::kHer2k) {
+    adds = mults + n;
   }
   return complex ? 6 * mults + 2 * adds : mults + adds;
 }
@@ -293,8 +319,9 @@ void host_call(benchmark::State& state, Routine r, int n, bool with_beta) {
 
   // The same data in every configuration: seeds from the routine, n and the operand. trsm's and
   // trmm's A is lower triangular with entries of size 1/n off the diagonal and a diagonal in
-  // [1, 2): well conditioned, so the solve is a fair test of accuracy. hemm's A is random whole:
-  // its upper triangle and the imaginary parts of its diagonal must not be read.
+  // [1, 2): well conditioned, so the solve is a fair test of accuracy. symm's and hemm's A is
+  // random whole: its upper triangle (and hemm: the imaginary parts of its diagonal) must not be
+  // read.
   const uint64_t seed = (uint64_t(r.letter) << 40) ^ (uint64_t(int(op)) << 32) ^ (uint64_t(n) << 8);
   const size_t count = size_t(n) * size_t(n);
   std::vector<T> a = random_matrix<T>(count, seed + 1);
@@ -311,7 +338,7 @@ void host_call(benchmark::State& state, Routine r, int n, bool with_beta) {
   }
   std::vector<T> c = triangular ? b : c0;  // trsm, trmm: B, in place
   // The Level-3 routines run with alpha 1 and beta 0 only (with_beta is ?gemm_'s), so herk's real
-  // scalars are these.
+  // scalars and her2k's real beta are these.
   const T alpha = with_beta ? make_scalar<T>(0.75, 0.25) : make_scalar<T>(1.0, 0.0);
   const T beta = with_beta ? make_scalar<T>(-0.5, 0.5) : make_scalar<T>(0.0, 0.0);
   const R alpha_re = std::real(alpha), beta_re = std::real(beta);
@@ -335,6 +362,18 @@ void host_call(benchmark::State& state, Routine r, int n, bool with_beta) {
       case Op::kHemm:
         if constexpr (kComplex<T>) {
           Fn::hemm("L", "L", &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n, 1, 1);
+        }
+        return;
+      case Op::kSymm:
+        return Fn::symm("L", "L", &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n,
+                        1, 1);
+      case Op::kSyr2k:
+        return Fn::syr2k("L", "N", &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n,
+                         1, 1);
+      case Op::kHer2k:
+        if constexpr (kComplex<T>) {
+          Fn::her2k("L", "N", &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta_re, c.data(), &n, 1,
+                    1);
         }
         return;
     }
@@ -389,11 +428,12 @@ void host_call(benchmark::State& state, Routine r, int n, bool with_beta) {
   // The check, on the output as the last timed call left it (beta == 0: C was not read; trsm and
   // trmm: from the restored B), or, with beta != 0, after one more call on C reset: three elements
   // of the lower triangle against a long double sum of left(i, p) right(p, j), op's two factors
-  // (trsm: A X, X the computed solution, against alpha B). Tolerance per element:
+  // (trsm: A X, X the computed solution, against alpha B; syr2k, her2k: two products per p, the
+  // second with A and B swapped). Tolerance per element:
   // 16 sqrt(terms) eps ||terms||_2 (rounding errors of a sum grow as a random walk; 16 leaves a
   // wide margin, and TF32-like precision still fails it by far on mixed-sign sums) plus a few eps
-  // of |beta c| and sqrt(terms) eps of the result. herk: the diagonal's imaginary parts must be
-  // zero. syrk, herk: an element above the diagonal must be as it was.
+  // of |beta c| and sqrt(terms) eps of the result. herk, her2k: the diagonal's imaginary parts must
+  // be zero. syrk, herk, syr2k, her2k: an element above the diagonal must be as it was.
   if (with_beta) {
     c = c0;
     call();
@@ -405,16 +445,25 @@ void host_call(benchmark::State& state, Routine r, int n, bool with_beta) {
     kernel = g_tileblas_last_kernel ? g_tileblas_last_kernel() : "";
   }
   const auto at = [n](const std::vector<T>& m, int i, int j) { return wide(m[size_t(j) * n + i]); };
-  const auto left = [&](int i, int p) {
-    if (op != Op::kHemm || p < i) return at(a, i, p);
+  // syr2k's and her2k's second product per p (swapped): B(i, p) A(j, p), B(i, p) conj(A(j, p));
+  // her2k scales it by conj(alpha), which is alpha here (the Level-3 routines run with alpha 1).
+  const bool rank2k = op == Op::kSyr2k || op == Op::kHer2k;
+  const auto left = [&](int i, int p, bool swapped) {
+    if (swapped) return at(b, i, p);
+    if (p < i || (op != Op::kSymm && op != Op::kHemm)) return at(a, i, p);
+    if (op == Op::kSymm) return at(a, p, i);                            // symmetric from below
     return p == i ? Wide(at(a, i, i).real()) : std::conj(at(a, p, i));  // hermitian from below
   };
-  const auto right = [&](int p, int j) {
+  const auto right = [&](int p, int j, bool swapped) {
     switch (op) {
       case Op::kSyrk:
         return at(a, j, p);
       case Op::kHerk:
         return std::conj(at(a, j, p));
+      case Op::kSyr2k:
+        return at(swapped ? a : b, j, p);
+      case Op::kHer2k:
+        return std::conj(at(swapped ? a : b, j, p));
       case Op::kTrsm:
         return at(c, p, j);
       default:
@@ -429,15 +478,18 @@ void host_call(benchmark::State& state, Routine r, int n, bool with_beta) {
     Wide sum = 0;
     long double sq = 0;
     for (int p = 0; p < (triangular ? i + 1 : n); ++p) {
-      const Wide x = left(i, p), y = right(p, j);
-      sum += x * y;
-      sq += std::norm(x) * std::norm(y);
+      for (bool swapped : {false, true}) {
+        if (swapped && !rank2k) break;
+        const Wide x = left(i, p, swapped), y = right(p, j, swapped);
+        sum += x * y;
+        sq += std::norm(x) * std::norm(y);
+      }
     }
     const Wide cij0 = at(c0, i, j);
     const Wide ref =
         op == Op::kTrsm ? wide(alpha) * at(b, i, j) : wide(alpha) * sum + wide(beta) * cij0;
     const Wide got = op == Op::kTrsm ? sum : at(c, i, j);
-    const long double terms = kComplex<T> ? 2.0L * n : n;
+    const long double terms = (kComplex<T> ? 2.0L * n : n) * (rank2k ? 2 : 1);
     const long double scale = op == Op::kTrsm ? 1.0L : std::abs(wide(alpha));
     // The result's own magnitude enters with sqrt(terms) too: where the terms do not cancel (the
     // diagonal of syrk, all squares) the rounding errors grow with the partial sums, which reach
@@ -459,7 +511,7 @@ void host_call(benchmark::State& state, Routine r, int n, bool with_beta) {
                    routine.c_str(), n, with_beta ? " beta!=0" : "", i, j, got.real(), got.imag(),
                    ref.real(), ref.imag(), ratio);
     }
-    if (op == Op::kHerk && i == j && got.imag() != 0) {
+    if ((op == Op::kHerk || op == Op::kHer2k) && i == j && got.imag() != 0) {
       std::fprintf(stderr,
                    "[host-compare] FAIL %s n=%d: C(%d, %d), on the diagonal, has imaginary part "
                    "%.3Lg, not 0\n",
@@ -467,7 +519,7 @@ void host_call(benchmark::State& state, Routine r, int n, bool with_beta) {
       worst = std::max(worst, 2.0);
     }
   }
-  if ((op == Op::kSyrk || op == Op::kHerk) && n > 1 &&
+  if ((op == Op::kSyrk || op == Op::kHerk || rank2k) && n > 1 &&
       !(c[size_t(n - 1) * n] == c0[size_t(n - 1) * n])) {
     std::fprintf(stderr,
                  "[host-compare] FAIL %s n=%d: C(0, n-1), above the diagonal, was written\n",
@@ -534,8 +586,8 @@ Routine parse_routine(std::string name) {
     if (typed && name.substr(1) == info.name) return {name[0], &info};
   }
   std::fprintf(stderr,
-               "--routines: %s is not timed here (?gemm_, ?trsm_, ?trmm_, ?syrk_ in s, d, c, z; "
-               "?herk_, ?hemm_ in c, z)\n",
+               "--routines: %s is not timed here (?gemm_, ?trsm_, ?trmm_, ?syrk_, ?syr2k_, ?symm_ "
+               "in s, d, c, z; ?herk_, ?her2k_, ?hemm_ in c, z)\n",
                name.c_str());
   std::exit(2);
 }
