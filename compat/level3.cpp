@@ -73,10 +73,7 @@ constexpr Names kNames[kOperationCount - 1][4] = {
 };
 
 constexpr const Names& names_of(Operation op, DataType t) {
-  return kNames[int(op) - int(Operation::kSymm)][t == DataType::kF64   ? 1
-                                                 : t == DataType::kC32 ? 2
-                                                 : t == DataType::kC64 ? 3
-                                                                       : 0];
+  return kNames[int(op) - int(Operation::kSymm)][cpu_blas::letter_index(t)];
 }
 
 int64_t max1(int64_t x) { return x > 1 ? x : 1; }

@@ -27,21 +27,6 @@ NameSet effective(NameSet s) { return s == NameSet::kStandard ? library_name_set
 
 bool is_standard(NameSet s) { return s == NameSet::kStandard || s == NameSet::kStandardIlp64; }
 
-const char* stem_of(Routine r) {
-  static const std::array<std::string, kRoutineCount> stems = [] {
-    std::array<std::string, kRoutineCount> st;
-    for (int op = 0; op < kOperationCount; ++op) {
-      for (int t = 0; t < 4; ++t)
-        st[size_t(op * 4 + t)] = "sdcz"[t] + std::string(name_of(Operation(op)));
-    }
-    st[size_t(Routine::kSaxpy)] = "saxpy";
-    st[size_t(Routine::kSomatcopy)] = "somatcopy";
-    st[size_t(Routine::kSimatcopy)] = "simatcopy";
-    return st;
-  }();
-  return stems[size_t(r)].c_str();
-}
-
 std::string dl_error() {
   const char* e = dlerror();
   return e ? e : "unknown dlerror";
@@ -385,6 +370,21 @@ void call_simatcopy(void* fn, char order, char trans, I rows, I cols, float alph
 }
 
 }  // namespace
+
+const char* stem_of(Routine r) {
+  static const std::array<std::string, kRoutineCount> stems = [] {
+    std::array<std::string, kRoutineCount> st;
+    for (int op = 0; op < kOperationCount; ++op) {
+      for (int t = 0; t < 4; ++t)
+        st[size_t(op * 4 + t)] = "sdcz"[t] + std::string(name_of(Operation(op)));
+    }
+    st[size_t(Routine::kSaxpy)] = "saxpy";
+    st[size_t(Routine::kSomatcopy)] = "somatcopy";
+    st[size_t(Routine::kSimatcopy)] = "simatcopy";
+    return st;
+  }();
+  return stems[size_t(r)].c_str();
+}
 
 void set_library_name_set(NameSet s) { g_library_set.store(s); }
 

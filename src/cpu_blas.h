@@ -70,14 +70,16 @@ std::string cblas_name(NameSet s, const char* routine);    // "scipy_" "cblas_" 
 // (sgemm, zher2k, ...: routine_of()), then these.
 enum class Routine : uint8_t { kSaxpy = kOperationCount * 4, kSomatcopy, kSimatcopy };
 constexpr int kRoutineCount = int(Routine::kSimatcopy) + 1;
+// The BLAS type letter of `type` as an index: s 0, d 1, c 2, z 3 (16-bit data: s, widened).
+constexpr int letter_index(DataType type) {
+  return type == DataType::kF64 ? 1 : type == DataType::kC32 ? 2 : type == DataType::kC64 ? 3 : 0;
+}
 // The routine that computes `op` on `type` (16-bit GEMM data is widened to fp32: sgemm).
 constexpr Routine routine_of(Operation op, DataType type) {
-  const int t = type == DataType::kF64   ? 1
-                : type == DataType::kC32 ? 2
-                : type == DataType::kC64 ? 3
-                                         : 0;
-  return Routine(int(op) * 4 + t);
+  return Routine(int(op) * 4 + letter_index(type));
 }
+// Its Fortran name's stem ("sgemm", "zher2k", "saxpy").
+const char* stem_of(Routine r);
 
 // The largest integer argument set s's routine r takes on the CPU: INT32_MAX when it runs on a BLAS
 // with 32-bit integers (a 32-bit set, or a 64-bit set whose library is not in the process), else

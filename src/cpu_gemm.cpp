@@ -157,11 +157,7 @@ const char* cpu_gemm_label(const Problem& p, CpuGemmPath path) {
                                            {"cpu_blas dgemm_", "cpu_blas dgemm_ on the host team"},
                                            {"cpu_blas cgemm_", "cpu_blas cgemm_ on the host team"},
                                            {"cpu_blas zgemm_", "cpu_blas zgemm_ on the host team"}};
-  const int routine = p.type == DataType::kF64   ? 1
-                      : p.type == DataType::kC32 ? 2
-                      : p.type == DataType::kC64 ? 3
-                                                 : 0;
-  return kLabels[routine][path == CpuGemmPath::kCpuBlasOnTeam ? 1 : 0];
+  return kLabels[cpu_blas::letter_index(p.type)][path == CpuGemmPath::kCpuBlasOnTeam ? 1 : 0];
 }
 
 }  // namespace tileblas

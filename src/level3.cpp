@@ -170,10 +170,8 @@ struct Level3Dispatch {
   const char* cpu_blas_label() const {
     static const std::vector<std::string> labels = [] {
       std::vector<std::string> l;
-      for (int op = 0; op < kOperationCount; ++op) {  // in routine_of()'s order
-        for (const char letter : {'s', 'd', 'c', 'z'}) {
-          l.push_back(std::string("cpu_blas ") + letter + name_of(Operation(op)) + "_");
-        }
+      for (int r = 0; r < cpu_blas::kRoutineCount; ++r) {
+        l.push_back(std::string("cpu_blas ") + cpu_blas::stem_of(cpu_blas::Routine(r)) + "_");
       }
       return l;
     }();
