@@ -439,18 +439,14 @@ struct Level3Point {
   }
 };
 
-// A threaded CPU BLAS's workers spin for a while after each call (OpenBLAS: 2^28 ticks of its
-// timer, 0.08-0.15 s), on the cores the host plan's team runs on. In that window the team's parts
-// wait for cores: on the H100 host a host-plan point measured after another routine's CPU BLAS
-// points took 251 us where 23 us is right (ztrmm 128), and calls made right after a calibration
-// ran 2-6x slower than those made later (dtrsm 64, ztrsm 128).
-constexpr double kCpuBlasSpinSeconds = 0.15;
-
 // The points' times: every size on the CPU BLAS, then through the GPU plan (with a device; else
-// infinite), then, once the CPU BLAS's workers have stopped spinning (kCpuBlasSpinSeconds after
-// its last point), as the host plan (its GEMMs routed by `rates`; where it handles the routine).
-// So neither the host plan's points nor the caller's calls after them share the cores with the
-// CPU BLAS's spinning workers. false where a GPU run failed.
+// infinite), then, once the CPU BLAS's workers have stopped spinning (cpu_blas::kWorkersSpinSeconds
+// after its last point), as the host plan (its GEMMs routed by `rates`; where it handles the
+// routine). So neither the host plan's points nor the caller's calls after them share the cores
+// with the CPU BLAS's spinning workers: on the H100 host a host-plan point measured after another
+// routine's CPU BLAS points took 251 us where 23 us is right (ztrmm 128), and calls made right
+// after a calibration ran 2-6x slower than those made later (dtrsm 64, ztrsm 128). false where a
+// GPU run failed.
 bool measure_level3_points(const Problem& like, Device* device, const Rates& rates,
                            Level3Points* pts) {
   std::vector<Level3Point> points;
@@ -472,9 +468,9 @@ bool measure_level3_points(const Problem& like, Device* device, const Rates& rat
     });
   }
   if (level3_plan_handles(points[0].p)) {
-    std::this_thread::sleep_until(cpu_blas_done +
-                                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(
-                                      std::chrono::duration<double>(kCpuBlasSpinSeconds)));
+    std::this_thread::sleep_until(
+        cpu_blas_done + std::chrono::duration_cast<std::chrono::steady_clock::duration>(
+                            std::chrono::duration<double>(cpu_blas::kWorkersSpinSeconds)));
     // The team's workers slept through that: woken, they time the plan as calls coming one after
     // another find them (each keeps them awake for the next).
     if (CpuTeam* team = CpuTeam::get()) team->wake();

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <atomic>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -21,6 +22,13 @@ namespace tileblas::cpu_blas {
 namespace {
 
 std::atomic<NameSet> g_library_set{NameSet::kStandard};
+std::atomic<int64_t> g_last_call_ns{std::numeric_limits<int64_t>::min() / 2};
+
+int64_t steady_ns() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
 
 // kStandard read as this library's standard set.
 NameSet effective(NameSet s) { return s == NameSet::kStandard ? library_name_set() : s; }
@@ -389,6 +397,13 @@ const char* stem_of(Routine r) {
 void set_library_name_set(NameSet s) { g_library_set.store(s); }
 
 NameSet library_name_set() { return g_library_set.load(std::memory_order_relaxed); }
+
+void note_call() { g_last_call_ns.store(steady_ns(), std::memory_order_relaxed); }
+
+bool workers_may_spin() {
+  return steady_ns() - g_last_call_ns.load(std::memory_order_relaxed) <
+         int64_t(kWorkersSpinSeconds * 1e9);
+}
 
 std::string fortran_name(NameSet s, const char* routine) {
   const NameSetInfo& i = info(effective(s));

@@ -134,6 +134,16 @@ void syr2k_her2k(NameSet s, Operation op, DataType type, char uplo, char trans, 
 void trmm_trsm(NameSet s, Operation op, DataType type, char side, char uplo, char transa, char diag,
                int64_t m, int64_t n, const void* alpha, const void* a, int64_t lda, void* b,
                int64_t ldb);
+// A threaded CPU BLAS's workers spin for a while after a call that used them (OpenBLAS: 2^28 ticks
+// of its timer, 0.08-0.15 s on the H100 host), on the cores tileblas's host team (src/cpu_team.h)
+// runs on: a team's parts started in that window wait for cores (the H100 host ran csyr2k_ 128 as
+// the host plan at 46-71 GFLOP/s right after calls on OpenBLAS's routine, at 148 alone). The
+// dispatch notes every call it runs on the CPU BLAS (note_call()); workers_may_spin() says whether
+// the last one ended less than kWorkersSpinSeconds ago.
+constexpr double kWorkersSpinSeconds = 0.15;
+void note_call();
+bool workers_may_spin();
+
 // p (host pointers) on its routine above: the same routine, type and arguments a caller passed.
 // The four BLAS types only: a GEMM of 16-bit data runs on sgemm as gemm_on_cpu() (src/cpu_gemm.h)
 // widens it.

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "calibration.h"
+#include "cpu_blas.h"
 #include "cpu_gemm.h"
 #include "device.h"
 #include "dispatch.h"
@@ -170,7 +171,10 @@ struct GemmDispatch {
     return true;
   }
 
-  static void on_cpu_blas(const Problem& p) { gemm_on_cpu(p); }
+  static void on_cpu_blas(const Problem& p) {
+    gemm_on_cpu(p);
+    cpu_blas::note_call();
+  }
   const char* cpu_blas_label() const { return cpu_gemm_label(problem, CpuGemmPath::kCpuBlas); }
 };
 

@@ -93,6 +93,8 @@ struct Level3Dispatch {
     if (!pts || !(problem.flops() <= pts->small_calls.flops)) return nullptr;
     if (!all_in_host_only_range({problem.a, problem.b, problem.c})) return nullptr;
     if (pts->small_calls.path == Level3CpuPath::kHostPlan) {
+      // While the CPU BLAS's workers may still spin, route() decides (route_level3()).
+      if (cpu_blas::workers_may_spin()) return nullptr;
       run_level3_on_host(problem, *pts->rates);
       *why = "host data, measured for this routine: the host plan up to this size";
       return plan_label(problem.op, true);
@@ -132,7 +134,7 @@ struct Level3Dispatch {
       }
     }
     return route_level3(p, site.where, config(), site.caps(), site.no_device_why, plan_supports,
-                        rates, points);
+                        rates, points, cpu_blas::workers_may_spin());
   }
 
   const char* run_own_cpu_path(const Level3Route& route, const CallSite&) const {
@@ -164,7 +166,10 @@ struct Level3Dispatch {
     return false;
   }
 
-  static void on_cpu_blas(const Problem& p) { cpu_blas::run(p); }
+  static void on_cpu_blas(const Problem& p) {
+    cpu_blas::run(p);
+    cpu_blas::note_call();
+  }
   // The CPU BLAS routine of the call's name and type, for the verbose line ("cpu_blas ztrsm_"):
   // made once per (routine, type), kept for the process (record_call() keeps the pointer).
   const char* cpu_blas_label() const {

@@ -213,6 +213,11 @@ constexpr double kHostKernelAdvantage = 1.1;
 // And a Level-3 routine's plan on the host against the CPU BLAS's own routine, at its measured
 // points (route_level3()).
 constexpr double kHostPlanAdvantage = 1.1;
+// Its points are measured with the CPU BLAS's workers asleep. Right after a call on the CPU BLAS,
+// with them still spinning (cpu_blas::kWorkersSpinSeconds), the plan's team ran 1.7-3.2x slower on
+// the H100 host (csyr2k_, cher2k_ 128: 46-71 GFLOP/s against 148 alone; chemm_ 128 with its GEMM
+// on the CPU BLAS: 78-126 against 338): then its times count this many times over.
+constexpr double kHostPlanSlowdownWhileSpinning = 4.0;
 // A host-team call whose workers sleep wakes them when the call would take at least this long on
 // one thread (the faster of one CPU BLAS call and the host kernel). Waking costs the caller one
 // system call, but woken workers on cold cores, sharing them with a CPU BLAS's spinning threads,
@@ -794,15 +799,18 @@ namespace {
 
 // Host data at most as much work as the points' largest: the faster CPU path at p's FLOPs, both
 // sides' times read off the points as level3_point_seconds() reads them (the host plan where it
-// wins by its margin), and its seconds. Between two points where one path wins at both, that path
+// wins by its margin; its time kHostPlanSlowdownWhileSpinning times over while the CPU BLAS's
+// workers spin), and its seconds. Between two points where one path wins at both, that path
 // wins throughout, so the calls level3_small_calls() covers are routed as it says.
-double level3_cpu_path(const Problem& p, const Level3Points& pts, Level3Route* r) {
+double level3_cpu_path(const Problem& p, const Level3Points& pts, bool cpu_blas_workers_spin,
+                       Level3Route* r) {
   const double f = p.flops();
   const double t_blas = level3_point_seconds(pts, pts.cpu_s, f, true);
   const bool host_measured =
       std::all_of(std::begin(pts.host_s), std::end(pts.host_s), [](double s) { return s > 0; });
   if (!host_measured) return t_blas;
-  const double t_host = level3_point_seconds(pts, pts.host_s, f, true);
+  const double t_host = level3_point_seconds(pts, pts.host_s, f, true) *
+                        (cpu_blas_workers_spin ? kHostPlanSlowdownWhileSpinning : 1.0);
   if (t_host * kHostPlanAdvantage < t_blas) {
     r->cpu_path = Level3CpuPath::kHostPlan;
     return t_host;
@@ -814,13 +822,14 @@ double level3_cpu_path(const Problem& p, const Level3Points& pts, Level3Route* r
 
 Level3Route route_level3(const Problem& p, const Placement& where, const Config& cfg,
                          const DeviceCaps* caps, const std::string& no_device_why,
-                         bool plan_supports, const Rates* rates, const Level3Points* points) {
+                         bool plan_supports, const Rates* rates, const Level3Points* points,
+                         bool cpu_blas_workers_spin) {
   Level3Route r;
   const bool measured = points && where.all_host() && cfg.mode == Mode::kAuto && p.multiplies() &&
                         p.flops() <= points->flops[Level3Points::kCount - 1];
   if (!caps || !plan_supports) {
     // Host data still has two CPU paths, which the points choose between.
-    if (measured) level3_cpu_path(p, *points, &r);
+    if (measured) level3_cpu_path(p, *points, cpu_blas_workers_spin, &r);
     const bool host_plan = r.cpu_path == Level3CpuPath::kHostPlan;
     if (!caps) {
       r.reason = Reason(host_plan ? "host plan (measured for this routine); no GPU: " : "no GPU: ",
@@ -841,16 +850,18 @@ Level3Route route_level3(const Problem& p, const Placement& where, const Config&
     return r;
   }
   if (measured) {
-    const double t_cpu = level3_cpu_path(p, *points, &r);
+    const double t_cpu = level3_cpu_path(p, *points, cpu_blas_workers_spin, &r);
     const double t_gpu = level3_point_seconds(*points, points->gpu_s, p.flops(), false);
     if (t_gpu * kGpuAdvantage < t_cpu) {
       r.side = TILEBLAS_ROUTE_GPU;
       r.cpu_path = Level3CpuPath::kCpuBlas;
     }
-    r.reason = Reason::predicted(r.cpu_path == Level3CpuPath::kHostPlan
-                                     ? "host data, measured for this routine: host plan"
-                                     : "host data, measured for this routine",
-                                 t_cpu, t_gpu);
+    const char* label =
+        r.cpu_path == Level3CpuPath::kHostPlan ? "host data, measured for this routine: host plan"
+        : cpu_blas_workers_spin
+            ? "host data, measured for this routine, the CPU BLAS's workers spinning"
+            : "host data, measured for this routine";
+    r.reason = Reason::predicted(label, t_cpu, t_gpu);
     return r;
   }
   if (!rates) {

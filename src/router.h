@@ -268,11 +268,14 @@ bool level3_needs_rates(const Problem& p, const Placement& where, const Config& 
 // predicts the GPU, copies included, faster by the GEMM margin: from `points` (where given) at
 // or below their largest size, else from `rates`. Host data on the CPU runs as the host plan where
 // `points` cover p and their CPU paths say so (with or without a GPU), else on the CPU BLAS.
-// `rates` and `points` may be nullptr where level3_needs_rates() is false.
+// `rates` and `points` may be nullptr where level3_needs_rates() is false. With
+// `cpu_blas_workers_spin` (cpu_blas::workers_may_spin()), the host plan, whose team would share the
+// cores with them, takes only calls its points say it wins even at a kHostPlanSlowdownWhileSpinning
+// (src/router.cpp) share of its measured speed.
 Level3Route route_level3(const Problem& p, const Placement& where, const Config& cfg,
                          const DeviceCaps* caps, const std::string& no_device_why,
                          bool plan_supports, const Rates* rates,
-                         const Level3Points* points = nullptr);
+                         const Level3Points* points = nullptr, bool cpu_blas_workers_spin = false);
 
 // O(n) operations: host data stays on the CPU (PCIe is slower than host memory) unless
 // TILEBLAS_MODE=gpu; device or managed data is computed in place.

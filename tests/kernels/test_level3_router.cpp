@@ -1,10 +1,13 @@
 // Level 3 other than GEMM, without a GPU: the problem's operation counts and operands (what the
 // executor uploads and copies back), and the router's decisions (route_level3()) on synthetic
 // device capabilities and rates.
+#include <chrono>
 #include <cmath>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "cpu_blas.h"
 #include "device_support.h"
 #include "env.h"
 #include "operands.h"
@@ -449,6 +452,51 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
                                    true, &rates, &pts)
                 .cpu_path,
             Level3CpuPath::kHostPlan);
+}
+
+// While the CPU BLAS's workers may still spin after a call, the host plan's team would share their
+// cores: it takes a call only where its points say it wins even kHostPlanSlowdownWhileSpinning (4)
+// times slower, else the CPU BLAS runs it. Without the flag the same points choose the plan.
+TEST(Level3Router, HostPlanYieldsToSpinningCpuBlasWorkers) {
+  using tileblas::Level3CpuPath;
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const Rates rates = typical_rates();
+  tileblas::Level3Points pts = trsm_points();  // the CPU BLAS at 5, 40, 320, 2560 us
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) pts.gpu_s[i] = 1.0;
+  pts.host_s[0] = 4e-6;    // 1.25x faster than the CPU BLAS at 64
+  pts.host_s[1] = 32e-6;   // 1.25x at 128
+  pts.host_s[2] = 64e-6;   // 5x at 256
+  pts.host_s[3] = 512e-6;  // 5x at 512
+  const Placement host;
+  for (const DeviceCaps* c : {&caps, static_cast<const DeviceCaps*>(nullptr)}) {
+    for (const int64_t n : {64, 128, 256, 512}) {
+      const Problem p = problem(Operation::kTrsm, n, n);
+      const auto calm =
+          tileblas::route_level3(p, host, Config{}, c, "no device", true, &rates, &pts, false);
+      EXPECT_EQ(calm.cpu_path, Level3CpuPath::kHostPlan) << n << ": " << calm.reason.str();
+      const auto spinning =
+          tileblas::route_level3(p, host, Config{}, c, "no device", true, &rates, &pts, true);
+      EXPECT_EQ(spinning.side, TILEBLAS_ROUTE_CPU) << n;
+      EXPECT_EQ(spinning.cpu_path, n <= 128 ? Level3CpuPath::kCpuBlas : Level3CpuPath::kHostPlan)
+          << n << ": " << spinning.reason.str();
+    }
+  }
+  // The reason says why the CPU BLAS ran a call the plan would otherwise take.
+  const auto r = tileblas::route_level3(problem(Operation::kTrsm, 128, 128), host, Config{}, &caps,
+                                        "", true, &rates, &pts, true);
+  EXPECT_NE(r.reason.str().find("workers spinning"), std::string::npos) << r.reason.str();
+}
+
+// The window in which the CPU BLAS's workers may spin opens with each call the dispatch runs on
+// it and closes kWorkersSpinSeconds later.
+TEST(Level3Router, CpuBlasSpinWindowFollowsTheLastCall) {
+  namespace cpu_blas = tileblas::cpu_blas;
+  cpu_blas::note_call();
+  EXPECT_TRUE(cpu_blas::workers_may_spin());
+  std::this_thread::sleep_for(std::chrono::duration<double>(cpu_blas::kWorkersSpinSeconds * 1.2));
+  EXPECT_FALSE(cpu_blas::workers_may_spin());
+  cpu_blas::note_call();
+  EXPECT_TRUE(cpu_blas::workers_may_spin());
 }
 
 }  // namespace
