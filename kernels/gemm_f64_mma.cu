@@ -33,11 +33,13 @@ struct Args {
   Triangle triangle;  // Problem::c_triangle
   // Problem::a_nonzero, b_nonzero: a block multiplies only the k-tiles its tile needs.
   Triangle a_nonzero, b_nonzero;
-  // Split-K (kernels/splitk.h): the blocks of blockIdx.y multiply k from blockIdx.y * k_slice on
-  // (k_slice a whole number of k-tiles), and write their tiles to c + blockIdx.y * c_slice doubles.
-  // Without split-K: one slice, k_slice = k, c_slice = 0.
-  int k_slice;
-  int64_t c_slice;
+  // Slices and batches along blockIdx.y = batch * k_slices + slice. Split-K (kernels/splitk.h):
+  // the blocks of slice s multiply k from s * k_slice on (k_slice a whole number of k-tiles).
+  // Batches (the 3M rows): the blocks of batch b read A from a + b * a_batch elements and B from
+  // b + b * b_batch. Every block writes its tile to c + blockIdx.y * c_slice doubles. Without
+  // either: one slice of k_slice = k, one batch, c_slice = 0.
+  int k_slice, k_slices;
+  int64_t c_slice, a_batch, b_batch;
 };
 
 // How an operand tile lies in global (and shared) memory: k-contiguous (A transposed, B not) or
@@ -443,7 +445,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   // (from m0 or n0: whole k-tiles too), and where it starts in A and B (k-contiguous: k elements
   // in; m/n-contiguous: k rows in). The copies' zero-fill address stays args.a (args.b).
   static_assert(Cfg::kBlockM % Cfg::kBlockK == 0 && Cfg::kBlockN % Cfg::kBlockK == 0);
-  const int slice0 = int(blockIdx.y) * args.k_slice;
+  const int slice0 = int(blockIdx.y) % args.k_slices * args.k_slice;
+  const int64_t batch = int(blockIdx.y) / args.k_slices;
   const int k0 = max(slice0, gemm_device::tile_k_begin(args.a_nonzero, args.b_nonzero, m0, n0));
   const int k_end = min(slice0 + min(args.k - slice0, args.k_slice),
                         gemm_device::tile_k_end(args.a_nonzero, args.b_nonzero, m0, n0,
@@ -451,10 +454,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   const int k_extent = max(k_end - k0, 0);
   const char* a_slice =
       static_cast<const char*>(args.a) +
-      (kALayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.lda) * T::kBytes;
+      (batch * args.a_batch + (kALayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.lda)) *
+          T::kBytes;
   const char* b_slice =
       static_cast<const char*>(args.b) +
-      (kBLayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.ldb) * T::kBytes;
+      (batch * args.b_batch + (kBLayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.ldb)) *
+          T::kBytes;
   constexpr bool kAPaired = stored_paired<T>(Operand::kA, kALayout);
   constexpr bool kBPaired = stored_paired<T>(Operand::kB, kBLayout);
   TileCopier<T, Cfg, kALayout, Cfg::kBlockM, kVector, kAPaired> a_copier(a_slice, args.lda, m0,
@@ -693,9 +698,12 @@ cudaError_t launch_layouts(const Args& args, unsigned slices, cudaStream_t strea
 // The kernel's arguments for p, computed in one slice.
 template <class T>
 Args args_of(const Problem& p) {
-  Args args{int(p.m), int(p.n),     int(p.k),    p.alpha.re,  p.alpha.im, p.beta.re, p.beta.im,
-            p.a,      p.lda,        p.b,         p.ldb,       p.c,        p.ldc,     0u,
-            0u,       p.c_triangle, p.a_nonzero, p.b_nonzero, int(p.k),   0};
+  Args args{int(p.m),    int(p.n),    int(p.k),  p.alpha.re,
+            p.alpha.im,  p.beta.re,   p.beta.im, p.a,
+            p.lda,       p.b,         p.ldb,     p.c,
+            p.ldc,       0u,          0u,        p.c_triangle,
+            p.a_nonzero, p.b_nonzero, int(p.k),  1,
+            0,           0,           0};
   if constexpr (T::kComplex) {
     args.conj_a = p.trans_a == Op::kConjTrans ? 0x80000000u : 0u;
     args.conj_b = p.trans_b == Op::kConjTrans ? 0x80000000u : 0u;
@@ -742,6 +750,7 @@ cudaError_t launch_splitk(const Problem& p, cudaStream_t stream) {
         args.c = partial, args.ldc = m_pad;
         args.triangle = Triangle::kAll;
         args.k_slice = int(slices.k_steps * Cfg::kBlockK);
+        args.k_slices = int(slices.count);
         args.c_slice = m_pad * p.n * (T::kComplex ? 2 : 1);
         return launch_args<T, Cfg, kVector>(p, args, unsigned(slices.count), stream);
       },

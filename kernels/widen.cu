@@ -20,72 +20,92 @@ constexpr int64_t kMaxBlocks = 1 << 20;  // a grid-stride loop over the tiles do
 // tile columns; tiles [0, first.tiles) are the first matrix's, the rest the second's. (Two named
 // members, not an array: indexing a kernel parameter by a run-time value copies it to local
 // memory.)
+template <class M>
 struct Part {
-  Matrix m;
+  M m;
+  int64_t rows, cols;
   int64_t tile_rows;  // tiles down a tile column
   int64_t tiles;
 };
-struct Args {
-  Part first, second;
+template <class M>
+struct Parts {
+  Part<M> first, second;
 };
 
-template <bool kPairs>
-__global__ void __launch_bounds__(kLanes* kColsPerBlock) widen_kernel(const Args args) {
-  const int64_t total = args.first.tiles + args.second.tiles;
+template <class M>
+Part<M> part_of(const M& m, int64_t rows, int64_t cols) {
+  Part<M> p{m, rows, cols, std::max<int64_t>(1, (rows + kRowsPerBlock - 1) / kRowsPerBlock), 0};
+  p.tiles = rows == 0 ? 0 : p.tile_rows * ((cols + kColsPerBlock - 1) / kColsPerBlock);
+  return p;
+}
+
+// Calls f(matrix, row, col) for every element of both parts, each block a tile at a time.
+template <class M, class F>
+__device__ void for_each_element(const Parts<M>& parts, F f) {
+  const int64_t total = parts.first.tiles + parts.second.tiles;
   for (int64_t t = blockIdx.x; t < total; t += gridDim.x) {
-    const bool in_first = t < args.first.tiles;
-    const Part part = in_first ? args.first : args.second;
-    const int64_t tile = in_first ? t : t - args.first.tiles;
-    const Matrix& mat = part.m;
+    const bool in_first = t < parts.first.tiles;
+    const Part<M> part = in_first ? parts.first : parts.second;
+    const int64_t tile = in_first ? t : t - parts.first.tiles;
     const int64_t row0 = tile % part.tile_rows * kRowsPerBlock + threadIdx.x;
     const int64_t col = tile / part.tile_rows * kColsPerBlock + threadIdx.y;
-    if (col >= mat.cols) continue;
-    const float* s = static_cast<const float*>(mat.src) + 2 * col * mat.ld_src;
-    double2* d = static_cast<double2*>(mat.dst) + col * mat.ld_dst;
+    if (col >= part.cols) continue;
 #pragma unroll
     for (int i = 0; i < kRowsPerLane; ++i) {
       const int64_t row = row0 + i * kLanes;
-      if (row >= mat.rows) break;
-      float re, im;
-      if constexpr (kPairs) {
-        const float2 v = reinterpret_cast<const float2*>(s)[row];
-        re = v.x, im = v.y;
-      } else {
-        re = s[2 * row], im = s[2 * row + 1];
-      }
-      d[row] = make_double2(double(re), double(im));
+      if (row >= part.rows) break;
+      f(part.m, row, col);
     }
   }
 }
+
+// Element (row, col) of a complex fp32 matrix: one 8-byte load (kPairs) or two 4-byte ones.
+template <bool kPairs>
+__device__ float2 load_complex(const void* base, int64_t ld, int64_t row, int64_t col) {
+  const float* s = static_cast<const float*>(base) + 2 * (row + col * ld);
+  if constexpr (kPairs) {
+    return *reinterpret_cast<const float2*>(s);
+  } else {
+    return make_float2(s[0], s[1]);
+  }
+}
+
+template <bool kPairs>
+__global__ void __launch_bounds__(kLanes* kColsPerBlock) widen_kernel(const Parts<Matrix> parts) {
+  for_each_element(parts, [](const Matrix& mat, int64_t row, int64_t col) {
+    const float2 v = load_complex<kPairs>(mat.src, mat.ld_src, row, col);
+    static_cast<double2*>(mat.dst)[row + col * mat.ld_dst] = make_double2(double(v.x), double(v.y));
+  });
+}
+
+// One launch of `kernel` over the parts' tiles.
+template <class M>
+cudaError_t launch(void (*kernel)(Parts<M>), const Parts<M>& parts, cudaStream_t stream) {
+  const int64_t tiles = parts.first.tiles + parts.second.tiles;
+  if (tiles == 0) return cudaSuccess;
+  const unsigned grid = unsigned(std::min(tiles, kMaxBlocks));
+  kernel<<<grid, dim3(kLanes, kColsPerBlock), 0, stream>>>(parts);
+  return cudaGetLastError();
+}
+
+bool valid_ld(int64_t ld, int64_t rows) { return ld >= std::max<int64_t>(1, rows); }
 
 }  // namespace
 
 cudaError_t complex_to_double(const Matrix* matrices, int count, cudaStream_t stream) {
   if (count < 1 || count > 2) return cudaErrorInvalidValue;
-  Part parts[2] = {};
+  Parts<Matrix> parts{};
+  Part<Matrix>* part[2] = {&parts.first, &parts.second};
   bool pairs = true;
   for (int i = 0; i < count; ++i) {
     const Matrix& m = matrices[i];
-    if (m.rows < 0 || m.cols < 0 || m.ld_src < std::max<int64_t>(1, m.rows) ||
-        m.ld_dst < std::max<int64_t>(1, m.rows) || !aligned_to(m.src, 4) || !aligned_to(m.dst, 16))
+    if (m.rows < 0 || m.cols < 0 || !valid_ld(m.ld_src, m.rows) || !valid_ld(m.ld_dst, m.rows) ||
+        !aligned_to(m.src, 4) || !aligned_to(m.dst, 16))
       return cudaErrorInvalidValue;
     pairs = pairs && aligned_to(m.src, 8);
-    parts[i].m = m;
-    parts[i].tile_rows = std::max<int64_t>(1, (m.rows + kRowsPerBlock - 1) / kRowsPerBlock);
-    parts[i].tiles =
-        m.rows == 0 ? 0 : parts[i].tile_rows * ((m.cols + kColsPerBlock - 1) / kColsPerBlock);
+    *part[i] = part_of(m, m.rows, m.cols);
   }
-  const Args args{parts[0], parts[1]};
-  const int64_t tiles = parts[0].tiles + parts[1].tiles;
-  if (tiles == 0) return cudaSuccess;
-  const unsigned grid = unsigned(std::min(tiles, kMaxBlocks));
-  const dim3 block(kLanes, kColsPerBlock);
-  if (pairs) {
-    widen_kernel<true><<<grid, block, 0, stream>>>(args);
-  } else {
-    widen_kernel<false><<<grid, block, 0, stream>>>(args);
-  }
-  return cudaGetLastError();
+  return launch(pairs ? widen_kernel<true> : widen_kernel<false>, parts, stream);
 }
 
 }  // namespace tileblas::widen
