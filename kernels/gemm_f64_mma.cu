@@ -826,6 +826,60 @@ cudaError_t launch_widened(const Problem& p, cudaStream_t stream) {
   return err != cudaSuccess ? err : free_err;
 }
 
+// The cgemm_widened_3m rows: A, B and C as the cgemm_widened rows take them; Cfg is the dgemm
+// tile.
+template <class Cfg>
+bool supports_widened_3m(const Problem& p, const DeviceCaps& caps) {
+  return p.type == DataType::kC32 && p.c_type == DataType::kC32 && fits<Cfg>(p, caps) &&
+         aligned_to(p.a, 4) && aligned_to(p.b, 4) && aligned_to(p.c, 4);
+}
+
+// op(A) and op(B) as stored, split into their 3M planes (conjugation folded into the imaginary
+// planes), each plane's columns padded to an even count of doubles (16-byte aligned, as the dgemm
+// vector copies read them); one dgemm launch of three batches, P_i = plane_i(op(A)) plane_i(op(B))
+// into three product planes (fp64, in C's triangle); combine_3m rounds alpha x + beta C into C.
+// alpha == 0 or k == 0: no plane and no product, C = beta C.
+template <class Cfg>
+cudaError_t launch_widened_3m(const Problem& p, cudaStream_t stream) {
+  if (p.alpha.is_zero() || p.k == 0) {
+    return widen::combine_3m({nullptr, 0, 0}, p.m, p.n, p.alpha, p.beta, p.c, p.ldc, p.c_triangle,
+                             stream);
+  }
+  auto even = [](int64_t x) { return (x + 1) / 2 * 2; };
+  const int64_t lda = even(p.a_rows()), ldb = even(p.b_rows()), ldp = even(p.m);
+  const int64_t plane_a = lda * p.a_cols(), plane_b = ldb * p.b_cols(), plane_p = ldp * p.n;
+  double* workspace = nullptr;
+  cudaError_t err = gemm_device::allocate_workspace(
+      size_t(3 * (plane_a + plane_b + plane_p)) * sizeof(double), &workspace, stream);
+  if (err != cudaSuccess) return err;
+  double* const planes_a = workspace;
+  double* const planes_b = planes_a + 3 * plane_a;
+  double* const products = planes_b + 3 * plane_b;
+  const widen::Planes split[2] = {
+      {p.a, p.lda, planes_a, lda, plane_a, p.a_rows(), p.a_cols(), p.trans_a == Op::kConjTrans},
+      {p.b, p.ldb, planes_b, ldb, plane_b, p.b_rows(), p.b_cols(), p.trans_b == Op::kConjTrans}};
+  err = widen::complex_to_planes(split, 2, stream);
+  if (err == cudaSuccess) {
+    Problem q = p;
+    q.type = q.c_type = DataType::kF64;
+    q.trans_a = p.trans_a == Op::kNoTrans ? Op::kNoTrans : Op::kTrans;
+    q.trans_b = p.trans_b == Op::kNoTrans ? Op::kNoTrans : Op::kTrans;
+    q.alpha = 1.0, q.beta = 0.0;
+    q.a = planes_a, q.lda = lda;
+    q.b = planes_b, q.ldb = ldb;
+    q.c = products, q.ldc = ldp;
+    Args args = args_of<TypeF64>(q);
+    args.c_slice = plane_p, args.a_batch = plane_a, args.b_batch = plane_b;
+    err = launch_args<TypeF64, Cfg, true>(q, args, 3, stream);
+  }
+  if (err == cudaSuccess) {
+    err = widen::combine_3m({products, ldp, plane_p}, p.m, p.n, p.alpha, p.beta, p.c, p.ldc,
+                            p.c_triangle, stream);
+  }
+  const cudaError_t free_err = cudaFreeAsync(workspace, stream);
+  return err != cudaSuccess ? err : free_err;
+}
+
 // Warps of 64 x 32 (dgemm) or 32 x 32 (zgemm): 64 fp64 accumulators a thread, so at most 8 warps
 // per SM. dgemm: 128 x 128 x 16, 4 stages (128 KiB), one block per SM; or 128 x 64 x 16 (4 warps,
 // 96 KiB), two blocks per SM, for twice the tiles (1024^3: 0.94 of cuBLAS against 0.56; 8192^3:
@@ -904,6 +958,19 @@ bool supports_cgemm_widened_splitk_64x64x8(const Problem& p, const DeviceCaps& c
 }
 cudaError_t launch_cgemm_widened_splitk_64x64x8(const Problem& p, cudaStream_t stream) {
   return launch_widened<ConfigC64, true, kZgemmSplitK>(p, stream);
+}
+
+bool supports_cgemm_widened_3m_128x128x16(const Problem& p, const DeviceCaps& caps) {
+  return supports_widened_3m<ConfigF64>(p, caps);
+}
+cudaError_t launch_cgemm_widened_3m_128x128x16(const Problem& p, cudaStream_t stream) {
+  return launch_widened_3m<ConfigF64>(p, stream);
+}
+bool supports_cgemm_widened_3m_128x64x16(const Problem& p, const DeviceCaps& caps) {
+  return supports_widened_3m<ConfigF64Half>(p, caps);
+}
+cudaError_t launch_cgemm_widened_3m_128x64x16(const Problem& p, cudaStream_t stream) {
+  return launch_widened_3m<ConfigF64Half>(p, stream);
 }
 
 }  // namespace tileblas::gemm_f64_mma

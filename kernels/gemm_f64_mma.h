@@ -55,6 +55,19 @@
 // faster than complex fp32 on the SIMT units; the router takes it only there. The workspace holds
 // 16 bytes per element of A and B (cudaErrorMemoryAllocation where the pool cannot give it).
 //
+// Complex fp32 as three real fp64 GEMMs (cgemm_widened_3m_*, the 3M scheme): op(A) and op(B) as
+// stored are split into fp64 planes (kernels/widen.h: re, im, re + im, the imaginary parts
+// negated where op() conjugates), one dgemm launch computes P0 = Ar Br, P1 = Ai Bi and
+// P2 = (Ar + Ai)(Br + Bi) as three batches of blockIdx.y (the dgemm tile of the row's name, the
+// real op() of the call), and widen::combine_3m rounds alpha ((P0 - P1) + i (P2 - P0 - P1)) +
+// beta C into C once. Three real products where the other rows make four: on the FP64 tensor
+// cores that is 4/3 of their complex rate, for one pass more over A and B and one over C. Every
+// product and sum is fp64 (P2's operands are fp64 sums of the parts), so the result is the exact
+// product rounded to fp32 up to fp64 rounding of the sums: still far more accurate than an fp32
+// cgemm, though the imaginary part's fp64 error scales with (|Ar| + |Ai|)(|Br| + |Bi|) rather
+// than with |Ar||Bi| + |Ai||Br|. They take a triangle of C (the dgemm skips the tiles outside,
+// the combine writes only inside). The workspace holds 24 bytes per element of A, B and C.
+//
 // Alignment: the vector rows (names without "scalarload") copy A and B in 16-byte chunks (dgemm's
 // paired tiles: 8 bytes) and need A and B 16-byte aligned, and (dgemm) lda, ldb even. The
 // "scalarload" rows copy 8 bytes at a time and need only 8-byte alignment of A and B (any leading
@@ -104,5 +117,11 @@ bool supports_cgemm_widened_64x64x8(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_cgemm_widened_64x64x8(const Problem& p, cudaStream_t stream);
 bool supports_cgemm_widened_splitk_64x64x8(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_cgemm_widened_splitk_64x64x8(const Problem& p, cudaStream_t stream);
+
+// Complex fp32 in three real fp64 products (3M), on the dgemm 128x128 tile or its 128x64 half.
+bool supports_cgemm_widened_3m_128x128x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_cgemm_widened_3m_128x128x16(const Problem& p, cudaStream_t stream);
+bool supports_cgemm_widened_3m_128x64x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_cgemm_widened_3m_128x64x16(const Problem& p, cudaStream_t stream);
 
 }  // namespace tileblas::gemm_f64_mma

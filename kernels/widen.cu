@@ -1,4 +1,5 @@
-// widen: complex fp32 matrices copied into complex fp64 ones. The contract is in widen.h.
+// widen: complex fp32 matrices copied into fp64 ones (interleaved or as 3M planes), and 3M
+// products combined back into complex fp32. The contract is in widen.h.
 #include "widen.h"
 
 #include <algorithm>
@@ -78,6 +79,54 @@ __global__ void __launch_bounds__(kLanes* kColsPerBlock) widen_kernel(const Part
   });
 }
 
+template <bool kPairs>
+__global__ void __launch_bounds__(kLanes* kColsPerBlock) planes_kernel(const Parts<Planes> parts) {
+  for_each_element(parts, [](const Planes& mat, int64_t row, int64_t col) {
+    const float2 v = load_complex<kPairs>(mat.src, mat.ld_src, row, col);
+    const double re = double(v.x), im = mat.conjugate ? -double(v.y) : double(v.y);
+    double* d = mat.dst + row + col * mat.ld_dst;
+    d[0] = re;
+    d[mat.plane] = im;
+    d[2 * mat.plane] = re + im;
+  });
+}
+
+struct Combine {
+  Products products;
+  double alpha_re, alpha_im, beta_re, beta_im;
+  void* c;
+  int64_t ldc;
+  Triangle triangle;
+};
+
+template <bool kPairs>
+__global__ void __launch_bounds__(kLanes* kColsPerBlock)
+    combine_kernel(const Parts<Combine> parts) {
+  for_each_element(parts, [](const Combine& j, int64_t row, int64_t col) {
+    if (!gemm_device::in_triangle(j.triangle, row, col)) return;
+    double xr = 0.0, xi = 0.0;
+    if (j.products.p) {
+      const double* p = j.products.p + row + col * j.products.ld;
+      const double p0 = p[0], p1 = p[j.products.plane], p2 = p[2 * j.products.plane];
+      xr = p0 - p1;
+      xi = p2 - p0 - p1;
+    }
+    double re = fma(j.alpha_re, xr, -j.alpha_im * xi), im = fma(j.alpha_re, xi, j.alpha_im * xr);
+    if (j.beta_re != 0.0 || j.beta_im != 0.0) {
+      const float2 old = load_complex<kPairs>(j.c, j.ldc, row, col);
+      re += fma(j.beta_re, double(old.x), -j.beta_im * double(old.y));
+      im += fma(j.beta_re, double(old.y), j.beta_im * double(old.x));
+    }
+    float* at = static_cast<float*>(j.c) + 2 * (row + col * j.ldc);
+    if constexpr (kPairs) {
+      *reinterpret_cast<float2*>(at) = make_float2(float(re), float(im));
+    } else {
+      at[0] = float(re);
+      at[1] = float(im);
+    }
+  });
+}
+
 // One launch of `kernel` over the parts' tiles.
 template <class M>
 cudaError_t launch(void (*kernel)(Parts<M>), const Parts<M>& parts, cudaStream_t stream) {
@@ -106,6 +155,33 @@ cudaError_t complex_to_double(const Matrix* matrices, int count, cudaStream_t st
     *part[i] = part_of(m, m.rows, m.cols);
   }
   return launch(pairs ? widen_kernel<true> : widen_kernel<false>, parts, stream);
+}
+
+cudaError_t complex_to_planes(const Planes* matrices, int count, cudaStream_t stream) {
+  if (count < 1 || count > 2) return cudaErrorInvalidValue;
+  Parts<Planes> parts{};
+  Part<Planes>* part[2] = {&parts.first, &parts.second};
+  bool pairs = true;
+  for (int i = 0; i < count; ++i) {
+    const Planes& m = matrices[i];
+    if (m.rows < 0 || m.cols < 0 || !valid_ld(m.ld_src, m.rows) || !valid_ld(m.ld_dst, m.rows) ||
+        m.plane < m.ld_dst * m.cols || !aligned_to(m.src, 4) || !aligned_to(m.dst, 16))
+      return cudaErrorInvalidValue;
+    pairs = pairs && aligned_to(m.src, 8);
+    *part[i] = part_of(m, m.rows, m.cols);
+  }
+  return launch(pairs ? planes_kernel<true> : planes_kernel<false>, parts, stream);
+}
+
+cudaError_t combine_3m(const Products& products, int64_t m, int64_t n, Scalar alpha, Scalar beta,
+                       void* c, int64_t ldc, Triangle triangle, cudaStream_t stream) {
+  if (m < 0 || n < 0 || !valid_ld(ldc, m) || !aligned_to(c, 4)) return cudaErrorInvalidValue;
+  if (products.p && (!valid_ld(products.ld, m) || products.plane < products.ld * n ||
+                     !aligned_to(products.p, 16)))
+    return cudaErrorInvalidValue;
+  const Combine job{products, alpha.re, alpha.im, beta.re, beta.im, c, ldc, triangle};
+  const Parts<Combine> parts{part_of(job, m, n), {}};
+  return launch(aligned_to(c, 8) ? combine_kernel<true> : combine_kernel<false>, parts, stream);
 }
 
 }  // namespace tileblas::widen

@@ -183,6 +183,24 @@ bool cgemm_widening_pays(const Problem& p, const DeviceCaps& caps) {
              b_read_in_place = p.trans_b != Op::kNoTrans;
   return (!a_read_in_place || p.n >= 512) && (!b_read_in_place || p.m >= 1000);
 }
+// Complex fp32 as three real fp64 GEMMs (the cgemm_widened_3m rows): a quarter fewer tensor-core
+// FLOPs than the widened zgemm kernel, for passes over A and B (32 bytes moved per element) and
+// over C (40-48 bytes per element) that the saved FLOPs repay only with k long: 2k FLOPs saved per
+// element of C at 60 TFLOP/s against 48 bytes at 2.5 TB/s is k >= 500 on the H100 for C's pass
+// alone. Measured (H100, the shape sweep with each 3M row forced against the rows routed before,
+// docs/bench/h100-2026-11-26-sweep-c32-3m*.md): it wins from k = 1000 on wherever m and n are 256
+// or more (1009^3 0.97 of cuBLAS against 0.89, 1023^3 1.07 / 0.88, 4096^3 1.40 / 1.00,
+// 8192x256x2048 1.01 / 0.88, 256x16384x1024 0.95 / 0.84), and loses with k <= 513 (513^3 0.76
+// against 0.89, 4096^2 x 256 0.92 / 1.03) or n <= 128 (8192x128x8192 0.78 / 0.88). The 128x128
+// dgemm tile where its tiles of the three products fill the SMs four times over (4097^3 TT 1.27
+// against 1.14 on 128x64), else the 128x64 tile (1024^3 1.09 against 0.90), as the dgemm rule
+// (fills_sms_4x_128x128).
+bool cgemm_3m_pays(const Problem& p, const DeviceCaps& caps) {
+  return fast_fp64(caps) && std::min(p.m, p.n) >= 256 && p.k >= 1000;
+}
+bool cgemm_3m_fills_sms_128x128(const Problem& p, const DeviceCaps& caps) {
+  return cgemm_3m_pays(p, caps) && 3 * tiles(p, 128, 128) >= 4 * int64_t(caps.num_sms);
+}
 // Split-K on widened operands where the zgemm split-K rule holds and m and n exceed 128 (or B is
 // narrow under a tall C, above): the small squares 251^3-513^3 ran at 0.63-0.91 of cuBLAS against
 // 0.47-0.85 on the SIMT split-K row (the row forced, same sweep); with m or n at most 128 the SIMT
@@ -278,6 +296,10 @@ const Preference kGemmPreferences[] = {
      "complex fp64: few tiles, long k: split-K"},
     {"dgemm_mma_f64_128x128x16", fills_sms_4x_128x128, "fp64 tensor cores, 128x128 tiles"},
     {"dgemm_mma_f64_128x64x16", always, "fp64 tensor cores, 128x64 tiles (few tiles)"},
+    {"cgemm_widened_3m_128x128x16", cgemm_3m_fills_sms_128x128,
+     "complex fp32 as three fp64 GEMMs (3M), 128x128 tiles"},
+    {"cgemm_widened_3m_128x64x16", cgemm_3m_pays,
+     "complex fp32 as three fp64 GEMMs (3M), 128x64 tiles"},
     {"cgemm_widened_splitk_", cgemm_widened_split_k_pays,
      "complex fp32 on the FP64 tensor cores: few tiles, long k: split-K"},
     {"cgemm_widened_64x64x8", cgemm_widening_pays, "complex fp32 on the FP64 tensor cores"},

@@ -854,16 +854,17 @@ TEST(RouterTest, PicksTheFp64AndComplexRows) {
   }
 }
 
-// Complex fp32 on Hopper: large problems with k >= 256 whose 64x64 tiles fill their waves run on
-// the FP64 tensor cores (widened; with m or n from 256 to 999 only where the SIMT row would read
-// neither A in place with n < 512 nor B in place with m < 1000: 256x4096x256 NN widens,
-// 4096x256x256 NN and 512x4096x512 NT do not), and so does split-K where m and n exceed 128, and
-// a narrow B under a tall C (n <= 64, m >= 4096: 8193x32x1024, 16384x64x4096); other
-// large problems take the packed row (which packs only the
-// operands the 16-byte m/n-contiguous copies cannot read in place, and peels thin edges), those
-// with few tiles and k long enough for two slices the split-K row; small ones run in place, on the
-// 16-byte row where aligned, else the scalar-load row. A device whose FP64 rate is a fraction of
-// its fp32 rate (sm_86, sm_89) never widens.
+// Complex fp32 on Hopper: problems with k >= 1000 and m, n >= 256 run as three fp64 GEMMs (3M:
+// the 128x128 tile where the three products' tiles fill the SMs four times over, else 128x64).
+// Other large problems with k >= 256 whose 64x64 tiles fill their waves run on the FP64 tensor
+// cores (widened; with m or n from 256 to 999 only where the SIMT row would read neither A in place
+// with n < 512 nor B in place with m < 1000: 256x4096x256 NN widens, 4096x256x256 NN and
+// 512x4096x512 NT do not), and so does split-K where m and n exceed 128, and a narrow B under a
+// tall C (n <= 64, m >= 4096: 8193x32x1024, 16384x64x4096); other large problems take the packed
+// row (which packs only the operands the 16-byte m/n-contiguous copies cannot read in place, and
+// peels thin edges), those with few tiles and k long enough for two slices the split-K row; small
+// ones run in place, on the 16-byte row where aligned, else the scalar-load row. A device whose
+// FP64 rate is a fraction of its fp32 rate (sm_86, sm_89) never widens.
 TEST(RouterTest, PicksTheComplexFp32Rows) {
   const DeviceCaps hopper = tbtest::hopper_caps();
   DeviceCaps ada = hopper;
@@ -875,25 +876,30 @@ TEST(RouterTest, PicksTheComplexFp32Rows) {
     const DeviceCaps& caps;
     const char* kernel;
   } cases[] = {
-      {4096, 4096, 4096, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
-      {4096, 4096, 4096, Op::kTrans, Op::kTrans, hopper, "cgemm_widened_64x64x8"},
-      {4096, 4096, 4096, Op::kConjTrans, Op::kConjTrans, hopper, "cgemm_widened_64x64x8"},
-      {4097, 4097, 4097, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
-      {4097, 4097, 4097, Op::kNoTrans, Op::kTrans, hopper, "cgemm_widened_64x64x8"},
-      {4096, 4096, 4096, Op::kNoTrans, Op::kConjTrans, hopper, "cgemm_widened_64x64x8"},
-      {1024, 1024, 1024, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
+      {4096, 4096, 4096, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_3m_128x128x16"},
+      {4096, 4096, 4096, Op::kTrans, Op::kTrans, hopper, "cgemm_widened_3m_128x128x16"},
+      {4096, 4096, 4096, Op::kConjTrans, Op::kConjTrans, hopper, "cgemm_widened_3m_128x128x16"},
+      {4097, 4097, 4097, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_3m_128x128x16"},
+      {4097, 4097, 4097, Op::kNoTrans, Op::kTrans, hopper, "cgemm_widened_3m_128x128x16"},
+      {4096, 4096, 4096, Op::kNoTrans, Op::kConjTrans, hopper, "cgemm_widened_3m_128x128x16"},
+      {1024, 1024, 1024, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_3m_128x64x16"},
+      {1009, 1009, 1009, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_3m_128x64x16"},
+      {999, 999, 999, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
+      {256, 16384, 1024, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_3m_128x128x16"},
       {4096, 4096, 256, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
       {4096, 4096, 4096, Op::kNoTrans, Op::kNoTrans, ada, "cgemm_simt_packed_64x128x16"},
       {4096, 4096, 128, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
-      {1025, 1025, 1025, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
+      {1025, 1025, 1025, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_3m_128x64x16"},
+      {1025, 1025, 1025, Op::kNoTrans, Op::kNoTrans, ada, "cgemm_simt_packed_64x128x16"},
       {32768, 128, 256, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
       {8193, 32, 1024, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
       {16384, 64, 4096, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
       {8193, 32, 1024, Op::kNoTrans, Op::kNoTrans, ada, "cgemm_simt_packed_64x128x16"},
-      {8192, 256, 2048, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
+      {8192, 256, 2048, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_3m_128x64x16"},
+      {8192, 255, 2048, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
       {256, 4096, 256, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
       {512, 8192, 512, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
-      {256, 16384, 1024, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
+      {256, 16384, 999, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
       {256, 4096, 256, Op::kTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
       {4096, 256, 256, Op::kTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
       {4096, 512, 512, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
