@@ -139,37 +139,40 @@ cudaError_t launch(void (*kernel)(Parts<M>), const Parts<M>& parts, cudaStream_t
 
 bool valid_ld(int64_t ld, int64_t rows) { return ld >= std::max<int64_t>(1, rows); }
 
+// The parts of count (1 or 2) source-to-destination matrices (Matrix, Planes), or false where the
+// count or a matrix breaks the contract (`fits`: what the destination's kind adds to it); *pairs:
+// every source 8-byte aligned.
+template <class M, class Fits>
+bool parts_of(const M* matrices, int count, Fits fits, Parts<M>* parts, bool* pairs) {
+  if (count < 1 || count > 2) return false;
+  Part<M>* part[2] = {&parts->first, &parts->second};
+  for (int i = 0; i < count; ++i) {
+    const M& m = matrices[i];
+    if (m.rows < 0 || m.cols < 0 || !valid_ld(m.ld_src, m.rows) || !valid_ld(m.ld_dst, m.rows) ||
+        !aligned_to(m.src, 4) || !aligned_to(m.dst, 16) || !fits(m))
+      return false;
+    *pairs = *pairs && aligned_to(m.src, 8);
+    *part[i] = part_of(m, m.rows, m.cols);
+  }
+  return true;
+}
+
 }  // namespace
 
 cudaError_t complex_to_double(const Matrix* matrices, int count, cudaStream_t stream) {
-  if (count < 1 || count > 2) return cudaErrorInvalidValue;
   Parts<Matrix> parts{};
-  Part<Matrix>* part[2] = {&parts.first, &parts.second};
   bool pairs = true;
-  for (int i = 0; i < count; ++i) {
-    const Matrix& m = matrices[i];
-    if (m.rows < 0 || m.cols < 0 || !valid_ld(m.ld_src, m.rows) || !valid_ld(m.ld_dst, m.rows) ||
-        !aligned_to(m.src, 4) || !aligned_to(m.dst, 16))
-      return cudaErrorInvalidValue;
-    pairs = pairs && aligned_to(m.src, 8);
-    *part[i] = part_of(m, m.rows, m.cols);
-  }
+  if (!parts_of(
+          matrices, count, [](const Matrix&) { return true; }, &parts, &pairs))
+    return cudaErrorInvalidValue;
   return launch(pairs ? widen_kernel<true> : widen_kernel<false>, parts, stream);
 }
 
 cudaError_t complex_to_planes(const Planes* matrices, int count, cudaStream_t stream) {
-  if (count < 1 || count > 2) return cudaErrorInvalidValue;
   Parts<Planes> parts{};
-  Part<Planes>* part[2] = {&parts.first, &parts.second};
   bool pairs = true;
-  for (int i = 0; i < count; ++i) {
-    const Planes& m = matrices[i];
-    if (m.rows < 0 || m.cols < 0 || !valid_ld(m.ld_src, m.rows) || !valid_ld(m.ld_dst, m.rows) ||
-        m.plane < m.ld_dst * m.cols || !aligned_to(m.src, 4) || !aligned_to(m.dst, 16))
-      return cudaErrorInvalidValue;
-    pairs = pairs && aligned_to(m.src, 8);
-    *part[i] = part_of(m, m.rows, m.cols);
-  }
+  auto planes_fit = [](const Planes& m) { return m.plane >= m.ld_dst * m.cols; };
+  if (!parts_of(matrices, count, planes_fit, &parts, &pairs)) return cudaErrorInvalidValue;
   return launch(pairs ? planes_kernel<true> : planes_kernel<false>, parts, stream);
 }
 
