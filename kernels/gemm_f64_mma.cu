@@ -89,6 +89,10 @@ struct TypeC64 {
 struct TypeC64IntoC32 : TypeC64 {
   using CReal = float;
 };
+// fp64 A and B (fp32 widened), C fp32: the sgemm_widened rows.
+struct TypeF64IntoF32 : TypeF64 {
+  using CReal = float;
+};
 
 // ---- PTX wrappers -------------------------------------------------------------------------------
 
@@ -125,10 +129,6 @@ __device__ __forceinline__ void mma_f64(double (&d)[4], const double (&a)[4],
     }
   }
 #endif
-}
-
-__device__ __forceinline__ bool aligned16(const void* p) {
-  return reinterpret_cast<uintptr_t>(p) % 16 == 0;
 }
 
 // x with its sign bit XOR-ed with bit 31 of `mask` (negation where mask = 0x80000000).
@@ -598,10 +598,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   using gemm_device::in_triangle;
   const bool beta_zero = args.beta_re == 0.0 && args.beta_im == 0.0;
   if constexpr (!T::kComplex) {
-    double* c = static_cast<double*>(args.c) + int64_t(blockIdx.y) * args.c_slice;
+    using CReal = typename T::CReal;
+    using CPair = std::conditional_t<std::is_same_v<CReal, float>, float2, double2>;
+    CReal* c = static_cast<CReal*>(args.c) + int64_t(blockIdx.y) * args.c_slice;
     // acc[i][j][v0 + 2 v1] is C(row 16 i + 2g + v1, col 16 (j / 2) + 4q + 2 v0 + j % 2) of the
-    // warp tile: rows 2g and 2g + 1 of a column side by side (one 16-byte access where C allows).
-    const bool c_pairs = aligned16(c) && args.ldc % 2 == 0;
+    // warp tile: rows 2g and 2g + 1 of a column side by side (one access where C allows).
+    const bool c_pairs = reinterpret_cast<uintptr_t>(c) % sizeof(CPair) == 0 && args.ldc % 2 == 0;
 #pragma unroll
     for (int i = 0; i < kTM; ++i) {
       const int row = m0 + warp_m0 + 16 * i + 2 * g;
@@ -612,24 +614,24 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
         for (int v0 = 0; v0 < 2; ++v0) {
           const int col = n0 + warp_n0 + 16 * (j / 2) + 4 * q + 2 * v0 + j % 2;
           if (col >= args.n) continue;
-          double* at = c + (row + int64_t(col) * args.ldc);
+          CReal* at = c + (row + int64_t(col) * args.ldc);
           double v[2] = {args.alpha_re * acc[0][i][j][v0], args.alpha_re * acc[0][i][j][v0 + 2]};
           const bool both =
               in_triangle(args.triangle, row, col) && in_triangle(args.triangle, row + 1, col);
           if (c_pairs && row + 1 < args.m && both) {
             if (!beta_zero) {
-              const double2 old = *reinterpret_cast<const double2*>(at);
-              v[0] = fma(args.beta_re, old.x, v[0]);
-              v[1] = fma(args.beta_re, old.y, v[1]);
+              const CPair old = *reinterpret_cast<const CPair*>(at);
+              v[0] = fma(args.beta_re, double(old.x), v[0]);
+              v[1] = fma(args.beta_re, double(old.y), v[1]);
             }
-            *reinterpret_cast<double2*>(at) = make_double2(v[0], v[1]);
+            *reinterpret_cast<CPair*>(at) = CPair{CReal(v[0]), CReal(v[1])};
           } else {
 #pragma unroll
             for (int e = 0; e < 2; ++e) {
               if (row + e >= args.m) break;
               if (!in_triangle(args.triangle, row + e, col)) continue;
-              if (!beta_zero) v[e] = fma(args.beta_re, at[e], v[e]);
-              at[e] = v[e];
+              if (!beta_zero) v[e] = fma(args.beta_re, double(at[e]), v[e]);
+              at[e] = CReal(v[e]);
             }
           }
         }
@@ -826,6 +828,46 @@ cudaError_t launch_widened(const Problem& p, cudaStream_t stream) {
   return err != cudaSuccess ? err : free_err;
 }
 
+// The sgemm_widened rows: fp32 A and B of any alignment and any leading dimension (they are read
+// only by the widening copy), C 4-byte aligned; Cfg is the dgemm tile.
+template <class Cfg>
+bool supports_sgemm_widened(const Problem& p, const DeviceCaps& caps) {
+  return p.type == DataType::kF32 && p.c_type == DataType::kF32 && fits<Cfg>(p, caps) &&
+         aligned_to(p.a, 4) && aligned_to(p.b, 4) && aligned_to(p.c, 4);
+}
+
+// op(A) and op(B) as stored, widened into one workspace (columns padded to an even count of
+// doubles: 16-byte aligned, as the dgemm vector copies read them), then the dgemm kernel on them,
+// whose epilogue rounds alpha acc + beta C into the fp32 C once. alpha == 0 or k == 0: nothing is
+// widened (the kernel reads neither A nor B).
+template <class Cfg>
+cudaError_t launch_sgemm_widened(const Problem& p, cudaStream_t stream) {
+  Problem q = p;
+  q.type = DataType::kF64;
+  void* workspace = nullptr;
+  if (!p.alpha.is_zero() && p.k > 0) {
+    const int64_t lda = (p.a_rows() + 1) / 2 * 2, ldb = (p.b_rows() + 1) / 2 * 2;
+    const int64_t elems_a = lda * p.a_cols();
+    const size_t bytes = size_t(elems_a + ldb * p.b_cols()) * sizeof(double);
+    cudaError_t err = gemm_device::allocate_workspace(bytes, &workspace, stream);
+    if (err != cudaSuccess) return err;
+    double* wide_b = static_cast<double*>(workspace) + elems_a;
+    const widen::Matrix wide[2] = {{p.a, p.lda, workspace, lda, p.a_rows(), p.a_cols()},
+                                   {p.b, p.ldb, wide_b, ldb, p.b_rows(), p.b_cols()}};
+    err = widen::real_to_double(wide, 2, stream);
+    if (err != cudaSuccess) {
+      cudaFreeAsync(workspace, stream);
+      return err;
+    }
+    q.a = workspace, q.lda = lda;
+    q.b = wide_b, q.ldb = ldb;
+  }
+  const cudaError_t err = launch_problem<TypeF64IntoF32, Cfg, true>(q, stream);
+  if (workspace == nullptr) return err;
+  const cudaError_t free_err = cudaFreeAsync(workspace, stream);
+  return err != cudaSuccess ? err : free_err;
+}
+
 // The cgemm_widened_3m rows: A, B and C as the cgemm_widened rows take them; Cfg is the dgemm
 // tile.
 template <class Cfg>
@@ -971,6 +1013,19 @@ bool supports_cgemm_widened_3m_128x64x16(const Problem& p, const DeviceCaps& cap
 }
 cudaError_t launch_cgemm_widened_3m_128x64x16(const Problem& p, cudaStream_t stream) {
   return launch_widened_3m<ConfigF64Half>(p, stream);
+}
+
+bool supports_sgemm_widened_128x128x16(const Problem& p, const DeviceCaps& caps) {
+  return supports_sgemm_widened<ConfigF64>(p, caps);
+}
+cudaError_t launch_sgemm_widened_128x128x16(const Problem& p, cudaStream_t stream) {
+  return launch_sgemm_widened<ConfigF64>(p, stream);
+}
+bool supports_sgemm_widened_128x64x16(const Problem& p, const DeviceCaps& caps) {
+  return supports_sgemm_widened<ConfigF64Half>(p, caps);
+}
+cudaError_t launch_sgemm_widened_128x64x16(const Problem& p, cudaStream_t stream) {
+  return launch_sgemm_widened<ConfigF64Half>(p, stream);
 }
 
 }  // namespace tileblas::gemm_f64_mma

@@ -55,6 +55,15 @@
 // faster than complex fp32 on the SIMT units; the router takes it only there. The workspace holds
 // 16 bytes per element of A and B (cudaErrorMemoryAllocation where the pool cannot give it).
 //
+// fp32 on the FP64 tensor cores (sgemm_widened_*): A, B, C fp32; alpha, beta real; op N or T (C
+// counts as T). op(A) and op(B) as stored are widened, exactly, into an fp64 workspace
+// (kernels/widen.h), the dgemm kernel of the row's tile multiplies them, and its epilogue computes
+// alpha * acc + beta * C in fp64 and rounds once into C: every product exact, every sum fp64, so
+// the result is at least as accurate as an fp32 sgemm's (no TF32 anywhere). On sm_80 and sm_90
+// the FP64 tensor cores run at the fp32 SIMT rate, and the dgemm kernel runs closer to its peak
+// than the SIMT sgemm kernels to theirs. The workspace holds 8 bytes per element of A and B. They
+// take a triangle of C.
+//
 // Complex fp32 as three real fp64 GEMMs (cgemm_widened_3m_*, the 3M scheme): op(A) and op(B) as
 // stored are split into fp64 planes (kernels/widen.h: re, im, re + im, the imaginary parts
 // negated where op() conjugates), one dgemm launch computes P0 = Ar Br, P1 = Ai Bi and
@@ -117,6 +126,12 @@ bool supports_cgemm_widened_64x64x8(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_cgemm_widened_64x64x8(const Problem& p, cudaStream_t stream);
 bool supports_cgemm_widened_splitk_64x64x8(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_cgemm_widened_splitk_64x64x8(const Problem& p, cudaStream_t stream);
+
+// fp32 widened to fp64, on the dgemm 128x128 tile or its 128x64 half.
+bool supports_sgemm_widened_128x128x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_sgemm_widened_128x128x16(const Problem& p, cudaStream_t stream);
+bool supports_sgemm_widened_128x64x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_sgemm_widened_128x64x16(const Problem& p, cudaStream_t stream);
 
 // Complex fp32 in three real fp64 products (3M), on the dgemm 128x128 tile or its 128x64 half.
 bool supports_cgemm_widened_3m_128x128x16(const Problem& p, const DeviceCaps& caps);

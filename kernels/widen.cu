@@ -79,6 +79,14 @@ __global__ void __launch_bounds__(kLanes* kColsPerBlock) widen_kernel(const Part
   });
 }
 
+__global__ void __launch_bounds__(kLanes* kColsPerBlock)
+    widen_real_kernel(const Parts<Matrix> parts) {
+  for_each_element(parts, [](const Matrix& mat, int64_t row, int64_t col) {
+    static_cast<double*>(mat.dst)[row + col * mat.ld_dst] =
+        double(static_cast<const float*>(mat.src)[row + col * mat.ld_src]);
+  });
+}
+
 template <bool kPairs>
 __global__ void __launch_bounds__(kLanes* kColsPerBlock) planes_kernel(const Parts<Planes> parts) {
   for_each_element(parts, [](const Planes& mat, int64_t row, int64_t col) {
@@ -140,16 +148,19 @@ cudaError_t launch(void (*kernel)(Parts<M>), const Parts<M>& parts, cudaStream_t
 bool valid_ld(int64_t ld, int64_t rows) { return ld >= std::max<int64_t>(1, rows); }
 
 // The parts of count (1 or 2) source-to-destination matrices (Matrix, Planes), or false where the
-// count or a matrix breaks the contract (`fits`: what the destination's kind adds to it); *pairs:
-// every source 8-byte aligned.
+// count or a matrix breaks the contract (destinations aligned to dst_align bytes; `fits`: what the
+// destination's kind adds); *pairs: every source 8-byte aligned.
+bool no_more(const Matrix&) { return true; }
+
 template <class M, class Fits>
-bool parts_of(const M* matrices, int count, Fits fits, Parts<M>* parts, bool* pairs) {
+bool parts_of(const M* matrices, int count, Fits fits, size_t dst_align, Parts<M>* parts,
+              bool* pairs) {
   if (count < 1 || count > 2) return false;
   Part<M>* part[2] = {&parts->first, &parts->second};
   for (int i = 0; i < count; ++i) {
     const M& m = matrices[i];
     if (m.rows < 0 || m.cols < 0 || !valid_ld(m.ld_src, m.rows) || !valid_ld(m.ld_dst, m.rows) ||
-        !aligned_to(m.src, 4) || !aligned_to(m.dst, 16) || !fits(m))
+        !aligned_to(m.src, 4) || !aligned_to(m.dst, dst_align) || !fits(m))
       return false;
     *pairs = *pairs && aligned_to(m.src, 8);
     *part[i] = part_of(m, m.rows, m.cols);
@@ -159,12 +170,17 @@ bool parts_of(const M* matrices, int count, Fits fits, Parts<M>* parts, bool* pa
 
 }  // namespace
 
+cudaError_t real_to_double(const Matrix* matrices, int count, cudaStream_t stream) {
+  Parts<Matrix> parts{};
+  bool pairs = true;
+  if (!parts_of(matrices, count, no_more, 8, &parts, &pairs)) return cudaErrorInvalidValue;
+  return launch(widen_real_kernel, parts, stream);
+}
+
 cudaError_t complex_to_double(const Matrix* matrices, int count, cudaStream_t stream) {
   Parts<Matrix> parts{};
   bool pairs = true;
-  if (!parts_of(
-          matrices, count, [](const Matrix&) { return true; }, &parts, &pairs))
-    return cudaErrorInvalidValue;
+  if (!parts_of(matrices, count, no_more, 16, &parts, &pairs)) return cudaErrorInvalidValue;
   return launch(pairs ? widen_kernel<true> : widen_kernel<false>, parts, stream);
 }
 
@@ -172,7 +188,7 @@ cudaError_t complex_to_planes(const Planes* matrices, int count, cudaStream_t st
   Parts<Planes> parts{};
   bool pairs = true;
   auto planes_fit = [](const Planes& m) { return m.plane >= m.ld_dst * m.cols; };
-  if (!parts_of(matrices, count, planes_fit, &parts, &pairs)) return cudaErrorInvalidValue;
+  if (!parts_of(matrices, count, planes_fit, 16, &parts, &pairs)) return cudaErrorInvalidValue;
   return launch(pairs ? planes_kernel<true> : planes_kernel<false>, parts, stream);
 }
 

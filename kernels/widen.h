@@ -1,6 +1,9 @@
-// widen: complex fp32 matrices copied into fp64 ones, and fp64 results narrowed back, so that the
-// FP64 tensor-core rows can compute complex fp32 GEMM (kernels/gemm_f64_mma.h, the cgemm_widened
-// rows).
+// widen: fp32 and complex fp32 matrices copied into fp64 ones, and fp64 results narrowed back, so
+// that the FP64 tensor-core rows can compute fp32 and complex fp32 GEMM (kernels/gemm_f64_mma.h,
+// the sgemm_widened and cgemm_widened rows).
+//
+// real_to_double (the sgemm_widened rows): dst(r, c) = double(src(r, c)) for r < rows, c < cols,
+// for each of up to two matrices in one launch. Exact.
 //
 // complex_to_double (cgemm_widened_64x64x8 and its split-K row): interleaved complex fp64,
 //   dst(r, c) = (double(src(r, c).re), double(src(r, c).im))   for r < rows, c < cols,
@@ -21,7 +24,8 @@
 // where beta != 0; products == nullptr: x = 0 (alpha == 0 or k == 0: C = beta C, no product read).
 //
 // Contract for all: src and C 4-byte aligned (their parts), any leading dimension >= rows
-// (elements); fp64 destinations and products 16-byte aligned, leading dimension >= rows, planes
+// (elements); fp64 destinations (real_to_double: 8-byte aligned) and products 16-byte aligned,
+// leading dimension >= rows, planes
 // `plane` doubles apart (plane >= ld * cols). Only the rows x cols elements (of each plane) are
 // read and written: padding rows are not touched. Sources and destinations must not overlap.
 // Asynchronous on `stream`; cudaErrorInvalidValue where the arguments break the contract
@@ -32,7 +36,8 @@
 // beside a tall narrow one launches no idle blocks); a thread handles 4 rows 32 apart of one
 // column, consecutive lanes on consecutive rows (whole 32-byte sectors every way). Complex fp32
 // elements are read as one 8-byte load where the matrix is 8-byte aligned (else as two 4-byte
-// loads); complex fp64 ones written as one 16-byte store.
+// loads); complex fp64 ones written as one 16-byte store, real ones as one 4-byte load and one
+// 8-byte store.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -44,14 +49,16 @@
 namespace tileblas::widen {
 
 struct Matrix {
-  const void* src;  // complex fp32 (interleaved re, im)
+  const void* src;  // fp32 (complex: interleaved re, im)
   int64_t ld_src;   // elements
-  void* dst;        // complex fp64
+  void* dst;        // fp64 (complex: interleaved re, im)
   int64_t ld_dst;   // elements
   int64_t rows, cols;
 };
 
-// Widens count (1 or 2) matrices.
+// Widens count (1 or 2) fp32 matrices.
+cudaError_t real_to_double(const Matrix* matrices, int count, cudaStream_t stream);
+// Widens count (1 or 2) complex fp32 matrices.
 cudaError_t complex_to_double(const Matrix* matrices, int count, cudaStream_t stream);
 
 struct Planes {

@@ -82,6 +82,12 @@ const std::vector<GemmKernel>& gemm_kernels() {
       {"sgemm_splitk_64x64x16_align4", sgemm_regblock::supports_splitk_64x64x16_align4,
        sgemm_regblock::launch_splitk_64x64x16_align4},
       {"sgemm_tiled", sgemm_tiled::supports, sgemm_tiled::launch},
+      // fp32 on the FP64 tensor cores, operands widened (kernels/gemm_f64_mma.cu): after the SIMT
+      // rows, which run on every device; the router prefers these where FP64 is fast.
+      {"sgemm_widened_128x128x16", gemm_f64_mma::supports_sgemm_widened_128x128x16,
+       gemm_f64_mma::launch_sgemm_widened_128x128x16},
+      {"sgemm_widened_128x64x16", gemm_f64_mma::supports_sgemm_widened_128x64x16,
+       gemm_f64_mma::launch_sgemm_widened_128x64x16},
       // fp64 and complex fp64 on the FP64 tensor cores, mma.sync (kernels/gemm_f64_mma.cu):
       // 16-byte-load rows before the scalar-load ones.
       {"dgemm_mma_f64_128x128x16", gemm_f64_mma::supports_dgemm_128x128x16,

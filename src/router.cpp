@@ -201,6 +201,22 @@ bool cgemm_3m_pays(const Problem& p, const DeviceCaps& caps) {
 bool cgemm_3m_fills_sms_128x128(const Problem& p, const DeviceCaps& caps) {
   return cgemm_3m_pays(p, caps) && 3 * tiles(p, 128, 128) >= 4 * int64_t(caps.num_sms);
 }
+// fp32 on the FP64 tensor cores (the sgemm_widened rows): the dgemm kernel on operands widened
+// once (12 bytes moved per element of A and B against 2 n or 2 m FLOPs each). Measured (H100, the
+// shape sweep with each row forced against the SIMT rows as routed,
+// docs/bench/h100-2026-11-26-sweep-f32-widened-forced-*.md): it wins wherever m and n are 1000 or
+// more and k 256 or more (1024^3 1.12 of cuBLAS against 0.97, 1025^3 0.78 / 0.66, 8192^3 1.17 /
+// 0.94, 8192^2 x 256 1.23 / 1.03, 4096^2 x 256 1.01 / 0.94), and loses below (512^3 0.72 / 0.98,
+// 4096^2 x 64 0.91 / 1.06, 256x16384x1024 0.76 / 0.91, 8192x128x8192 0.56 / 0.85). The 128x128
+// tile (one block per SM) where its tiles fill the SMs four times over and k is long enough for
+// its pipeline (4096^3 TN 1.08 against 1.02 on 128x64), else the 128x64 tile (two blocks per SM:
+// 2049^3 1.06 against 0.92, 8192^2 x 256 1.23 against 1.12).
+bool sgemm_widening_pays(const Problem& p, const DeviceCaps& caps) {
+  return fast_fp64(caps) && std::min(p.m, p.n) >= 1000 && p.k >= 256;
+}
+bool sgemm_widened_fills_sms_128x128(const Problem& p, const DeviceCaps& caps) {
+  return sgemm_widening_pays(p, caps) && fills_sms_4x_128x128(p, caps) && p.k >= 1024;
+}
 // Split-K on widened operands where the zgemm split-K rule holds and m and n exceed 128 (or B is
 // narrow under a tall C, above): the small squares 251^3-513^3 ran at 0.63-0.91 of cuBLAS against
 // 0.47-0.85 on the SIMT split-K row (the row forced, same sweep); with m or n at most 128 the SIMT
@@ -307,6 +323,9 @@ const Preference kGemmPreferences[] = {
      "complex fp32: few tiles, long k: split-K"},
     {"cgemm_simt_packed_", cgemm_packing_pays,
      "complex fp32: packed where not m/n-contiguous, edges peeled"},
+    {"sgemm_widened_128x128x16", sgemm_widened_fills_sms_128x128,
+     "fp32 on the FP64 tensor cores, 128x128 tiles"},
+    {"sgemm_widened_128x64x16", sgemm_widening_pays, "fp32 on the FP64 tensor cores, 128x64 tiles"},
     {"sgemm_splitk_64x64x16", split_k_pays_few_rows, "few rows, long k: split-K on 64x64 tiles"},
     {"sgemm_splitk_128x64x16", split_k_pays, "few output tiles, long k: split-K"},
     {"sgemm_packed_128x128x16", packing_pays, "large, or unaligned with long k: packed operands"},

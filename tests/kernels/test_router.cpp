@@ -775,7 +775,9 @@ TEST(RouterTest, PicksWgmmaOnHopperAndMmaElsewhere) {
   }
 }
 
-// The preference table's choices for the shapes measured in docs/NOTES-sgemm.md.
+// The preference table's choices for the shapes measured in docs/NOTES-sgemm.md: on Hopper the
+// widened rows where m, n >= 1000 and k >= 256 (docs/NOTES-f64-complex.md), the SIMT rows
+// elsewhere.
 TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
   const DeviceCaps caps = tbtest::hopper_caps();
   struct Expect {
@@ -784,11 +786,13 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
   } const cases[] = {
       {256, 256, 256, "sgemm_regblock_64x64x16_align16"},
       {512, 512, 512, "sgemm_splitk_128x64x16_align16"},
-      {1024, 1024, 1024, "sgemm_regblock_128x64x16_align16"},
-      {2048, 2048, 2048, "sgemm_regblock_128x128x16_align16"},
-      {4096, 4096, 4096, "sgemm_packed_128x128x16"},
-      {4097, 4097, 4097, "sgemm_packed_128x128x16"},  // peels the thin last tile row / column
-      {8192, 8192, 8192, "sgemm_packed_128x128x16"},
+      {999, 999, 999, "sgemm_regblock_128x64x16_align4"},
+      {1024, 1024, 1024, "sgemm_widened_128x64x16"},
+      {2048, 2048, 2048, "sgemm_widened_128x64x16"},
+      {4096, 4096, 4096, "sgemm_widened_128x128x16"},
+      {4097, 4097, 4097, "sgemm_widened_128x128x16"},
+      {8192, 8192, 8192, "sgemm_widened_128x128x16"},
+      {8192, 8192, 256, "sgemm_widened_128x64x16"},
       {8192, 8192, 128, "sgemm_regblock_128x128x16_align16"},
       {128, 128, 65536, "sgemm_splitk_128x64x16_align16"},
       {16384, 64, 16384, "sgemm_splitk_128x64x16_align16"},
@@ -810,8 +814,9 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
   }
 }
 
-// A triangular operand (trmm's and trsm's GEMM leaves) keeps the large GEMMs on the direct rows,
-// which skip its zeros' k-steps: the packed row would multiply them.
+// A triangular operand (trmm's and trsm's GEMM leaves) keeps the large GEMMs on rows that skip its
+// zeros' k-steps (here the widened rows, whose dgemm kernel skips them): the packed row would
+// multiply them.
 TEST(RouterTest, TriangularOperandsStayOffThePackedRow) {
   const DeviceCaps caps = tbtest::hopper_caps();
   for (int64_t n : {4096, 8192}) {
@@ -821,8 +826,7 @@ TEST(RouterTest, TriangularOperandsStayOffThePackedRow) {
       std::string why;
       const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
       ASSERT_NE(k, nullptr);
-      EXPECT_STREQ(k->name, "sgemm_regblock_128x128x16_align16")
-          << n << ", " << which << ": " << why;
+      EXPECT_STREQ(k->name, "sgemm_widened_128x128x16") << n << ", " << which << ": " << why;
     }
   }
 }
@@ -931,15 +935,26 @@ TEST(RouterTest, PicksTheComplexFp32Rows) {
   }
 }
 
+// A Hopper-sized device whose FP64 rate is a fraction of its fp32 rate (sm_89): the SIMT rows'
+// rules decide there, as they do on Hopper where the widened rows do not take a problem.
+DeviceCaps slow_fp64_caps() {
+  DeviceCaps caps = tbtest::hopper_caps();
+  caps.sm_version = 89;
+  return caps;
+}
+
 // Aligned NT data: the packed row's main loop without edges beats the direct 128x128 row (4096^3:
 // 0.90 vs 0.88), so large NT problems are packed like the other layouts.
 TEST(RouterTest, PacksLargeAlignedNtSgemm) {
   Problem p = square(4096);
   p.trans_b = tileblas::Op::kTrans;
   std::string why;
-  const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, tbtest::hopper_caps(), "", &why);
+  const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, slow_fp64_caps(), "", &why);
   ASSERT_NE(k, nullptr);
   EXPECT_STREQ(k->name, "sgemm_packed_128x128x16") << why;
+  k = tileblas::pick_gemm_kernel(p, tbtest::hopper_caps(), "", &why);
+  ASSERT_NE(k, nullptr);
+  EXPECT_STREQ(k->name, "sgemm_widened_128x128x16") << why;
 }
 
 // Unaligned operands (odd leading dimensions): packed once the 128x128 tiles fill the SMs and k
@@ -961,7 +976,7 @@ TEST(RouterTest, PacksUnalignedSgemmWithLongK) {
     p.n = e.n, p.k = e.k;
     p.lda = e.m, p.ldb = e.k, p.ldc = e.m;
     std::string why;
-    const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, tbtest::hopper_caps(), "", &why);
+    const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, slow_fp64_caps(), "", &why);
     ASSERT_NE(k, nullptr);
     EXPECT_STREQ(k->name, e.kernel) << e.m << "x" << e.n << "x" << e.k << ": " << why;
   }
