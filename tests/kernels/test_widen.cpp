@@ -1,5 +1,5 @@
-// Kernel tier, widen (kernels/widen.h): complex fp32 matrices of any part alignment and leading
-// dimension widened into complex fp64 ones, one or two per launch, or split into their 3M planes;
+// Kernel tier, widen (kernels/widen.h): fp32 and complex fp32 matrices of any part alignment and
+// leading dimension widened into fp64 ones, one or two per launch, or split into their 3M planes;
 // and 3M products combined into complex fp32. Random floats in (NaN, infinity and subnormal values
 // among them), each element checked to be exactly its double (its planes: the part, the signed
 // part, their fp64 sum); every byte of the destination outside the written elements (padding rows,
@@ -169,6 +169,89 @@ TEST(WidenKernel, Arguments) {
   EXPECT_EQ(tileblas::widen::complex_to_double(&m, 1, nullptr), cudaErrorInvalidValue) << "ld_src";
   m = ok, m.rows = 0;
   EXPECT_EQ(tileblas::widen::complex_to_double(&m, 1, nullptr), cudaSuccess) << "empty";
+}
+
+// ---- Real matrices
+// --------------------------------------------------------------------------------
+
+// One fp32 matrix widened by real_to_double (two in one launch where `second`), each element
+// exactly its double, every other byte of the destinations poisoned as it was.
+std::string run_real(const Shape& s, bool second, std::mt19937& rng) {
+  const int64_t ld_src = s.rows + s.pad_src, ld_dst = std::max<int64_t>(s.rows + s.pad_dst, 1);
+  const int count = second ? 2 : 1;
+  const size_t src_at = kGuard / 4 + (s.odd ? 1 : 0);
+  const size_t src_len = src_at + size_t(ld_src * s.cols) + kGuard / 4;
+  const size_t dst_len = kGuard + size_t(ld_dst * s.cols) * 8 + kGuard;
+  std::vector<float> src(src_len * size_t(count));
+  for (float& x : src) x = random_float(rng);
+  std::vector<unsigned char> dst(dst_len * size_t(count), kPoison);
+  tbtest::DeviceFloats src_dev(src.size()), dst_dev(dst.size() / 4 + 2);
+  unsigned char* dst_base = reinterpret_cast<unsigned char*>(dst_dev.base);
+  if (cudaMemcpy(src_dev.base, src.data(), src.size() * 4, cudaMemcpyHostToDevice) != cudaSuccess ||
+      cudaMemcpy(dst_base, dst.data(), dst.size(), cudaMemcpyHostToDevice) != cudaSuccess)
+    return "upload failed";
+  Matrix m[2];
+  for (int i = 0; i < count; ++i) {
+    m[i] = {src_dev.base + src_len * size_t(i) + src_at,
+            ld_src,
+            dst_base + dst_len * size_t(i) + kGuard,
+            ld_dst,
+            s.rows,
+            s.cols};
+  }
+  if (cudaError_t err = tileblas::widen::real_to_double(m, count, nullptr); err != cudaSuccess)
+    return std::string("real_to_double: ") + cudaGetErrorString(err);
+  std::vector<unsigned char> got(dst.size());
+  if (cudaMemcpy(got.data(), dst_base, got.size(), cudaMemcpyDeviceToHost) != cudaSuccess)
+    return "download failed";
+  std::vector<bool> written(got.size(), false);
+  for (int i = 0; i < count; ++i) {
+    for (int64_t c = 0; c < s.cols; ++c) {
+      for (int64_t r = 0; r < s.rows; ++r) {
+        const size_t at = dst_len * size_t(i) + kGuard + size_t(r + c * ld_dst) * 8;
+        double v;
+        std::memcpy(&v, &got[at], 8);
+        const double want = double(src[src_len * size_t(i) + src_at + size_t(r + c * ld_src)]);
+        if (!same(v, want)) {
+          std::ostringstream o;
+          o << describe(s) << ": matrix " << i << " element (" << r << "," << c << ") is " << v
+            << ", want " << want;
+          return o.str();
+        }
+        std::fill(written.begin() + at, written.begin() + at + 8, true);
+      }
+    }
+  }
+  for (size_t j = 0; j < got.size(); ++j) {
+    if (!written[j] && got[j] != kPoison)
+      return describe(s) + ": byte " + std::to_string(j) + " outside the elements written";
+  }
+  return "";
+}
+
+TEST(WidenReal, EveryEdgeAndAlignment) {
+  TB_REQUIRE_GPU();
+  std::mt19937 rng(5);
+  for (int64_t rows : {1, 2, 31, 33, 128, 129, 1031}) {
+    for (bool odd : {false, true}) {
+      const Shape s{rows, 1 + rows % 11, rows % 3, rows % 2 ? 1 : 0, odd};
+      EXPECT_EQ(run_real(s, rows % 2 == 1, rng), "") << describe(s);
+    }
+  }
+}
+
+TEST(WidenReal, Arguments) {
+  alignas(16) static unsigned char buffer[1024];
+  const Matrix ok{buffer + 4, 5, buffer + 264, 5, 5, 1};  // 8-byte aligned destination
+  Matrix m = ok;
+  m.rows = 0;
+  EXPECT_EQ(tileblas::widen::real_to_double(&m, 1, nullptr), cudaSuccess) << "empty";
+  m = ok;
+  m.dst = buffer + 260;
+  EXPECT_EQ(tileblas::widen::real_to_double(&m, 1, nullptr), cudaErrorInvalidValue) << "dst";
+  m = ok, m.src = buffer + 2;
+  EXPECT_EQ(tileblas::widen::real_to_double(&m, 1, nullptr), cudaErrorInvalidValue) << "src";
+  EXPECT_EQ(tileblas::widen::real_to_double(&ok, 3, nullptr), cudaErrorInvalidValue) << "count";
 }
 
 // ---- 3M planes ----------------------------------------------------------------------------------
