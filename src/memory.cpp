@@ -338,6 +338,28 @@ void HostCopyTeam::copy_2d(void* dst, size_t dst_pitch, const void* src, size_t 
   while (parts_left_.load(std::memory_order_acquire) != 0) std::this_thread::yield();
 }
 
+namespace {
+
+// The most the current device's pool keeps (memory.h), looked up once per device.
+uint64_t pool_keep_max(int device) {
+  constexpr int kDevices = 64;
+  static std::atomic<uint64_t> known[kDevices] = {};
+  if (device < 0 || device >= kDevices) return kPoolKeepMaxBytes;
+  uint64_t max = known[device].load(std::memory_order_relaxed);
+  if (max == 0) {
+    size_t free_bytes = 0, total_bytes = 0;
+    if (cudaMemGetInfo(&free_bytes, &total_bytes) != cudaSuccess) {
+      cudaGetLastError();
+      return kPoolKeepMaxBytes;
+    }
+    max = std::max<uint64_t>(kPoolKeepMaxBytes, total_bytes / kPoolKeepMemoryShare);
+    known[device].store(max, std::memory_order_relaxed);
+  }
+  return max;
+}
+
+}  // namespace
+
 cudaError_t keep_in_pool(uint64_t bytes) {
   int device = 0;
   cudaError_t err = cudaGetDevice(&device);
@@ -346,7 +368,7 @@ cudaError_t keep_in_pool(uint64_t bytes) {
   uint64_t keep = 0;
   if (err == cudaSuccess)
     err = cudaMemPoolGetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);
-  const uint64_t wanted = std::clamp(bytes, kPoolKeepBytes, kPoolKeepMaxBytes);
+  const uint64_t wanted = std::clamp(bytes, kPoolKeepBytes, pool_keep_max(device));
   if (err == cudaSuccess && keep < wanted) {
     keep = wanted;
     err = cudaMemPoolSetAttribute(pool, cudaMemPoolAttrReleaseThreshold, &keep);

@@ -117,11 +117,14 @@ class HostCopyTeam {
 
 // Device memory comes from the current device's default memory pool (cudaMallocAsync on the call's
 // stream). After a synchronisation the pool keeps at least kPoolKeepBytes, and as much as the
-// largest allocation asked for up to kPoolKeepMaxBytes, instead of returning it to the driver, so
-// back-to-back calls do not each pay for a new mapping (8192^3 sgemm packed: 512 MiB, ~1.3 ms a
-// call when re-mapped). keep_in_pool() raises that threshold for an allocation of `bytes`.
+// largest allocation asked for up to the larger of kPoolKeepMaxBytes and 1/kPoolKeepMemoryShare of
+// the device's memory, instead of returning it to the driver, so back-to-back calls do not each
+// pay for a new mapping (8192^3 sgemm packed: 512 MiB, ~1.3 ms a call when re-mapped; the complex
+// 3M rows' workspace at 8192^3: 4.5 GiB). keep_in_pool() raises that threshold for an allocation
+// of `bytes`.
 constexpr uint64_t kPoolKeepBytes = uint64_t(256) << 20;
 constexpr uint64_t kPoolKeepMaxBytes = uint64_t(2) << 30;
+constexpr uint64_t kPoolKeepMemoryShare = 16;
 cudaError_t keep_in_pool(uint64_t bytes);
 
 // A stream-ordered device allocation from the device's default pool (keep_in_pool() first), freed
