@@ -7,6 +7,10 @@
 #     bench_forced=KERNEL@FILTER   the benches matching FILTER with TILEBLAS_FORCE_KERNEL=KERNEL
 #                                  (what routing those calls to KERNEL would give; JSON in
 #                                  forced_KERNEL.json, logs appended to bench_forced.log)
+#     lapack[=PRECISIONS]          LAPACK's linear-equation testers with tileblas preloaded and
+#                                  TILEBLAS_MODE=gpu against the same testers plain:
+#                                  scripts/lapack_check.sh (PRECISIONS: e.g. s,d; default all), the
+#                                  testers' output under lapack/
 #     numpy[=STEPS]                pip numpy and scipy with tileblas preloaded: scripts/numpy_check.sh
 #                                  STEPS (comma-separated: info, tests, bench; default all),
 #                                  log in numpy_check.log
@@ -50,6 +54,12 @@ for step in "$@"; do
         >/dev/null 2>&1
       rc=$?
       name=numpy_check ;;
+    lapack)
+      lapack_precisions=()
+      [ "$filter" != '*' ] && IFS=, read -r -a lapack_precisions <<<"$filter"
+      TILEBLAS_MODE=gpu bash /tmp/tb/lapack_check.sh /tmp/tb/lib/libtileblas.so.0 "$out/lapack" \
+        "${lapack_precisions[@]}" >"$out/lapack.log" 2>&1
+      rc=$? ;;
     sanitize)
       compute-sanitizer --tool memcheck --error-exitcode 9 /tmp/tb/bin/tileblas_kernel_tests \
         --gtest_filter="$filter" --gtest_brief=1 >"$out/sanitize.log" 2>&1
