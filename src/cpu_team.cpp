@@ -178,7 +178,11 @@ bool CpuTeam::run(int parts, Job job, const void* ctx, bool wake_if_asleep) {
     if (w.ticket.compare_exchange_strong(t, t + 1, std::memory_order_acq_rel)) {
       for (int i = w.first; i < w.last; ++i) job(ctx, i);  // not started: the caller runs it
     } else {
-      while (w.finished.load(std::memory_order_acquire) != posted[s - 1] + 1) {
+      // Started by the worker: wait for it, yielding every few microseconds, so that a worker
+      // descheduled mid-part runs where the CPUs are oversubscribed (several processes with a
+      // team each, MPI ranks on fewer cores), instead of this loop spinning out whole timeslices.
+      for (uint32_t n = 1; w.finished.load(std::memory_order_acquire) != posted[s - 1] + 1; ++n) {
+        if ((n & 4095) == 0) sched_yield();
       }
     }
   }
