@@ -8,10 +8,11 @@ cd "$(dirname "$0")/.."
 
 # libblas64-test: the netlib testers built with 64-bit integers and Debian's libblas64.so.3, for
 # libtileblas64.so (python3-numpy is also Debian's numpy, standard CBLAS names, for the preload test).
-# liblapack-test: LAPACK's linear-equation testers over the reference LAPACK (scripts/lapack_check.sh).
+# liblapack-test: LAPACK's linear-equation testers over the reference LAPACK (scripts/lapack_check.sh);
+# scalapack-mpi-test and openmpi-bin: ScaLAPACK's test programs (scripts/scalapack_check.sh).
 packages=(cmake ninja-build make g++ gfortran pkg-config python3 xz-utils libopenblas-dev libblas-dev libblas-test
-          libblas64-test liblapack-test libgtest-dev googletest libbenchmark-dev python3-numpy
-          python3-matplotlib)
+          libblas64-test liblapack-test scalapack-mpi-test openmpi-bin libgtest-dev googletest
+          libbenchmark-dev python3-numpy python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
