@@ -788,12 +788,14 @@ bool supports_problem(const Problem& p, const DeviceCaps& caps) {
   return true;
 }
 
-// The cgemm_widened rows: complex fp32 A and B of any alignment of their parts and any leading
-// dimension (they are read only by the widening copy), C aligned to its parts.
+// The rows that widen A and B (cgemm_widened, cgemm_widened_3m, sgemm_widened): A, B and C of
+// `type` (kC32 or kF32), A and B of any alignment of their parts and any leading dimension (they
+// are read only by the widening copy), C aligned to its parts; Cfg is the tile of the kernel that
+// multiplies the widened operands.
 template <class Cfg>
-bool supports_widened(const Problem& p, const DeviceCaps& caps) {
-  return p.type == DataType::kC32 && p.c_type == DataType::kC32 && fits<Cfg>(p, caps) &&
-         aligned_to(p.a, 4) && aligned_to(p.b, 4) && aligned_to(p.c, 4);
+bool supports_widened(const Problem& p, const DeviceCaps& caps, DataType type) {
+  return p.type == type && p.c_type == type && fits<Cfg>(p, caps) && aligned_to(p.a, 4) &&
+         aligned_to(p.b, 4) && aligned_to(p.c, 4);
 }
 
 // op(A) and op(B) as stored, widened into one workspace (columns of as many complex fp64
@@ -828,14 +830,6 @@ cudaError_t launch_widened(const Problem& p, cudaStream_t stream) {
   return err != cudaSuccess ? err : free_err;
 }
 
-// The sgemm_widened rows: fp32 A and B of any alignment and any leading dimension (they are read
-// only by the widening copy), C 4-byte aligned; Cfg is the dgemm tile.
-template <class Cfg>
-bool supports_sgemm_widened(const Problem& p, const DeviceCaps& caps) {
-  return p.type == DataType::kF32 && p.c_type == DataType::kF32 && fits<Cfg>(p, caps) &&
-         aligned_to(p.a, 4) && aligned_to(p.b, 4) && aligned_to(p.c, 4);
-}
-
 // op(A) and op(B) as stored, widened into one workspace (columns padded to an even count of
 // doubles: 16-byte aligned, as the dgemm vector copies read them), then the dgemm kernel on them,
 // whose epilogue rounds alpha acc + beta C into the fp32 C once. alpha == 0 or k == 0: nothing is
@@ -866,14 +860,6 @@ cudaError_t launch_sgemm_widened(const Problem& p, cudaStream_t stream) {
   if (workspace == nullptr) return err;
   const cudaError_t free_err = cudaFreeAsync(workspace, stream);
   return err != cudaSuccess ? err : free_err;
-}
-
-// The cgemm_widened_3m rows: A, B and C as the cgemm_widened rows take them; Cfg is the dgemm
-// tile.
-template <class Cfg>
-bool supports_widened_3m(const Problem& p, const DeviceCaps& caps) {
-  return p.type == DataType::kC32 && p.c_type == DataType::kC32 && fits<Cfg>(p, caps) &&
-         aligned_to(p.a, 4) && aligned_to(p.b, 4) && aligned_to(p.c, 4);
 }
 
 // op(A) and op(B) as stored, split into their 3M planes (conjugation folded into the imaginary
@@ -990,39 +976,39 @@ cudaError_t launch_zgemm_splitk_64x64x8(const Problem& p, cudaStream_t stream) {
 }
 
 bool supports_cgemm_widened_64x64x8(const Problem& p, const DeviceCaps& caps) {
-  return supports_widened<ConfigC64>(p, caps);
+  return supports_widened<ConfigC64>(p, caps, DataType::kC32);
 }
 cudaError_t launch_cgemm_widened_64x64x8(const Problem& p, cudaStream_t stream) {
   return launch_widened<ConfigC64, false, kZgemmSplitK>(p, stream);
 }
 bool supports_cgemm_widened_splitk_64x64x8(const Problem& p, const DeviceCaps& caps) {
-  return supports_widened<ConfigC64>(p, caps) && p.c_triangle == Triangle::kAll;
+  return supports_widened<ConfigC64>(p, caps, DataType::kC32) && p.c_triangle == Triangle::kAll;
 }
 cudaError_t launch_cgemm_widened_splitk_64x64x8(const Problem& p, cudaStream_t stream) {
   return launch_widened<ConfigC64, true, kZgemmSplitK>(p, stream);
 }
 
 bool supports_cgemm_widened_3m_128x128x16(const Problem& p, const DeviceCaps& caps) {
-  return supports_widened_3m<ConfigF64>(p, caps);
+  return supports_widened<ConfigF64>(p, caps, DataType::kC32);
 }
 cudaError_t launch_cgemm_widened_3m_128x128x16(const Problem& p, cudaStream_t stream) {
   return launch_widened_3m<ConfigF64>(p, stream);
 }
 bool supports_cgemm_widened_3m_128x64x16(const Problem& p, const DeviceCaps& caps) {
-  return supports_widened_3m<ConfigF64Half>(p, caps);
+  return supports_widened<ConfigF64Half>(p, caps, DataType::kC32);
 }
 cudaError_t launch_cgemm_widened_3m_128x64x16(const Problem& p, cudaStream_t stream) {
   return launch_widened_3m<ConfigF64Half>(p, stream);
 }
 
 bool supports_sgemm_widened_128x128x16(const Problem& p, const DeviceCaps& caps) {
-  return supports_sgemm_widened<ConfigF64>(p, caps);
+  return supports_widened<ConfigF64>(p, caps, DataType::kF32);
 }
 cudaError_t launch_sgemm_widened_128x128x16(const Problem& p, cudaStream_t stream) {
   return launch_sgemm_widened<ConfigF64>(p, stream);
 }
 bool supports_sgemm_widened_128x64x16(const Problem& p, const DeviceCaps& caps) {
-  return supports_sgemm_widened<ConfigF64Half>(p, caps);
+  return supports_widened<ConfigF64Half>(p, caps, DataType::kF32);
 }
 cudaError_t launch_sgemm_widened_128x64x16(const Problem& p, cudaStream_t stream) {
   return launch_sgemm_widened<ConfigF64Half>(p, stream);

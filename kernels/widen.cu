@@ -150,7 +150,7 @@ bool valid_ld(int64_t ld, int64_t rows) { return ld >= std::max<int64_t>(1, rows
 // The parts of count (1 or 2) source-to-destination matrices (Matrix, Planes), or false where the
 // count or a matrix breaks the contract (destinations aligned to dst_align bytes; `fits`: what the
 // destination's kind adds); *pairs: every source 8-byte aligned.
-bool no_more(const Matrix&) { return true; }
+bool no_further_checks(const Matrix&) { return true; }
 
 template <class M, class Fits>
 bool parts_of(const M* matrices, int count, Fits fits, size_t dst_align, Parts<M>* parts,
@@ -173,14 +173,16 @@ bool parts_of(const M* matrices, int count, Fits fits, size_t dst_align, Parts<M
 cudaError_t real_to_double(const Matrix* matrices, int count, cudaStream_t stream) {
   Parts<Matrix> parts{};
   bool pairs = true;
-  if (!parts_of(matrices, count, no_more, 8, &parts, &pairs)) return cudaErrorInvalidValue;
+  if (!parts_of(matrices, count, no_further_checks, 8, &parts, &pairs))
+    return cudaErrorInvalidValue;
   return launch(widen_real_kernel, parts, stream);
 }
 
 cudaError_t complex_to_double(const Matrix* matrices, int count, cudaStream_t stream) {
   Parts<Matrix> parts{};
   bool pairs = true;
-  if (!parts_of(matrices, count, no_more, 16, &parts, &pairs)) return cudaErrorInvalidValue;
+  if (!parts_of(matrices, count, no_further_checks, 16, &parts, &pairs))
+    return cudaErrorInvalidValue;
   return launch(pairs ? widen_kernel<true> : widen_kernel<false>, parts, stream);
 }
 
