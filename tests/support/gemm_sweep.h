@@ -68,7 +68,8 @@ struct SweepShape {
 //           the issue saw fp32 TT at 0.80), NN: leading dimensions not a multiple of 16 bytes
 //   trans   TN, NT, TT on a subset of the square and odd sizes (their NN is in the lists above)
 //   panel   LAPACK's trailing updates: m = n large, k = 32..256 (getrf: NN; potrf, syrk-like: NT)
-//   tall    m large, n small (a blocked factorisation's panel times the rest): n = 32..256
+//   tall    m large, n small (a blocked factorisation's panel times the rest, a few right-hand
+//           sides): n = 8..256
 //   skinny  small m and n with long k, or small m with large n
 inline const std::vector<SweepShape>& sweep_shapes() {
   static const std::vector<SweepShape> shapes = [] {
@@ -95,14 +96,15 @@ inline const std::vector<SweepShape>& sweep_shapes() {
     s.push_back({"panel", 4097, 4097, 64, N, N});
     s.push_back({"panel", 8192, 8192, 128, N, T});
     s.push_back({"panel", 4096, 4096, 256, N, T});
-    const int64_t tall[][3] = {{16384, 64, 4096},
-                               {8192, 128, 8192},
-                               {8192, 256, 2048},
-                               {8193, 32, 1024},
-                               {32768, 128, 256}};
+    const int64_t tall[][3] = {{16384, 64, 4096}, {8192, 128, 8192}, {8192, 256, 2048},
+                               {8193, 32, 1024},  {32768, 128, 256}, {4096, 16, 4096},
+                               {16384, 8, 1024}};
     for (const auto& d : tall) s.push_back({"tall", d[0], d[1], d[2], N, N});
-    const int64_t skinny[][3] = {
-        {128, 128, 65536}, {64, 8192, 8192}, {256, 16384, 1024}, {16, 4096, 4096}};
+    const int64_t skinny[][3] = {{128, 128, 65536},
+                                 {64, 8192, 8192},
+                                 {256, 16384, 1024},
+                                 {16, 4096, 4096},
+                                 {32, 8192, 2048}};
     for (const auto& d : skinny) s.push_back({"skinny", d[0], d[1], d[2], N, N});
     return s;
   }();
