@@ -7,6 +7,7 @@
 #include "cgemm_simt.h"
 #include "gemm_f64_mma.h"
 #include "gemm_mma.h"
+#include "gemm_skinny.h"
 #include "gemm_wgmma.h"
 #include "sgemm_regblock.h"
 #include "sgemm_tiled.h"
@@ -127,6 +128,10 @@ const std::vector<GemmKernel>& gemm_kernels() {
        gemm_f64_mma::launch_cgemm_widened_3m_128x128x16},
       {"cgemm_widened_3m_128x64x16", gemm_f64_mma::supports_cgemm_widened_3m_128x64x16,
        gemm_f64_mma::launch_cgemm_widened_3m_128x64x16},
+      // one small side of C (m or n at most 16 or 32), every type, SIMT (kernels/gemm_skinny.cu):
+      // last, as the router prefers them only where their rule holds.
+      {"gemm_skinny_16", gemm_skinny::supports_16, gemm_skinny::launch_16},
+      {"gemm_skinny_32", gemm_skinny::supports_32, gemm_skinny::launch_32},
   };
   return table;
 }
