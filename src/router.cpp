@@ -225,6 +225,32 @@ bool cgemm_widened_split_k_pays(const Problem& p, const DeviceCaps& caps) {
   return fast_fp64(caps) && (std::min(p.m, p.n) > 128 || cgemm_narrow_b(p)) &&
          split_k_pays_on<gemm_f64_mma::kZgemmSplitK>(p, caps);
 }
+// One small side of C (the gemm_skinny rows, kernels/gemm_skinny.h): a thread per column of the
+// long side streams the large operand once, where the tiled rows multiply mostly zero rows.
+// Measured (H100, the sweep's shapes with m or n at most 32, each row forced,
+// docs/bench/h100-2026-11-27-sweep-skinny-forced-16.md and -32.md, against the rows routed before
+// in an earlier run on the same machine, -sweep-tall-skinny-before.md): the 16-row tile wins in
+// fp32 (4096x16x4096 1.42 of cuBLAS against 1.16, 16384x8x1024 0.73 / 0.57, 16x4096x4096 0.82 /
+// 0.73) and complex fp32 (1.05 / 0.34, 1.06 / 0.34, 0.88 / 0.41); the 32-row tile where a side is
+// 17 to 32 (fp32 32x8192x2048 0.83 / 0.66, 8193x32x1024 1.24 / 1.24; complex fp32 0.56 / 0.39,
+// 0.83 / 0.36). Complex fp64 wins only with n small (4096x16x4096 0.69 / 0.59, 16384x8x1024 0.74
+// / 0.64; 16x4096x4096 0.57 / 0.60, and the 32-row tile lost everywhere); fp64's tensor-core rows
+// won or tied every shape (16x4096x4096 0.65 / 0.73, 4096x16x4096 0.81 / 0.97). Only shapes like
+// those measured: the long side 4096 or more, k 1024 or more.
+bool skinny_fits(const Problem& p, int64_t tile) {
+  if (std::max(p.m, p.n) < 4096 || p.k < 1024) return false;
+  switch (p.type) {
+    case DataType::kF32:
+    case DataType::kC32:
+      return std::min(p.m, p.n) <= tile;
+    case DataType::kC64:
+      return tile == 16 && p.n <= 16 && p.m > 16;
+    default:
+      return false;
+  }
+}
+bool skinny_16_pays(const Problem& p, const DeviceCaps&) { return skinny_fits(p, 16); }
+bool skinny_32_pays(const Problem& p, const DeviceCaps&) { return skinny_fits(p, 32); }
 // TF32 pays once the 128x128 tensor-core tiles fill the SMs (tile-starved at 1024^3).
 bool large_tf32(const Problem& p, const DeviceCaps& caps) {
   return fills_sms_128x128(p, caps) && p.k >= 512;
@@ -281,6 +307,8 @@ struct Preference {
 };
 
 const Preference kGemmPreferences[] = {
+    {"gemm_skinny_16", skinny_16_pays, "one side of C at most 16: a thread per column, split-K"},
+    {"gemm_skinny_32", skinny_32_pays, "one side of C at most 32: a thread per column, split-K"},
     {"gemm_wgmma_f16_splitk_", wgmma_split_k_pays,
      "fp16 tensor cores, wgmma (sm_90): few tiles, long k: split-K"},
     {"gemm_wgmma_bf16_splitk_", wgmma_split_k_pays,

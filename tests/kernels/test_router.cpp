@@ -796,7 +796,8 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
       {8192, 8192, 128, "sgemm_regblock_128x128x16_align16"},
       {128, 128, 65536, "sgemm_splitk_128x64x16_align16"},
       {16384, 64, 16384, "sgemm_splitk_128x64x16_align16"},
-      {16, 4096, 4096, "sgemm_splitk_64x64x16_align16"},
+      {16, 4096, 4096, "gemm_skinny_16"},
+      {36, 4096, 4096, "sgemm_splitk_64x64x16_align16"},
       {64, 8192, 8192, "sgemm_splitk_64x64x16_align16"},
       {72, 8192, 8192, "sgemm_splitk_128x64x16_align16"},
   };
@@ -896,9 +897,11 @@ TEST(RouterTest, PicksTheComplexFp32Rows) {
       {1025, 1025, 1025, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_3m_128x64x16"},
       {1025, 1025, 1025, Op::kNoTrans, Op::kNoTrans, ada, "cgemm_simt_packed_64x128x16"},
       {32768, 128, 256, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
-      {8193, 32, 1024, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
+      {8193, 32, 1024, Op::kNoTrans, Op::kNoTrans, hopper, "gemm_skinny_32"},
+      {8193, 33, 1024, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
       {16384, 64, 4096, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
-      {8193, 32, 1024, Op::kNoTrans, Op::kNoTrans, ada, "cgemm_simt_packed_64x128x16"},
+      {8193, 32, 1024, Op::kNoTrans, Op::kNoTrans, ada, "gemm_skinny_32"},
+      {8193, 33, 1024, Op::kNoTrans, Op::kNoTrans, ada, "cgemm_simt_packed_64x128x16"},
       {8192, 256, 2048, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_3m_128x64x16"},
       {8192, 255, 2048, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
       {256, 4096, 256, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
@@ -1075,6 +1078,51 @@ TEST(RouterTest, SplitsKForFewFp64TilesAndLongK) {
     ASSERT_NE(k, nullptr);
     EXPECT_EQ(std::string(k->name).find("splitk"), std::string::npos)
         << k->name << " took a triangle";
+  }
+}
+
+// One side of C at most 32 (the long side 4096 or more, k 1024 or more): the skinny rows in fp32
+// and complex fp32, the 16-row tile where the side is at most 16; complex fp64 only with n at most
+// 16; fp64 never. Smaller problems keep the tiled rows.
+TEST(RouterTest, PicksTheSkinnyRowsForOneSmallSide) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const struct {
+    DataType type;
+    int64_t m, n, k;
+    const char* kernel;  // nullptr: not a skinny row
+  } cases[] = {
+      {DataType::kF32, 16, 4096, 4096, "gemm_skinny_16"},
+      {DataType::kF32, 4096, 16, 4096, "gemm_skinny_16"},
+      {DataType::kF32, 16384, 8, 1024, "gemm_skinny_16"},
+      {DataType::kF32, 1, 8192, 8192, "gemm_skinny_16"},
+      {DataType::kF32, 32, 8192, 2048, "gemm_skinny_32"},
+      {DataType::kF32, 8193, 17, 1024, "gemm_skinny_32"},
+      {DataType::kF32, 8193, 33, 1024, nullptr},
+      {DataType::kF32, 16, 2048, 4096, nullptr},  // the long side too short
+      {DataType::kF32, 16, 4096, 1000, nullptr},  // k too short
+      {DataType::kC32, 16, 4096, 4096, "gemm_skinny_16"},
+      {DataType::kC32, 4096, 16, 4096, "gemm_skinny_16"},
+      {DataType::kC32, 32, 8192, 2048, "gemm_skinny_32"},
+      {DataType::kC64, 4096, 16, 4096, "gemm_skinny_16"},
+      {DataType::kC64, 16, 4096, 4096, nullptr},
+      {DataType::kC64, 8193, 32, 1024, nullptr},
+      {DataType::kF64, 4096, 16, 4096, nullptr},
+      {DataType::kF64, 16, 4096, 4096, nullptr},
+  };
+  for (const auto& e : cases) {
+    Problem p = square_of(e.m, e.type);
+    p.n = e.n, p.k = e.k;
+    p.lda = e.m, p.ldb = e.k, p.ldc = e.m;
+    std::string why;
+    const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
+    ASSERT_NE(k, nullptr);
+    const std::string shape = std::string(tileblas::name_of(e.type)) + " " + std::to_string(e.m) +
+                              "x" + std::to_string(e.n) + "x" + std::to_string(e.k) + ": " + why;
+    if (e.kernel) {
+      EXPECT_STREQ(k->name, e.kernel) << shape;
+    } else {
+      EXPECT_EQ(std::string(k->name).find("skinny"), std::string::npos) << shape;
+    }
   }
 }
 
