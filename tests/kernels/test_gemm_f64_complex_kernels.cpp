@@ -437,7 +437,9 @@ TEST(GemmF64ComplexRows, OlderRowsRejectTheNewTypes) {
   for (const GemmKernel& row : tileblas::gemm_kernels()) {
     bool mine = false;
     for (const GemmKernel* r : rows()) mine |= r == &row;
-    if (mine) continue;
+    // The skinny rows serve every type of one precision throughout
+    // (tests/kernels/test_gemm_skinny).
+    if (mine || std::strncmp(row.name, "gemm_skinny_", 12) == 0) continue;
     for (DataType t : {DataType::kF64, DataType::kC32, DataType::kC64}) {
       Problem p;
       p.m = p.n = p.k = 8;
