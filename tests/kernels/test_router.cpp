@@ -798,6 +798,7 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
       {16384, 64, 16384, "sgemm_splitk_128x64x16_align16"},
       {16, 4096, 4096, "gemm_skinny_16"},
       {36, 4096, 4096, "sgemm_splitk_64x64x16_align16"},
+      {32, 8192, 2048, "sgemm_splitk_64x64x16_align16"},
       {64, 8192, 8192, "sgemm_splitk_64x64x16_align16"},
       {72, 8192, 8192, "sgemm_splitk_128x64x16_align16"},
   };
@@ -1081,9 +1082,9 @@ TEST(RouterTest, SplitsKForFewFp64TilesAndLongK) {
   }
 }
 
-// One side of C at most 32 (the long side 4096 or more, k 1024 or more): the skinny rows in fp32
-// and complex fp32, the 16-row tile where the side is at most 16; complex fp64 only with n at most
-// 16; fp64 never. Smaller problems keep the tiled rows.
+// One side of C at most 32 (the long side 4096 or more, k 1024 or more): the skinny rows in complex
+// fp32 (the 16-row tile where the side is at most 16), in fp32 only where it is at most 16, complex
+// fp64 only with n at most 16, fp64 never. Smaller problems keep the tiled rows.
 TEST(RouterTest, PicksTheSkinnyRowsForOneSmallSide) {
   const DeviceCaps caps = tbtest::hopper_caps();
   const struct {
@@ -1095,8 +1096,8 @@ TEST(RouterTest, PicksTheSkinnyRowsForOneSmallSide) {
       {DataType::kF32, 4096, 16, 4096, "gemm_skinny_16"},
       {DataType::kF32, 16384, 8, 1024, "gemm_skinny_16"},
       {DataType::kF32, 1, 8192, 8192, "gemm_skinny_16"},
-      {DataType::kF32, 32, 8192, 2048, "gemm_skinny_32"},
-      {DataType::kF32, 8193, 17, 1024, "gemm_skinny_32"},
+      {DataType::kF32, 32, 8192, 2048, nullptr},  // 64x64 split-K
+      {DataType::kF32, 8193, 17, 1024, nullptr},
       {DataType::kF32, 8193, 33, 1024, nullptr},
       {DataType::kF32, 16, 2048, 4096, nullptr},  // the long side too short
       {DataType::kF32, 16, 4096, 1000, nullptr},  // k too short
