@@ -42,8 +42,9 @@ bool split_k_pays(const Problem& p, const DeviceCaps& caps) {
 // 0.85 against 0.53; with n <= 64 and m large, 16384x64x4096, the 128x64 tile stays ahead).
 // Also with m at most 32 under a long n and k >= 1024, where the 128x64 tiles would not have split
 // (H100, 32x8192x2048 with each row forced,
-// docs/bench/h100-2026-11-27-sweep-f32-few-rows-forced.md: 64x64 split-K 1.10 of cuBLAS, 64x64
-// unsplit 1.07, the 128x64 row routed before 0.66, the skinny 32-row tile 0.81).
+// docs/bench/h100-2026-11-27-sweep-f32-few-rows-forced.md: 64x64 split-K 1.08 of cuBLAS, 64x64
+// unsplit 0.98, the skinny 32-row tile 0.80; in an earlier run the 128x64 row routed before 0.66,
+// -sweep-tall-skinny-before.md).
 bool split_k_pays_few_rows(const Problem& p, const DeviceCaps& caps) {
   return p.m <= 64 && (split_k_pays(p, caps) || (p.m <= 32 && p.n >= 4096 && p.k >= 1024));
 }
@@ -237,7 +238,7 @@ bool cgemm_widened_split_k_pays(const Problem& p, const DeviceCaps& caps) {
 // fp32 (4096x16x4096 1.42 of cuBLAS against 1.16, 16384x8x1024 0.73 / 0.57, 16x4096x4096 0.82 /
 // 0.73) and complex fp32 (1.05 / 0.34, 1.06 / 0.34, 0.88 / 0.41); the 32-row tile in complex fp32
 // where a side is 17 to 32 (32x8192x2048 0.56 / 0.39, 8193x32x1024 0.83 / 0.36), not in fp32
-// (8193x32x1024 1.24 / 1.24; 32x8192x2048 0.83, where the 64x64 split-K row reaches 1.10: see
+// (8193x32x1024 1.24 / 1.24; 32x8192x2048 0.83, where the 64x64 split-K row reaches 1.08: see
 // split_k_pays_few_rows). Complex fp64 wins only with n small (4096x16x4096 0.69 / 0.59,
 // 16384x8x1024 0.74 / 0.64; 16x4096x4096 0.57 / 0.60, and the 32-row tile lost everywhere); fp64's
 // tensor-core rows won or tied every shape (16x4096x4096 0.65 / 0.73, 4096x16x4096 0.81 / 0.97).
