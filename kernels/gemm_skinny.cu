@@ -94,6 +94,10 @@ struct Config {
   static constexpr int kXPerThread = (kRows * kChunk + kThreads - 1) / kThreads;
   static constexpr int kVecReals = 16 / int(sizeof(Real));
   static constexpr int kYStride = (kChunk + 1) * kParts;  // padded: conflict-free column reads
+  // k-steps of a chunk unrolled: all of them (the next step's shared reads issued under this one's
+  // products), but two for 32 rows of 8 bytes or more, where unrolling all spilled (ptxas: 36 to
+  // 108 bytes).
+  static constexpr int kUnroll = kRows == 16 || kRowReals * int(sizeof(Real)) <= 128 ? kChunk : 2;
   // Blocks per SM the registers leave room for: two, or one where the accumulators take 128.
   static constexpr int kMinBlocks = kRowReals * int(sizeof(Real)) / 4 <= 64 ? 2 : 1;
   static_assert(kRowReals % kVecReals == 0, "X's rows are read 16 bytes at a time");
@@ -128,13 +132,22 @@ __global__ void __launch_bounds__(kThreads, Config<E, kRows>::kMinBlocks)
 
   // The next chunk, in registers while the block multiplies the current one.
   E y_next[kC], x_next[Cf::kXPerThread];
+  // Element r + 1 of Y's share lies y_step elements past element r.
+  const int64_t y_step = y_k_contiguous ? int64_t(kThreads / kC) * a.y.col_stride : a.y.row_stride;
+  const bool all_columns = col0 + kThreads <= a.cols;
   auto load_chunk = [&](int64_t k0) {
     const E* yk = y + k0 * a.y.row_stride;
+    if (all_columns && k0 + kC <= k_end) {  // the whole chunk inside: no bounds per element
+      const E* first = yk + y_kk(0) * a.y.row_stride + y_col(0) * a.y.col_stride;
 #pragma unroll
-    for (int r = 0; r < kC; ++r) {
-      y_next[r] = E{};
-      if (k0 + y_kk(r) < k_end && col0 + y_col(r) < a.cols)
-        y_next[r] = yk[y_kk(r) * a.y.row_stride + y_col(r) * a.y.col_stride];
+      for (int r = 0; r < kC; ++r) y_next[r] = first[r * y_step];
+    } else {
+#pragma unroll
+      for (int r = 0; r < kC; ++r) {
+        y_next[r] = E{};
+        if (k0 + y_kk(r) < k_end && col0 + y_col(r) < a.cols)
+          y_next[r] = yk[y_kk(r) * a.y.row_stride + y_col(r) * a.y.col_stride];
+      }
     }
     const E* xk = x + k0 * a.x.col_stride;
 #pragma unroll
@@ -164,7 +177,7 @@ __global__ void __launch_bounds__(kThreads, Config<E, kRows>::kMinBlocks)
     store_chunk();
     __syncthreads();
     if (k0 + kC < k_end) load_chunk(k0 + kC);  // in flight while this chunk is multiplied
-#pragma unroll 1
+#pragma unroll(Cf::kUnroll)
     for (int kk = 0; kk < kC; ++kk) {
       Real yv[kP];
 #pragma unroll

@@ -235,14 +235,15 @@ bool cgemm_widened_split_k_pays(const Problem& p, const DeviceCaps& caps) {
 // Measured (H100, the sweep's shapes with m or n at most 32, each row forced,
 // docs/bench/h100-2026-11-27-sweep-skinny-forced-16.md and -32.md, against the rows routed before
 // in an earlier run on the same machine, -sweep-tall-skinny-before.md): the 16-row tile wins in
-// fp32 (4096x16x4096 1.42 of cuBLAS against 1.16, 16384x8x1024 0.73 / 0.57, 16x4096x4096 0.82 /
-// 0.73) and complex fp32 (1.05 / 0.34, 1.06 / 0.34, 0.88 / 0.41); the 32-row tile in complex fp32
-// where a side is 17 to 32 (32x8192x2048 0.56 / 0.39, 8193x32x1024 0.83 / 0.36), not in fp32
-// (8193x32x1024 1.24 / 1.24; 32x8192x2048 0.83, where the 64x64 split-K row reaches 1.08: see
-// split_k_pays_few_rows). Complex fp64 wins only with n small (4096x16x4096 0.69 / 0.59,
-// 16384x8x1024 0.74 / 0.64; 16x4096x4096 0.57 / 0.60, and the 32-row tile lost everywhere); fp64's
-// tensor-core rows won or tied every shape (16x4096x4096 0.65 / 0.73, 4096x16x4096 0.81 / 0.97).
-// Only shapes like those measured: the long side 4096 or more, k 1024 or more.
+// fp32 (4096x16x4096 1.65 of cuBLAS against 1.16, 16384x8x1024 0.86 / 0.57, 16x4096x4096 0.89 /
+// 0.73) and complex fp32 (1.23 / 0.34, 1.25 / 0.34, 0.93 / 0.41); the 32-row tile in complex fp32
+// where a side is 17 to 32 (32x8192x2048 0.54 / 0.39, 8193x32x1024 0.82 / 0.36), not in fp32
+// (8193x32x1024 1.31 / 1.24; 32x8192x2048 0.86, where the 64x64 split-K row reaches 1.08: see
+// split_k_pays_few_rows). Complex fp64 wins only with n small (4096x16x4096 0.72 / 0.59,
+// 16384x8x1024 0.77 / 0.64; 16x4096x4096 0.56 / 0.60, and the 32-row tile lost everywhere); fp64's
+// tensor-core rows won every shape (4096x16x4096 0.92 / 0.97, 16384x8x1024 0.87 / 1.00,
+// 16x4096x4096 0.68 / 0.73). Only shapes like those measured: the long side 4096 or more, k 1024
+// or more.
 bool skinny_fits(const Problem& p, int64_t tile) {
   if (std::max(p.m, p.n) < 4096 || p.k < 1024) return false;
   switch (p.type) {
