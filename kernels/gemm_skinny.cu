@@ -94,12 +94,15 @@ struct Config {
   static constexpr int kXPerThread = (kRows * kChunk + kThreads - 1) / kThreads;
   static constexpr int kVecReals = 16 / int(sizeof(Real));
   static constexpr int kYStride = (kChunk + 1) * kParts;  // padded: conflict-free column reads
+  static constexpr int kRowWords = kRowReals * int(sizeof(Real)) / 4;  // accumulator registers
   // k-steps of a chunk unrolled: all of them (the next step's shared reads issued under this one's
-  // products), but two for 32 rows of 8 bytes or more, where unrolling all spilled (ptxas: 36 to
-  // 108 bytes).
-  static constexpr int kUnroll = kRows == 16 || kRowReals * int(sizeof(Real)) <= 128 ? kChunk : 2;
-  // Blocks per SM the registers leave room for: two, or one where the accumulators take 128.
-  static constexpr int kMinBlocks = kRowReals * int(sizeof(Real)) / 4 <= 64 ? 2 : 1;
+  // products), but two for complex fp64 with 32 rows, where unrolling all spilled.
+  static constexpr int kUnroll = kRowWords <= 64 ? kChunk : 2;
+  // Blocks per SM the registers leave room for: two (128 registers a thread), but one for 32 rows
+  // of 8 bytes or more, whose unrolled k-steps need more (complex fp32 32x8192x2048: 0.61-0.64 of
+  // cuBLAS against 0.54 with two blocks and two k-steps unrolled; H100,
+  // docs/bench/h100-2026-11-27-sweep-skinny-forced-oneblock.md).
+  static constexpr int kMinBlocks = kRows == 32 && kRowWords >= 64 ? 1 : 2;
   static_assert(kRowReals % kVecReals == 0, "X's rows are read 16 bytes at a time");
   static_assert(kThreads % kChunk == 0 && kThreads % kRows == 0, "whole rows per pass");
 };

@@ -237,7 +237,8 @@ bool cgemm_widened_split_k_pays(const Problem& p, const DeviceCaps& caps) {
 // in an earlier run on the same machine, -sweep-tall-skinny-before.md): the 16-row tile wins in
 // fp32 (4096x16x4096 1.65 of cuBLAS against 1.16, 16384x8x1024 0.86 / 0.57, 16x4096x4096 0.89 /
 // 0.73) and complex fp32 (1.23 / 0.34, 1.25 / 0.34, 0.93 / 0.41); the 32-row tile in complex fp32
-// where a side is 17 to 32 (32x8192x2048 0.54 / 0.39, 8193x32x1024 0.82 / 0.36), not in fp32
+// where a side is 17 to 32 (32x8192x2048 0.54 / 0.39, 8193x32x1024 0.82 / 0.36; 0.61-0.64 and
+// 0.80-0.81 with one block per SM, -skinny-forced-oneblock.md), not in fp32
 // (8193x32x1024 1.31 / 1.24; 32x8192x2048 0.86, where the 64x64 split-K row reaches 1.08: see
 // split_k_pays_few_rows). Complex fp64 wins only with n small (4096x16x4096 0.72 / 0.59,
 // 16384x8x1024 0.77 / 0.64; 16x4096x4096 0.56 / 0.60, and the 32-row tile lost everywhere); fp64's
