@@ -61,6 +61,17 @@ bool split_k_pays_on(const Problem& p, const DeviceCaps& caps) {
   return (4 * t <= 3 * int64_t(caps.num_sms) || p.k >= 4096) &&
          splitk::slices_for(kRow, p.m, p.n, p.k, caps.num_sms).count >= 2;
 }
+// Complex fp64 also splits where one side of C is at most 32 (its 64x64 tiles at least half empty)
+// and k >= 1024 (H100, the sweep's tall and skinny shapes with the split-K row forced, same run,
+// docs/bench/h100-2026-11-27-sweep-f64-c64-splitk-forced.md against -f64-c64-tall-skinny.md):
+// 8193x32x1024 0.70 of cuBLAS against 0.58 unsplit, 32x8192x2048 0.61 against 0.54; with both sides
+// past 32 and k < 4096 the split lost (256x16384x1024 0.88 against 0.95, 32768x128x256 0.79 against
+// 0.99). fp64's 128x64 split-K row lost at 32x8192x2048 (0.75 against 0.79).
+bool zgemm_split_k_pays(const Problem& p, const DeviceCaps& caps) {
+  return split_k_pays_on<gemm_f64_mma::kZgemmSplitK>(p, caps) ||
+         (std::min(p.m, p.n) <= 32 && p.k >= 1024 &&
+          splitk::slices_for(gemm_f64_mma::kZgemmSplitK, p.m, p.n, p.k, caps.num_sms).count >= 2);
+}
 // With interior tiles copied without bounds the 128x128 _align16 row is also faster than the
 // 256x128 row once was on large aligned outputs (2048^3 0.870 vs 0.864, 4096^3 0.874 vs 0.857;
 // 0.897 at 2048^3 with the lean k-step test), and the 256x128 row was removed.
@@ -345,8 +356,8 @@ const Preference kGemmPreferences[] = {
     {"gemm_mma_tf32_", large_tf32, "TF32 tensor cores (TILEBLAS_ALLOW_TF32=1)"},
     {"dgemm_splitk_", split_k_pays_on<gemm_f64_mma::kDgemmSplitK>,
      "fp64: few tiles, long k: split-K"},
-    {"zgemm_splitk_", split_k_pays_on<gemm_f64_mma::kZgemmSplitK>,
-     "complex fp64: few tiles, long k: split-K"},
+    {"zgemm_splitk_", zgemm_split_k_pays,
+     "complex fp64: few tiles or a side of at most 32, long k: split-K"},
     {"dgemm_mma_f64_128x128x16", fills_sms_4x_128x128, "fp64 tensor cores, 128x128 tiles"},
     {"dgemm_mma_f64_128x64x16", always, "fp64 tensor cores, 128x64 tiles (few tiles)"},
     {"cgemm_widened_3m_128x128x16", cgemm_3m_fills_sms_128x128,

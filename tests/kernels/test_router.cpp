@@ -1060,8 +1060,11 @@ TEST(RouterTest, SplitsKForFewFp64TilesAndLongK) {
       {DataType::kC64, 2048, 2048, 2048, false, "zgemm_mma_f64_64x64x8"},
       {DataType::kC64, 64, 64, 128, false, "zgemm_mma_f64_64x64x8"},     // k too short
       {DataType::kC64, 513, 513, 513, true, "zgemm_splitk_64x64x8"},     // 81 tiles
-      {DataType::kC64, 8193, 32, 1024, false, "zgemm_mma_f64_64x64x8"},  // 129 tiles
-      {DataType::kC64, 64, 8192, 8192, false, "zgemm_splitk_64x64x8"},   // 128 tiles, long k
+      {DataType::kC64, 8193, 32, 1024, false, "zgemm_splitk_64x64x8"},   // a side of at most 32
+      {DataType::kC64, 8193, 33, 1024, false, "zgemm_mma_f64_64x64x8"},  // 129 tiles
+      {DataType::kC64, 32, 8192, 2048, false, "zgemm_splitk_64x64x8"},
+      {DataType::kC64, 32, 8192, 512, false, "zgemm_mma_f64_64x64x8"},  // k too short
+      {DataType::kC64, 64, 8192, 8192, false, "zgemm_splitk_64x64x8"},  // 128 tiles, long k
   };
   for (const auto& e : cases) {
     Problem p = square_of(e.m, e.type);
