@@ -230,8 +230,6 @@ bool types_supported(const Problem& p) {
   return false;
 }
 
-size_t real_size(DataType t) { return is_complex(t) ? size_of(t) / 2 : size_of(t); }
-
 bool supports_rows(const Problem& p, const DeviceCaps& caps, int64_t rows) {
   if (caps.sm_version < 80 || !types_supported(p) || p.c_triangle != Triangle::kAll) return false;
   constexpr int64_t kMaxExtent = INT32_MAX - 1024;
@@ -242,7 +240,7 @@ bool supports_rows(const Problem& p, const DeviceCaps& caps, int64_t rows) {
     return false;
   const size_t element = size_of(p.type);
   return gemm_device::aligned_to(p.a, element) && gemm_device::aligned_to(p.b, element) &&
-         gemm_device::aligned_to(p.c, real_size(p.c_type));
+         gemm_device::aligned_to(p.c, real_size_of(p.c_type));
 }
 
 // op(A) element (i, l) and op(B) element (l, j) as views (row, column strides).

@@ -33,6 +33,8 @@ constexpr size_t size_of(DataType t) {
   return 0;
 }
 constexpr bool is_complex(DataType t) { return t == DataType::kC32 || t == DataType::kC64; }
+// Bytes of one real number of type t (of the re or im part for complex types).
+constexpr size_t real_size_of(DataType t) { return is_complex(t) ? size_of(t) / 2 : size_of(t); }
 const char* name_of(DataType t);
 inline const char* name_of(Op op) {
   return op == Op::kNoTrans ? "N" : op == Op::kTrans ? "T" : "C";

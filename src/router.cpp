@@ -486,8 +486,7 @@ bool team_call_wakes(double cpu_blas_seconds, double host_kernel_seconds) {
 
 int cpu_team_parts(const Problem& p, int threads) {
   if (!cpu_team_serves(p)) return 0;
-  const size_t real_size = size_of(p.type) / (is_complex(p.type) ? 2 : 1);
-  const double fp32_flops = p.flops() * double(real_size / sizeof(float));
+  const double fp32_flops = p.flops() * double(real_size_of(p.type) / sizeof(float));
   const int64_t by_work = int64_t(std::ceil(fp32_flops / kCpuTeamPartFlops));
   const int64_t wanted = std::min(by_work, int64_t(threads));
   const bool on_host_kernel = team_panels_on_host_kernel(p);

@@ -39,6 +39,7 @@
 
 namespace {
 
+using tbtest::DeviceBytes;
 using tileblas::DataType;
 using tileblas::DeviceCaps;
 using tileblas::GemmKernel;
@@ -99,17 +100,6 @@ struct Case {
       << " pads=" << pad_a << "," << pad_b << "," << pad_c;
     return s.str();
   }
-};
-
-// Device memory of `bytes` (at least 16), freed at scope exit.
-struct DeviceBytes {
-  void* ptr = nullptr;
-  explicit DeviceBytes(size_t bytes) {
-    EXPECT_EQ(cudaMalloc(&ptr, std::max<size_t>(bytes, 16)), cudaSuccess);
-  }
-  ~DeviceBytes() { cudaFree(ptr); }
-  DeviceBytes(const DeviceBytes&) = delete;
-  DeviceBytes& operator=(const DeviceBytes&) = delete;
 };
 
 template <class Real>

@@ -34,4 +34,10 @@ DeviceFloats::DeviceFloats(size_t count) {
 
 DeviceFloats::~DeviceFloats() { cudaFree(base); }
 
+DeviceBytes::DeviceBytes(size_t bytes) {
+  EXPECT_EQ(cudaMalloc(&ptr, std::max<size_t>(bytes, 16)), cudaSuccess);
+}
+
+DeviceBytes::~DeviceBytes() { cudaFree(ptr); }
+
 }  // namespace tbtest

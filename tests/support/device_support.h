@@ -23,4 +23,13 @@ struct DeviceFloats {
   DeviceFloats& operator=(const DeviceFloats&) = delete;
 };
 
+// `bytes` of device memory (at least 16), freed when it goes out of scope.
+struct DeviceBytes {
+  void* ptr = nullptr;
+  explicit DeviceBytes(size_t bytes);
+  ~DeviceBytes();
+  DeviceBytes(const DeviceBytes&) = delete;
+  DeviceBytes& operator=(const DeviceBytes&) = delete;
+};
+
 }  // namespace tbtest

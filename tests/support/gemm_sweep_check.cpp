@@ -46,16 +46,6 @@ std::vector<int64_t> sampled(int64_t d) {
   return idx;
 }
 
-struct DeviceBytes {
-  void* ptr = nullptr;
-  explicit DeviceBytes(size_t bytes) {
-    EXPECT_EQ(cudaMalloc(&ptr, std::max<size_t>(bytes, 1)), cudaSuccess);
-  }
-  ~DeviceBytes() { cudaFree(ptr); }
-  DeviceBytes(const DeviceBytes&) = delete;
-  DeviceBytes& operator=(const DeviceBytes&) = delete;
-};
-
 // The unit roundoff of the routed kernels' accumulation (fp32 for fp32, fp16, bf16 and complex
 // fp32 inputs; fp64 for fp64 and complex fp64), and of the rounding to C's type.
 double accumulation_u(DataType ab) {
