@@ -336,6 +336,132 @@ __device__ __forceinline__ void sgemm_strip_block(const Args& p, int strip, floa
   }
 }
 
+// The block's tile of C (tile row, tile column), in grouped rasterization: consecutive blocks
+// walk kRasterGroup block-rows, then the next column.
+__device__ __forceinline__ int2 block_tile(const Args& p) {
+  const int tile = blockIdx.x;
+  const int group_span = kRasterGroup * p.tiles_n;
+  const int first_m = (tile / group_span) * kRasterGroup;
+  const int group_m = min(p.tiles_m - first_m, kRasterGroup);
+  return make_int2(first_m + (tile % group_span) % group_m, (tile % group_span) / group_m);
+}
+
+// C (or a split-K slice's partial tile) stored straight from the registers, 16 bytes at a time
+// where a run of 4 rows lies wholly inside C and its triangle: columns j, rows in runs of 4 (the
+// kLanesM lanes of a column write 16 * kLanesM contiguous bytes). C 16-byte aligned, ldc a
+// multiple of 4. `warp_m0`, `warp_n0`: this lane's first row and column in the block tile.
+template <class T>
+__device__ __forceinline__ void store_c_from_registers(const Args& p,
+                                                       const float (&acc)[T::kThreadM][T::kThreadN],
+                                                       int64_t row0, int64_t col0, int warp_m0,
+                                                       int warp_n0) {
+#pragma unroll
+  for (int j = 0; j < T::kThreadN; ++j) {
+    const int64_t col = col0 + warp_n0 + (j / 4) * T::kSubN + j % 4;
+    if (col >= p.n) continue;
+#pragma unroll
+    for (int i4 = 0; i4 < T::kThreadM / 4; ++i4) {
+      const int64_t row = row0 + warp_m0 + i4 * T::kSubM;
+      if (row >= p.m) continue;
+      const float r0 = acc[4 * i4][j], r1 = acc[4 * i4 + 1][j], r2 = acc[4 * i4 + 2][j],
+                  r3 = acc[4 * i4 + 3][j];
+      if (p.partial) {
+        // Rows up to m_pad exist in the workspace, so a run that starts below m is stored whole.
+        float* dst = p.partial + int64_t(blockIdx.y) * p.m_pad * p.n + row + col * p.m_pad;
+        *reinterpret_cast<float4*>(dst) = make_float4(r0, r1, r2, r3);
+        continue;
+      }
+      float* dst = p.c + row + col * p.ldc;
+      using gemm_device::in_triangle;
+      const bool whole_run =
+          in_triangle(p.triangle, row, col) && in_triangle(p.triangle, row + 3, col);
+      if (row + 3 < p.m && whole_run) {
+        float4 out = make_float4(p.alpha * r0, p.alpha * r1, p.alpha * r2, p.alpha * r3);
+        if (p.beta != 0.0f) {
+          const float4 old = *reinterpret_cast<const float4*>(dst);
+          out.x += p.beta * old.x, out.y += p.beta * old.y, out.z += p.beta * old.z,
+              out.w += p.beta * old.w;
+        }
+        *reinterpret_cast<float4*>(dst) = out;
+      } else {
+        const float r[4] = {r0, r1, r2, r3};
+#pragma unroll
+        for (int ii = 0; ii < 4; ++ii) {
+          if (row + ii < p.m && in_triangle(p.triangle, row + ii, col)) {
+            dst[ii] = p.beta == 0.0f ? p.alpha * r[ii] : p.alpha * r[ii] + p.beta * dst[ii];
+          }
+        }
+      }
+    }
+  }
+}
+
+// C (or a split-K slice's partial tile) stored 4 bytes at a time (C of any alignment), coalesced:
+// each warp puts its kWarpM x kWarpN accumulators into shared memory (column-major, in the ring's
+// buffers, free once every warp is past the k-loop) as float4 runs of 4 rows, then writes C column
+// by column, 32 consecutive rows per store (one 128-byte line, or two where C is misaligned).
+// Stored straight from the registers, a lane's 4 rows lie 4 floats apart from its neighbours', so
+// each 4-byte store would touch four times the sectors it fills. The tile's origin and the lane
+// layout are recomputed here rather than kept live across the k-loop (which then spilled in the
+// 128x128 _align4 row).
+template <class T>
+__device__ __forceinline__ void store_c_through_shared(const Args& p,
+                                                       const float (&acc)[T::kThreadM][T::kThreadN],
+                                                       float* smem) {
+  const int2 block = block_tile(p);  // recomputed: fewer registers live across the k-loop
+  const int64_t row0 = int64_t(block.x) * T::kBlockM, col0 = int64_t(block.y) * T::kBlockN;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int m_lane = T::kOrder == LaneOrder::kMMajor ? lane % T::kLanesM : (lane >> 1) % T::kLanesM;
+  const int n_lane = T::kOrder == LaneOrder::kMMajor
+                         ? lane / T::kLanesM
+                         : (lane & 1) | (((lane >> 1) / T::kLanesM) << 1);
+  static_assert(T::kBlockM * T::kBlockN <= T::kStages * T::kStageFloats,
+                "the block's tile of C fits in the ring's shared memory");
+  static_assert(T::kWarpM % 32 == 0, "a warp stores whole 32-row runs of a column");
+  const int tile_m0 = (warp % T::kWarpsM) * T::kWarpM, tile_n0 = (warp / T::kWarpsM) * T::kWarpN;
+  float* const tile = smem + warp * T::kWarpM * T::kWarpN;  // tile[c * kWarpM + r]
+  float* const mine = tile + 4 * n_lane * T::kWarpM + 4 * m_lane;
+  __syncthreads();  // every warp is done reading the ring
+#pragma unroll
+  for (int j = 0; j < T::kThreadN; ++j) {
+#pragma unroll
+    for (int i4 = 0; i4 < T::kThreadM / 4; ++i4) {
+      *reinterpret_cast<float4*>(mine + ((j / 4) * T::kSubN + j % 4) * T::kWarpM + i4 * T::kSubM) =
+          make_float4(acc[4 * i4][j], acc[4 * i4 + 1][j], acc[4 * i4 + 2][j], acc[4 * i4 + 3][j]);
+    }
+  }
+  __syncwarp();
+  // Lane `lane` stores rows row0 + tile_m0 + lane + 32 q of the warp's columns; `diag`: its first
+  // row's offset from the diagonal at the warp's first column (clamped: only its sign against
+  // c - 32 q, |c - 32 q| < kWarpN + kWarpM, matters), for the triangle test in 32-bit arithmetic.
+  const int64_t row = row0 + tile_m0 + lane, col = col0 + tile_n0;
+  const int rows_left = int(std::min<int64_t>(p.m - row, T::kWarpM));  // may be <= 0
+  const int cols = int(std::min<int64_t>(p.n - col, T::kWarpN));
+  const int diag = int(std::max<int64_t>(std::min<int64_t>(row - col, 1 << 20), -(1 << 20)));
+  // Split-K: the slice's partial tile, unscaled (no triangle there).
+  const int64_t ld = p.partial ? p.m_pad : p.ldc;
+  float* dst = (p.partial ? p.partial + int64_t(blockIdx.y) * p.m_pad * p.n : p.c) + row + col * ld;
+  const float* src = tile + lane;
+  for (int c = 0; c < cols; ++c) {
+#pragma unroll
+    for (int q = 0; q < T::kWarpM / 32; ++q) {
+      const int d = diag + 32 * q - c;  // row - column of this element
+      const bool in =
+          p.triangle == Triangle::kAll || (p.triangle == Triangle::kLower ? d >= 0 : d <= 0);
+      if (32 * q < rows_left && in) {
+        const float v = src[32 * q];
+        if (p.partial) {
+          dst[32 * q] = v;
+        } else {
+          dst[32 * q] = p.beta == 0.0f ? p.alpha * v : p.alpha * v + p.beta * dst[32 * q];
+        }
+      }
+    }
+    dst += ld;
+    src += T::kWarpM;
+  }
+}
+
 // Align16: 16-byte copies of the operands contiguous along m or n; StoreC16: 16-byte stores of C;
 // Packed: A and B are the packed row's tile-panelled, zero-padded workspaces (PackedPanelCopy:
 // no bounds in the copies, only C's stores are predicated; lda and ldb are the panel strides),
@@ -359,14 +485,8 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
     }
   }
 
-  // Grouped rasterization: consecutive blocks walk kRasterGroup block-rows, then the next column.
-  const int tile = blockIdx.x;
-  const int group_span = kRasterGroup * p.tiles_n;
-  const int first_m = (tile / group_span) * kRasterGroup;
-  const int group_m = min(p.tiles_m - first_m, kRasterGroup);
-  const int tile_m = first_m + (tile % group_span) % group_m;
-  const int tile_n = (tile % group_span) / group_m;
-  const int64_t row0 = int64_t(tile_m) * T::kBlockM, col0 = int64_t(tile_n) * T::kBlockN;
+  const int2 tile = block_tile(p);
+  const int64_t row0 = int64_t(tile.x) * T::kBlockM, col0 = int64_t(tile.y) * T::kBlockN;
   if (gemm_device::tile_outside_triangle(p.triangle, row0, col0, T::kBlockM, T::kBlockN)) return;
 
   // This block's slice of k-steps, narrowed to those its tile needs where op(A) or op(B) is zero
@@ -470,46 +590,10 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
   }
   copy_wait<0>();  // no copy may still target shared memory when the block exits
 
-  // Epilogue: columns j, rows in runs of 4 (the kLanesM lanes of a column write 16 * kLanesM
-  // contiguous bytes).
-#pragma unroll
-  for (int j = 0; j < T::kThreadN; ++j) {
-    const int64_t col = col0 + warp_n0 + (j / 4) * T::kSubN + j % 4;
-    if (col >= p.n) continue;
-#pragma unroll
-    for (int i4 = 0; i4 < T::kThreadM / 4; ++i4) {
-      const int64_t row = row0 + warp_m0 + i4 * T::kSubM;
-      if (row >= p.m) continue;
-      const float r0 = acc[4 * i4][j], r1 = acc[4 * i4 + 1][j], r2 = acc[4 * i4 + 2][j],
-                  r3 = acc[4 * i4 + 3][j];
-      if (p.partial) {
-        // Rows up to m_pad exist in the workspace, so a run that starts below m is stored whole.
-        float* dst = p.partial + int64_t(blockIdx.y) * p.m_pad * p.n + row + col * p.m_pad;
-        *reinterpret_cast<float4*>(dst) = make_float4(r0, r1, r2, r3);
-        continue;
-      }
-      float* dst = p.c + row + col * p.ldc;
-      using gemm_device::in_triangle;
-      const bool whole_run =
-          in_triangle(p.triangle, row, col) && in_triangle(p.triangle, row + 3, col);
-      if (StoreC16 && row + 3 < p.m && whole_run) {
-        float4 out = make_float4(p.alpha * r0, p.alpha * r1, p.alpha * r2, p.alpha * r3);
-        if (p.beta != 0.0f) {
-          const float4 old = *reinterpret_cast<const float4*>(dst);
-          out.x += p.beta * old.x, out.y += p.beta * old.y, out.z += p.beta * old.z,
-              out.w += p.beta * old.w;
-        }
-        *reinterpret_cast<float4*>(dst) = out;
-      } else {
-        const float r[4] = {r0, r1, r2, r3};
-#pragma unroll
-        for (int ii = 0; ii < 4; ++ii) {
-          if (row + ii < p.m && in_triangle(p.triangle, row + ii, col)) {
-            dst[ii] = p.beta == 0.0f ? p.alpha * r[ii] : p.alpha * r[ii] + p.beta * dst[ii];
-          }
-        }
-      }
-    }
+  if constexpr (StoreC16) {
+    store_c_from_registers<T>(p, acc, row0, col0, warp_m0, warp_n0);
+  } else {
+    store_c_through_shared<T>(p, acc, a_smem);
   }
 }
 

@@ -21,7 +21,8 @@
 // Alignment: the _align16 rows copy the operands that are contiguous along m or n (A not
 // transposed, B transposed) with 16-byte cp.async and store C with 16-byte stores; they need A, B
 // and C 16-byte aligned and lda, ldb, ldc multiples of 4. The _align4 rows copy 4 bytes at a time
-// and need only float alignment. Operands contiguous along k are always copied 4 bytes at a time
+// and need only float alignment; they (and the packed row) store C 4 bytes at a time through
+// shared memory, so that a warp's stores cover 32 consecutive rows of a column. Operands contiguous along k are always copied 4 bytes at a time
 // (8 consecutive k per lane group: full 32-byte sectors), so they are transposed on the way into
 // shared memory.
 //
