@@ -92,15 +92,18 @@ bool direct_rows_copy_16_bytes(const Problem& p, const DeviceCaps& caps) {
 // Operands not 16-byte aligned (the direct rows then copy 4 bytes at a time) are packed from
 // smaller sizes on, once the 128x128 tiles fill the SMs and k is long: in the shape sweep (H200,
 // 2026-11-23, the packed row forced against the routed _align4 128x128 row, same run) 2049^3 ran
-// 40 % faster, 4095^3 11 %, 3001x2999x1531 10-12 % in all four transposes, 2047^3 4 %; with short
-// k the packing does not pay (4097^2 x 64: 16 % slower); k between 64 and 1531 was not measured.
+// 40 % faster, 4095^3 11 %, 3001x2999x1531 10-12 % in all four transposes, 2047^3 4 %. With both
+// rows storing C through shared memory, the packed row also wins at short k (H100, 2026-11-27,
+// docs/bench/h100-2026-11-27-sweep-f32-staged-store-forced.md: 4097^2 x 64 0.90 of cuBLAS against
+// 0.87; before, when both stored C from the registers 4 bytes at a time, 16 % slower), so
+// unaligned operands are packed from k = 64 on (k below 64 was not measured).
 // The packed row multiplies what Problem::a_nonzero / b_nonzero say is zero, where the direct
 // rows skip those k-steps (half of them for a triangular operand): such GEMMs stay on the direct
 // rows.
 bool packing_pays(const Problem& p, const DeviceCaps& caps) {
   if (p.a_nonzero != Triangle::kAll || p.b_nonzero != Triangle::kAll) return false;
   return std::min({p.m, p.n, p.k}) >= 4096 ||
-         (p.k >= 1500 && fills_sms_128x128(p, caps) && !direct_rows_copy_16_bytes(p, caps));
+         (p.k >= 64 && fills_sms_128x128(p, caps) && !direct_rows_copy_16_bytes(p, caps));
 }
 bool half_fills_sms_128x64(const Problem& p, const DeviceCaps& caps) {
   return 2 * tiles(p, 128, 64) >= caps.num_sms;

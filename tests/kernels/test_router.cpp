@@ -962,16 +962,17 @@ TEST(RouterTest, PacksLargeAlignedNtSgemm) {
 }
 
 // Unaligned operands (odd leading dimensions): packed once the 128x128 tiles fill the SMs and k
-// is long (the shape sweep, H200: 2049^3 +40 %, 3001x2999x1531 +10-12 % over the _align4 row),
-// not with short k (4097^2 x 64) nor with too few tiles (1025^3).
-TEST(RouterTest, PacksUnalignedSgemmWithLongK) {
+// is at least 64 (the shape sweep: 2049^3 +40 %, 3001x2999x1531 +10-12 %, 4097^2 x 64 +3-7 % over
+// the _align4 row), not with shorter k nor with too few tiles (1025^3).
+TEST(RouterTest, PacksUnalignedSgemmFromK64) {
   const struct {
     int64_t m, n, k;
     const char* kernel;
   } cases[] = {
       {2049, 2049, 2049, "sgemm_packed_128x128x16"},
       {3001, 2999, 1531, "sgemm_packed_128x128x16"},
-      {4097, 4097, 64, "sgemm_regblock_128x128x16_align4"},
+      {4097, 4097, 64, "sgemm_packed_128x128x16"},
+      {4097, 4097, 32, "sgemm_regblock_128x128x16_align4"},
       {1025, 1025, 1025, "sgemm_regblock_128x64x16_align4"},
       {2048, 2048, 2048, "sgemm_regblock_128x128x16_align16"},  // aligned: direct below 4096
   };
