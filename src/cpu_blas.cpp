@@ -398,7 +398,9 @@ void set_library_name_set(NameSet s) { g_library_set.store(s); }
 
 NameSet library_name_set() { return g_library_set.load(std::memory_order_relaxed); }
 
-void note_call() { g_last_call_ns.store(steady_ns(), std::memory_order_relaxed); }
+void note_call(double flops) {
+  if (flops >= kThreadedCallFlops) g_last_call_ns.store(steady_ns(), std::memory_order_relaxed);
+}
 
 bool workers_may_spin() {
   return steady_ns() - g_last_call_ns.load(std::memory_order_relaxed) <

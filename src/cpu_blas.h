@@ -138,10 +138,14 @@ void trmm_trsm(NameSet s, Operation op, DataType type, char side, char uplo, cha
 // of its timer, 0.08-0.15 s on the H100 host), on the cores tileblas's host team (src/cpu_team.h)
 // runs on: a team's parts started in that window wait for cores (the H100 host ran csyr2k_ 128 as
 // the host plan at 46-71 GFLOP/s right after calls on OpenBLAS's routine, at 148 alone). The
-// dispatch notes every call it runs on the CPU BLAS (note_call()); workers_may_spin() says whether
-// the last one ended less than kWorkersSpinSeconds ago.
+// dispatch notes every call it runs on the CPU BLAS (note_call(), with the call's flops);
+// workers_may_spin() says whether the last one that may have used the workers ended less than
+// kWorkersSpinSeconds ago. A call below kThreadedCallFlops is not noted: a threaded BLAS runs it on
+// the calling thread (OpenBLAS: GEMMs up to 64^3 multiply-adds), and reading the clock would be a
+// sizable share of its time (27 ns of 120-180 for an 8^3 zgemm_ on the CI host).
 constexpr double kWorkersSpinSeconds = 0.15;
-void note_call();
+constexpr double kThreadedCallFlops = 2.0 * 64 * 64 * 64;
+void note_call(double flops);
 bool workers_may_spin();
 
 // p (host pointers) on its routine above: the same routine, type and arguments a caller passed.

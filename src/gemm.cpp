@@ -173,7 +173,7 @@ struct GemmDispatch {
 
   static void on_cpu_blas(const Problem& p) {
     gemm_on_cpu(p);
-    cpu_blas::note_call();
+    cpu_blas::note_call(p.flops());
   }
   const char* cpu_blas_label() const { return cpu_gemm_label(problem, CpuGemmPath::kCpuBlas); }
 };

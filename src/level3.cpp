@@ -168,7 +168,7 @@ struct Level3Dispatch {
 
   static void on_cpu_blas(const Problem& p) {
     cpu_blas::run(p);
-    cpu_blas::note_call();
+    cpu_blas::note_call(p.flops());
   }
   // The CPU BLAS routine of the call's name and type, for the verbose line ("cpu_blas ztrsm_"):
   // made once per (routine, type), kept for the process (record_call() keeps the pointer).

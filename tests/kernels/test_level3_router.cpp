@@ -488,14 +488,18 @@ TEST(Level3Router, HostPlanYieldsToSpinningCpuBlasWorkers) {
 }
 
 // The window in which the CPU BLAS's workers may spin opens with each call the dispatch runs on
-// it and closes kWorkersSpinSeconds later.
-TEST(Level3Router, CpuBlasSpinWindowFollowsTheLastCall) {
+// it that a threaded BLAS may split (kThreadedCallFlops and up), and closes kWorkersSpinSeconds
+// later; smaller calls leave it as it is.
+TEST(Level3Router, CpuBlasSpinWindowFollowsTheLastThreadedCall) {
   namespace cpu_blas = tileblas::cpu_blas;
-  cpu_blas::note_call();
+  const double threaded = cpu_blas::kThreadedCallFlops, single = threaded / 2;
+  cpu_blas::note_call(threaded);
   EXPECT_TRUE(cpu_blas::workers_may_spin());
   std::this_thread::sleep_for(std::chrono::duration<double>(cpu_blas::kWorkersSpinSeconds * 1.2));
   EXPECT_FALSE(cpu_blas::workers_may_spin());
-  cpu_blas::note_call();
+  cpu_blas::note_call(single);
+  EXPECT_FALSE(cpu_blas::workers_may_spin());
+  cpu_blas::note_call(threaded);
   EXPECT_TRUE(cpu_blas::workers_may_spin());
 }
 
