@@ -82,18 +82,23 @@ struct GemmDispatch {
   }
 
   // The route of p within the rates' small_call_rule() (the CPU path route_gemm() would pick,
-  // without its costing), or none where p is outside it or the host kernel does not support it.
+  // without costing the GPU; between points of different paths, the CPU side's prediction), or
+  // none where p is outside it or the host kernel, picked, does not support it.
   std::optional<GemmRoute> small_call_route(const Rates& r,
                                             const std::string* no_device_why) const {
     const SmallCallRule& rule = r.small_calls;
-    if (!(problem.flops() <= rule.flops) ||
-        (rule.path == CpuPath::kHostKernel &&
+    const double flops = problem.flops();
+    if (!(flops <= rule.flops)) return std::nullopt;
+    std::optional<CpuPath> path = rule.path_of(flops);
+    if (!path) path = route_gemm_on_cpu(problem, r).cpu_path;
+    if (*path == CpuPath::kHostTeam ||
+        (*path == CpuPath::kHostKernel &&
          !gemm_host_small::supports(problem, gemm_host_small::best_isa()))) {
       return std::nullopt;
     }
     GemmRoute route;
-    route.cpu_path = rule.path;
-    route.reason = small_call_reason(rule.path, no_device_why);
+    route.cpu_path = *path;
+    route.reason = small_call_reason(*path, no_device_why);
     return route;
   }
 

@@ -700,14 +700,11 @@ SmallCallRule small_call_rule(const Rates& r) {
                              (t_team <= 0 || t_kernel < t_team);
     const bool blas_wins = !(t_kernel > 0 && t_kernel * kHostKernelAdvantage < t_blas) &&
                            !(t_team > 0 && t_team * kTeamAdvantage < t_blas);
-    const CpuPath path = kernel_wins ? CpuPath::kHostKernel : CpuPath::kCpuBlas;
     const double t_cpu = kernel_wins ? t_kernel : t_blas;
-    if (!(kernel_wins || blas_wins) || (i > 0 && path != rule.path) ||
-        gpu_floor * kGpuAdvantage < t_cpu) {
-      break;
-    }
-    rule.path = path;
-    rule.flops = r.cpu_point_flops[i];
+    if (!(kernel_wins || blas_wins) || gpu_floor * kGpuAdvantage < t_cpu) break;
+    rule.path[i] = kernel_wins ? CpuPath::kHostKernel : CpuPath::kCpuBlas;
+    rule.point_flops[i] = rule.flops = r.cpu_point_flops[i];
+    rule.points = i + 1;
   }
   return rule;
 }

@@ -3,6 +3,7 @@
 // device's capabilities and the measured rates, so tests can exercise them without a GPU.
 #pragma once
 
+#include <optional>
 #include <string>
 
 #include "env.h"
@@ -24,11 +25,29 @@ enum class CpuPath {
   kHostKernel,  // our own kernel on the calling thread (kernels/gemm_host_small.h)
 };
 
-// Host problems of at most `flops` FLOPs that route_gemm() sends, whatever their shape, to `path`
-// (kHostKernel: those the kernel supports). flops 0: none.
+// Host problems of at most `flops` FLOPs that route_gemm() keeps on the CPU, on our host kernel or
+// one CPU BLAS call: at each of the first `points` measured CPU points (the smallest first) one of
+// the two is predicted fastest, path[i]. A problem up to a point whose path the point below shares
+// (or up to the first point) takes that path whatever its shape (kHostKernel: those the kernel
+// supports); between points of different paths, the CPU side's prediction decides. flops 0: none.
 struct SmallCallRule {
-  CpuPath path = CpuPath::kCpuBlas;
-  double flops = 0;
+  static constexpr int kMaxPoints = 9;
+  int points = 0;
+  double point_flops[kMaxPoints] = {};
+  CpuPath path[kMaxPoints] = {};
+  double flops = 0;  // point_flops[points - 1]
+
+  // The path of a problem of f <= flops FLOPs where one path holds on both sides of it; nullopt
+  // between points of different paths (and above flops).
+  std::optional<CpuPath> path_of(double f) const {
+    for (int i = 0; i < points; ++i) {
+      if (f <= point_flops[i]) {
+        if (i > 0 && path[i] != path[i - 1]) return std::nullopt;
+        return path[i];
+      }
+    }
+    return std::nullopt;
+  }
 };
 
 // Measured rates that feed the cost model (src/calibration.cpp measures them on first need).
@@ -39,7 +58,7 @@ struct Rates {
   // the CPU prediction interpolates between them (a threaded BLAS runs small problems on one
   // thread and wakes all of its threads from some size on: no single overhead + rate line fits
   // both sides of that step) and extends the largest at cpu_flops; else it is that line.
-  static constexpr int kMaxCpuPoints = 9;
+  static constexpr int kMaxCpuPoints = SmallCallRule::kMaxPoints;
   int cpu_points = 0;
   double cpu_point_flops[kMaxCpuPoints] = {};
   double cpu_point_s[kMaxCpuPoints] = {};
@@ -168,12 +187,12 @@ double predict_gpu_seconds(const Problem& p, const Placement& where, const Rates
 // The same through the bounce buffer (for calls whose host operands fit it: bounce_fits()).
 double predict_bounced_seconds(const Problem& p, const Placement& where, const Rates& r);
 
-// The small host calls of the rates' type that route_gemm() sends to one CPU path without a
-// choice: the largest measured size such that at it and at every smaller one the same path is
-// predicted fastest (the host kernel by its margin over the CPU BLAS and faster than the host team;
-// the CPU BLAS where neither the kernel nor the team beats it by their margins) and faster than
-// the GPU's fixed cost. Every prediction interpolates linearly between the points, so what holds at
-// two points holds between them. flops 0 if even the smallest size has no such path.
+// The small host calls of the rates' type that route_gemm() keeps on our host kernel or one CPU
+// BLAS call: the measured sizes up to the largest such that at it and at every smaller one either
+// is predicted fastest (the host kernel by its margin over the CPU BLAS and faster than the host
+// team; the CPU BLAS where neither the kernel nor the team beats it by their margins) and faster
+// than the GPU's fixed cost. Every prediction interpolates linearly between the points, so what
+// holds at two points holds between them. flops 0 if even the smallest size has no such path.
 SmallCallRule small_call_rule(const Rates& r);
 
 // Side and kernel for a GEMM. `caps` is nullptr when no device is usable (`no_device_why` says

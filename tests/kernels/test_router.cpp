@@ -374,7 +374,9 @@ TEST(RouterTest, HostTeamWhenPredictedFaster) {
 // whatever the CPU rates say.
 TEST(RouterTest, OperandOnAnotherGpuNeverRunsOnTheHostKernel) {
   Rates rates = typical_rates();
-  rates.small_calls = {CpuPath::kHostKernel, 1e12};
+  rates.small_calls.points = 1;
+  rates.small_calls.point_flops[0] = rates.small_calls.flops = 1e12;
+  rates.small_calls.path[0] = CpuPath::kHostKernel;
   for (int i = 0; i < rates.cpu_points; ++i) {
     rates.host_kernel_point_s[i] = rates.cpu_point_s[i] / 10;
     rates.cpu_team_point_s[i] = rates.cpu_point_s[i] / 10;
@@ -480,7 +482,7 @@ TEST(RouterTest, NoDeviceTakesTheHostKernelWhereMeasuredFaster) {
   EXPECT_EQ(no_rates.reason.str(), "no GPU: " + why);
   // The shortcut below the crossover holds without a GPU: no fixed GPU cost bounds it.
   const tileblas::SmallCallRule rule = tileblas::small_call_rule(rates);
-  EXPECT_EQ(rule.path, CpuPath::kHostKernel);
+  EXPECT_EQ(rule.path_of(rule.flops), CpuPath::kHostKernel);
   EXPECT_DOUBLE_EQ(rule.flops, square(64).flops());
 }
 
@@ -498,7 +500,8 @@ TEST(CalibrationTest, CpuSideIsMeasuredWithoutADevice) {
   }
   EXPECT_TRUE(std::isinf(r.gpu_overhead_s));
   const tileblas::SmallCallRule rule = tileblas::small_call_rule(r);
-  EXPECT_EQ(r.small_calls.path, rule.path);
+  ASSERT_EQ(r.small_calls.points, rule.points);
+  for (int i = 0; i < rule.points; ++i) EXPECT_EQ(r.small_calls.path[i], rule.path[i]) << i;
   EXPECT_DOUBLE_EQ(r.small_calls.flops, rule.flops);
   EXPECT_EQ(&r, tileblas::measured_cpu_rates(square(8)));
 }
@@ -598,16 +601,23 @@ TEST(RouterTest, HostKernelWhenPredictedFaster) {
 
   // The shortcut's bound: 64^3 (at 128^3 the CPU BLAS is faster); below it every shape the kernel
   // supports routes to the kernel; a GPU fixed cost under the kernel's time lowers it.
-  EXPECT_EQ(tileblas::small_call_rule(rates).path, CpuPath::kHostKernel);
-  EXPECT_DOUBLE_EQ(tileblas::small_call_rule(rates).flops, 2.0 * 64 * 64 * 64);
+  const tileblas::SmallCallRule rule = tileblas::small_call_rule(rates);
+  EXPECT_EQ(rule.points, 2);
+  EXPECT_EQ(rule.path_of(1.0), CpuPath::kHostKernel);
+  EXPECT_EQ(rule.path_of(rule.flops), CpuPath::kHostKernel);
+  EXPECT_DOUBLE_EQ(rule.flops, 2.0 * 64 * 64 * 64);
+  EXPECT_FALSE(rule.path_of(2.1 * 64 * 64 * 64));
   EXPECT_DOUBLE_EQ(tileblas::small_call_rule(fast_gpu).flops, 2.0 * 16 * 16 * 16);
   // Within 10% of the CPU BLAS at 16^3, 5x faster at 64^3: the CPU BLAS at the smallest point, the
-  // kernel at the next, so no size has one path up to it but 16^3.
-  EXPECT_EQ(tileblas::small_call_rule(close).path, CpuPath::kCpuBlas);
-  EXPECT_DOUBLE_EQ(tileblas::small_call_rule(close).flops, 2.0 * 16 * 16 * 16);
-  // Every shape within a rule routes to its path.
+  // kernel at the next; between them the CPU side's prediction decides.
+  const tileblas::SmallCallRule mixed = tileblas::small_call_rule(close);
+  EXPECT_EQ(mixed.points, 2);
+  EXPECT_DOUBLE_EQ(mixed.flops, 2.0 * 64 * 64 * 64);
+  EXPECT_EQ(mixed.path_of(2.0 * 16 * 16 * 16), CpuPath::kCpuBlas);
+  EXPECT_FALSE(mixed.path_of(2.0 * 32 * 32 * 32));
+  // Every shape within a rule routes to the path the rule gives it, where it gives one.
   for (const Rates* r : {&rates, &close}) {
-    const tileblas::SmallCallRule rule = tileblas::small_call_rule(*r);
+    const tileblas::SmallCallRule small = tileblas::small_call_rule(*r);
     const uint64_t mn_max = r == &rates ? 300 : 40, k_max = r == &rates ? 64 : 16;
     int checked = 0;
     for (int i = 0; i < 400; ++i) {
@@ -616,11 +626,12 @@ TEST(RouterTest, HostKernelWhenPredictedFaster) {
       q.k = 1 + int64_t(tbtest::rng()() % k_max);
       q.trans_a = tbtest::rng()() % 2 ? tileblas::Op::kTrans : tileblas::Op::kNoTrans;
       q.lda = q.a_rows(), q.ldb = q.b_rows(), q.ldc = q.m;
-      if (q.flops() > rule.flops) continue;
+      const std::optional<CpuPath> path = small.path_of(q.flops());
+      if (q.flops() > small.flops || !path) continue;
       ++checked;
       const auto routed = tileblas::route_gemm(q, host, Config{}, &caps, "", r);
       EXPECT_EQ(routed.side, TILEBLAS_ROUTE_CPU);
-      EXPECT_EQ(routed.cpu_path, rule.path)
+      EXPECT_EQ(routed.cpu_path, *path)
           << q.m << "x" << q.n << "x" << q.k << ": " << routed.reason.str();
     }
     EXPECT_GT(checked, 10);
