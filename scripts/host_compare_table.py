@@ -5,7 +5,9 @@ preloaded and tileblas preloaded, on the same machine in the same run (and the L
 ?trsm_, ?trmm_, ?syrk_, ?herk_, ?syr2k_, ?her2k_, ?symm_, ?hemm_ where the runs have them).
 
 Row per (routine, n, beta): tileblas GFLOP/s, OpenBLAS, NVBLAS, tileblas/OpenBLAS, tileblas/NVBLAS,
-where tileblas ran the call, GPU model, date. A configuration that was not run (no GPU, skipped by
+tileblas/OpenBLAS in one process (where the tileblas run timed OpenBLAS's own routine too,
+alternating with the call through tileblas: gflops_openblas_here), where tileblas ran the call,
+GPU model, date. A configuration that was not run (no GPU, skipped by
 the time budget, failed) shows "not run"; the reasons follow the table.
 
 Checks (a failure prints a FAIL line and makes the exit status 1):
@@ -210,6 +212,8 @@ def main():
             row["tileblas_ran_on"] = ""
         row["tileblas_over_openblas"] = row["tileblas"] / row["openblas"] if row["tileblas"] and row["openblas"] else None
         row["tileblas_over_nvblas"] = row["tileblas"] / row["nvblas"] if row["tileblas"] and row["nvblas"] else None
+        here = tb.get("gflops_openblas_here") if tb is not None and rate(tb) is not None else None
+        row["tileblas_over_openblas_here"] = row["tileblas"] / here if here else None
         row["wrong"] = sorted(c for c in CONFIGS if (key, c) in wrong)
         rows.append(row)
     for reason, where in skip_reasons.items():
@@ -222,12 +226,12 @@ def main():
 
     ratio = lambda x: f"{x:.2f}" if x is not None else "-"
     lines = ["| routine | n | beta | tileblas GFLOP/s | OpenBLAS GFLOP/s | NVBLAS GFLOP/s | tileblas/OpenBLAS | "
-             "tileblas/NVBLAS | tileblas ran on | GPU | date |",
-             "|---|---:|---|---:|---:|---:|---:|---:|---|---|---|"]
+             "tileblas/NVBLAS | tileblas/OpenBLAS, one process | tileblas ran on | GPU | date |",
+             "|---|---:|---|---:|---:|---:|---:|---:|---:|---|---|---|"]
     for r in rows:
         lines.append(f"| {r['routine']} | {r['n']} | {r['beta']} | {cell(r, 'tileblas')} | {cell(r, 'openblas')} | "
                      f"{cell(r, 'nvblas')} | {ratio(r['tileblas_over_openblas'])} | {ratio(r['tileblas_over_nvblas'])} | "
-                     f"{r['tileblas_ran_on']} | {r['gpu']} | {r['date']} |")
+                     f"{ratio(r['tileblas_over_openblas_here'])} | {r['tileblas_ran_on']} | {r['gpu']} | {r['date']} |")
     lines.append("")
     present = [op for op in OPERATIONS if any(r["routine"][1:] == op for r in rows)]
 
@@ -241,6 +245,12 @@ def main():
                     if repeats == 1 else
                     f"Same binary, same data, one machine: OpenBLAS alone, NVBLAS preloaded and tileblas preloaded, "
                     f"each run {repeats} times in turn; each cell is the median of its configuration's runs."))
+    if any(r["tileblas_over_openblas_here"] for r in rows):
+        lines.append("")
+        lines.append("tileblas/OpenBLAS, one process: in the tileblas run, OpenBLAS's own routine (its definition, "
+                     "called past the preload) timed in the same process, a batch of it before each batch through "
+                     "tileblas, on the same data: the two under the same conditions (the threads' state, the caches), "
+                     "free of the spread between processes that the other columns carry.")
     lines.append("")
     lines.append("Flops as LAPACK's timers count them (LAWN 41): M multiplications and A additions are M + A flops "
                  "in s, d and 6M + 2A in c, z (8 a complex multiply-add); a call: "

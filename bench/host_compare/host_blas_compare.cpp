@@ -31,7 +31,11 @@
 // and tolerances tol<i>, which the table script compares across the three runs; herk's and her2k's
 // diagonal elements must be real, and syrk's, herk's, syr2k's and her2k's C(0, n-1), above the
 // diagonal, as it was. When tileblas is in the process: tileblas_route (1 CPU, 2 GPU) and, as the
-// label, the kernel of the checked call. Skipped as "not run" (error_message in the JSON): n above
+// label, the kernel of the checked call; and gflops_openblas_here, OpenBLAS's own definition of the
+// routine (found past the preload, on OpenBLAS's handle) timed in the same process, a batch of it
+// before each timed batch through tileblas (the same reps, batch and data): the two compared under
+// one process's conditions, its threads and caches, without the spread between processes. Skipped
+// as "not run" (error_message in the JSON): n above
 // --skip_above for that routine's type letter; calls predicted (from the rate this run measured at
 // the routine's previous size) to take longer than --max_call_seconds each; benchmarks that would
 // end after --deadline_seconds from the start.
@@ -48,6 +52,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <map>
 #include <string>
@@ -226,6 +231,9 @@ using LastRouteFn = tileblas_route (*)();
 using LastKernelFn = const char* (*)();
 LastRouteFn g_tileblas_last_route = nullptr;
 LastKernelFn g_tileblas_last_kernel = nullptr;
+// When tileblas is in the process: the CPU BLAS this binary links (OpenBLAS), opened again so that
+// its own definitions of the routines can be called beside the ones the preload interposes.
+void* g_openblas_here = nullptr;
 
 uint64_t splitmix64(uint64_t& state) {
   uint64_t z = (state += 0x9E3779B97F4A7C15ull);
@@ -270,18 +278,87 @@ std::complex<long double> wide(const T& x) {
 }
 
 // Median of per-call seconds over `reps` batches of `batch` calls, restore() before each batch.
+// With `other` (not null), a batch of other() before each batch of call(), timed apart, its median
+// in *other_median: the two in the same process, alternating, under the same conditions (the CPU
+// BLAS's threads, the caches, the clock), the last call made being call().
 template <class Call, class Restore>
-double median_call_seconds(int reps, int batch, Call&& call, Restore&& restore, double* best) {
-  std::vector<double> t(reps);
-  for (double& x : t) {
+double median_call_seconds(int reps, int batch, Call&& call, Restore&& restore, double* best,
+                           const std::function<void()>& other = nullptr,
+                           double* other_median = nullptr) {
+  std::vector<double> t(reps), u(other ? reps : 0);
+  const auto timed_batch = [&](auto&& fn) {
     restore();  // untimed
     const auto t0 = Clock::now();
-    for (int i = 0; i < batch; ++i) call();
-    x = seconds_since(t0) / batch;
+    for (int i = 0; i < batch; ++i) fn();
+    return seconds_since(t0) / batch;
+  };
+  for (int r = 0; r < reps; ++r) {
+    if (other) u[r] = timed_batch(other);
+    t[r] = timed_batch(call);
+  }
+  if (other) {
+    std::nth_element(u.begin(), u.begin() + reps / 2, u.end());
+    *other_median = u[reps / 2];
   }
   *best = *std::min_element(t.begin(), t.end());
   std::nth_element(t.begin(), t.begin() + reps / 2, t.end());
   return t[reps / 2];
+}
+
+// One type's routines as pointers: those the program links (Blas<T>), or those one library defines.
+template <class T>
+struct Routines {
+  using R = typename Real<T>::type;
+  GemmFn<T>* gemm = nullptr;
+  TrmmFn<T>* trsm = nullptr;
+  TrmmFn<T>* trmm = nullptr;
+  SyrkFn<T>* syrk = nullptr;
+  Syr2kFn<T>* syr2k = nullptr;
+  HemmFn<T>* symm = nullptr;
+  SyrkFn<T, R>* herk = nullptr;  // complex types only
+  Syr2kFn<T, R>* her2k = nullptr;
+  HemmFn<T>* hemm = nullptr;
+
+  bool complete(Op op) const {
+    switch (op) {
+      case Op::kGemm:
+        return gemm;
+      case Op::kTrsm:
+        return trsm;
+      case Op::kTrmm:
+        return trmm;
+      case Op::kSyrk:
+        return syrk;
+      case Op::kHerk:
+        return herk;
+      case Op::kSyr2k:
+        return syr2k;
+      case Op::kHer2k:
+        return her2k;
+      case Op::kSymm:
+        return symm;
+      case Op::kHemm:
+        return hemm;
+    }
+    return false;
+  }
+};
+
+// The routines of type `letter` that the library opened as `handle` defines itself.
+template <class T>
+Routines<T> routines_in(void* handle, char letter) {
+  const auto find = [&](auto* null_of_type, const char* stem) {
+    const std::string name = std::string(1, letter) + stem;
+    return reinterpret_cast<decltype(null_of_type)>(dlsym(handle, name.c_str()));
+  };
+  Routines<T> r;
+  r.gemm = find(r.gemm, "gemm_"), r.trsm = find(r.trsm, "trsm_"), r.trmm = find(r.trmm, "trmm_");
+  r.syrk = find(r.syrk, "syrk_"), r.syr2k = find(r.syr2k, "syr2k_"), r.symm = find(r.symm, "symm_");
+  if constexpr (kComplex<T>) {
+    r.herk = find(r.herk, "herk_"), r.her2k = find(r.her2k, "her2k_");
+    r.hemm = find(r.hemm, "hemm_");
+  }
+  return r;
 }
 
 template <class T>
@@ -342,42 +419,53 @@ void host_call(benchmark::State& state, Routine r, int n, bool with_beta) {
   const T alpha = with_beta ? make_scalar<T>(0.75, 0.25) : make_scalar<T>(1.0, 0.0);
   const T beta = with_beta ? make_scalar<T>(-0.5, 0.5) : make_scalar<T>(0.0, 0.0);
   const R alpha_re = std::real(alpha), beta_re = std::real(beta);
+  // The routine as the program reaches it (through the preload, if any), and, with tileblas in the
+  // process, OpenBLAS's own definition of it.
   using Fn = Blas<T>;
-  auto call = [&] {
+  Routines<T> linked{Fn::gemm, Fn::trsm, Fn::trmm, Fn::syrk, Fn::syr2k, Fn::symm};
+  if constexpr (kComplex<T>)
+    linked.herk = Fn::herk, linked.her2k = Fn::her2k, linked.hemm = Fn::hemm;
+  const Routines<T> here =
+      g_openblas_here ? routines_in<T>(g_openblas_here, r.letter) : Routines<T>{};
+  auto call_on = [&](const Routines<T>& fn) {
     switch (op) {
       case Op::kGemm:
-        return Fn::gemm("N", "N", &n, &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(),
-                        &n, 1, 1);
+        return fn.gemm("N", "N", &n, &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(),
+                       &n, 1, 1);
       case Op::kTrsm:
-        return Fn::trsm("L", "L", "N", "N", &n, &n, &alpha, a.data(), &n, c.data(), &n, 1, 1, 1, 1);
+        return fn.trsm("L", "L", "N", "N", &n, &n, &alpha, a.data(), &n, c.data(), &n, 1, 1, 1, 1);
       case Op::kTrmm:
-        return Fn::trmm("L", "L", "N", "N", &n, &n, &alpha, a.data(), &n, c.data(), &n, 1, 1, 1, 1);
+        return fn.trmm("L", "L", "N", "N", &n, &n, &alpha, a.data(), &n, c.data(), &n, 1, 1, 1, 1);
       case Op::kSyrk:
-        return Fn::syrk("L", "N", &n, &n, &alpha, a.data(), &n, &beta, c.data(), &n, 1, 1);
+        return fn.syrk("L", "N", &n, &n, &alpha, a.data(), &n, &beta, c.data(), &n, 1, 1);
       case Op::kHerk:
         if constexpr (kComplex<T>) {
-          Fn::herk("L", "N", &n, &n, &alpha_re, a.data(), &n, &beta_re, c.data(), &n, 1, 1);
+          fn.herk("L", "N", &n, &n, &alpha_re, a.data(), &n, &beta_re, c.data(), &n, 1, 1);
         }
         return;
       case Op::kHemm:
         if constexpr (kComplex<T>) {
-          Fn::hemm("L", "L", &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n, 1, 1);
+          fn.hemm("L", "L", &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n, 1, 1);
         }
         return;
       case Op::kSymm:
-        return Fn::symm("L", "L", &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n,
-                        1, 1);
+        return fn.symm("L", "L", &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n, 1,
+                       1);
       case Op::kSyr2k:
-        return Fn::syr2k("L", "N", &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n,
-                         1, 1);
+        return fn.syr2k("L", "N", &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta, c.data(), &n,
+                        1, 1);
       case Op::kHer2k:
         if constexpr (kComplex<T>) {
-          Fn::her2k("L", "N", &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta_re, c.data(), &n, 1,
-                    1);
+          fn.her2k("L", "N", &n, &n, &alpha, a.data(), &n, b.data(), &n, &beta_re, c.data(), &n, 1,
+                   1);
         }
         return;
     }
   };
+  auto call = [&] { call_on(linked); };
+  const bool compare_here = here.complete(op);
+  std::function<void()> call_here;
+  if (compare_here) call_here = [&] { call_on(here); };
   // trsm and trmm work in place: their B is restored, untimed, before every call (solving or
   // multiplying again and again would shrink or grow it); the others run back to back.
   auto restore = [&] {
@@ -419,9 +507,13 @@ void host_call(benchmark::State& state, Routine r, int n, bool with_beta) {
   const int batch = triangular ? 1 : std::max(1, int(20e-6 / std::max(estimate, 1e-9)));
   const int reps = int(std::clamp(g_options.target_seconds / (estimate * batch), 3.0, 1001.0));
 
-  double median_s = 0, best_s = 0;
+  double median_s = 0, best_s = 0, here_s = 0;
+  if (compare_here) {
+    restore();
+    call_here();  // its warm-up
+  }
   for (auto _ : state) {
-    median_s = median_call_seconds(reps, batch, call, restore, &best_s);
+    median_s = median_call_seconds(reps, batch, call, restore, &best_s, call_here, &here_s);
     state.SetIterationTime(median_s);
   }
 
@@ -533,6 +625,7 @@ void host_call(benchmark::State& state, Routine r, int n, bool with_beta) {
   g_last_rate[routine] = gflops;
   state.counters["gflops"] = gflops;
   state.counters["gflops_best"] = flops / best_s * 1e-9;
+  if (compare_here) state.counters["gflops_openblas_here"] = flops / here_s * 1e-9;
   state.counters["reps"] = reps;
   state.counters["batch"] = batch;
   state.counters["warmup_ms"] = warmup_s * 1e3;
@@ -683,6 +776,13 @@ int main(int argc, char** argv) {
   g_tileblas_last_route = reinterpret_cast<LastRouteFn>(dlsym(RTLD_DEFAULT, "tileblas_last_route"));
   g_tileblas_last_kernel =
       reinterpret_cast<LastKernelFn>(dlsym(RTLD_DEFAULT, "tileblas_last_kernel"));
+  if (g_tileblas_last_route) {
+    // OpenBLAS's file (the one that defines openblas_get_config), opened again: dlsym on its
+    // handle finds its own definitions, not the preload's.
+    const std::string openblas = resolved_from("openblas_get_config");
+    g_openblas_here = dlopen(openblas.c_str(), RTLD_LAZY | RTLD_NOLOAD);
+    benchmark::AddCustomContext("openblas_here", g_openblas_here ? openblas : "");
+  }
   using GetConfigFn = void (*)(tileblas_config*);
   if (auto get = reinterpret_cast<GetConfigFn>(dlsym(RTLD_DEFAULT, "tileblas_get_config"))) {
     tileblas_config config{};
