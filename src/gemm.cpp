@@ -67,27 +67,27 @@ struct GemmDispatch {
     const Problem& p = problem;
     if (config().mode != Mode::kAuto || !p.multiplies()) return nullptr;
     const Rates* measured = any_rates_if_measured(p);
-    if (!measured || !(p.flops() <= measured->small_calls.flops)) return nullptr;
+    const double flops = p.flops();
+    if (!measured || !(flops <= measured->small_calls.flops)) return nullptr;
     if (!all_in_host_only_range({p.a, p.b, p.c})) return nullptr;
     // Rates measured without a GPU say so; a device lost since (a fork, a CUDA error) changes no
     // small call's route.
     const std::string* no_device_why =
         std::isinf(measured->gpu_overhead_s) ? &Device::unavailable_reason() : nullptr;
-    std::optional<GemmRoute> r = small_call_route(*measured, no_device_why);
+    std::optional<GemmRoute> r = small_call_route(*measured, no_device_why, flops);
     if (!r) return nullptr;
     *why = std::move(r->reason);
     if (r->cpu_path == CpuPath::kHostKernel) return run_host_kernel();
-    on_cpu_blas(p);
+    on_cpu_blas(p, flops);
     return cpu_blas_label();
   }
 
   // The route of p within the rates' small_call_rule() (the CPU path route_gemm() would pick,
   // without costing the GPU; between points of different paths, the CPU side's prediction), or
   // none where p is outside it or the host kernel, picked, does not support it.
-  std::optional<GemmRoute> small_call_route(const Rates& r,
-                                            const std::string* no_device_why) const {
+  std::optional<GemmRoute> small_call_route(const Rates& r, const std::string* no_device_why,
+                                            double flops) const {
     const SmallCallRule& rule = r.small_calls;
-    const double flops = problem.flops();
     if (!(flops <= rule.flops)) return std::nullopt;
     std::optional<CpuPath> path = rule.path_of(flops);
     if (!path) path = route_gemm_on_cpu(problem, r).cpu_path;
@@ -119,7 +119,7 @@ struct GemmDispatch {
     }
     if (rates) {
       if (std::optional<GemmRoute> r =
-              small_call_route(*rates, site.device ? nullptr : &site.no_device_why)) {
+              small_call_route(*rates, site.device ? nullptr : &site.no_device_why, p.flops())) {
         return std::move(*r);
       }
     }
@@ -176,10 +176,11 @@ struct GemmDispatch {
     return true;
   }
 
-  static void on_cpu_blas(const Problem& p) {
+  static void on_cpu_blas(const Problem& p, double flops) {
     gemm_on_cpu(p);
-    cpu_blas::note_call(p.flops());
+    cpu_blas::note_call(flops);
   }
+  static void on_cpu_blas(const Problem& p) { on_cpu_blas(p, p.flops()); }
   const char* cpu_blas_label() const { return cpu_gemm_label(problem, CpuGemmPath::kCpuBlas); }
 };
 

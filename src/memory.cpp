@@ -194,8 +194,13 @@ bool in_host_only_range(const void* p) {
 }
 
 bool all_in_host_only_range(std::initializer_list<const void*> operands) {
+  // The bounds once for all the operands (sbrk(0) is a call).
+  const uintptr_t heap = heap_start();
+  const uintptr_t brk = heap != 0 ? reinterpret_cast<uintptr_t>(sbrk(0)) : 0;
+  const AddressRange& stack = this_thread_stack();
   for (const void* p : operands) {
-    if (p && !in_host_only_range(p)) return false;
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    if (p && !(a >= heap && a < brk) && !(a >= stack.lo && a < stack.hi)) return false;
   }
   return true;
 }
