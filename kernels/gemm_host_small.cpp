@@ -146,15 +146,20 @@ void run_complex(const Problem& p, Isa isa) {
   const C* a = static_cast<const C*>(p.a);
   const C* b = static_cast<const C*>(p.b);
   const int64_t rows = 2 * p.m;
+  // alpha op(A) in real arithmetic: std::complex's product calls the C99 Annex G routine (its
+  // infinity and NaN recovery), which made packing as slow as the multiplication at 8^3.
+  const R ar = alpha.real(), ai = alpha.imag();
+  const R conj_sign = p.trans_a == Op::kConjTrans ? R(-1) : R(1);
+  const bool a_rows_contiguous = p.trans_a == Op::kNoTrans;
   for (int64_t l = 0; l < p.k; ++l) {
     R* even = a1m + (2 * l) * rows;
     R* odd = even + rows;
     for (int64_t i = 0; i < p.m; ++i) {
-      C x = p.trans_a == Op::kNoTrans ? a[i + l * p.lda] : a[l + i * p.lda];
-      if (p.trans_a == Op::kConjTrans) x = std::conj(x);
-      x *= alpha;
-      even[2 * i] = x.real(), even[2 * i + 1] = x.imag();
-      odd[2 * i] = -x.imag(), odd[2 * i + 1] = x.real();
+      const C x = a_rows_contiguous ? a[i + l * p.lda] : a[l + i * p.lda];
+      const R xr = x.real(), xi = conj_sign * x.imag();
+      const R yr = ar * xr - ai * xi, yi = ar * xi + ai * xr;
+      even[2 * i] = yr, even[2 * i + 1] = yi;
+      odd[2 * i] = -yi, odd[2 * i + 1] = yr;
     }
   }
   for (int64_t j = 0; j < p.n && b1m; ++j) {  // op(B) = B^T or B^H: B' packed
