@@ -41,11 +41,6 @@ std::string entry_label(NameSet s, const char* routine, bool cblas) {
   return cblas ? cpu_blas::cblas_name(s, routine) : cpu_blas::fortran_name(s, routine);
 }
 
-bool lsame(char a, char b) {
-  auto upper = [](char c) { return (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c; };
-  return upper(a) == upper(b);
-}
-
 bool parse_trans(char c, DataType type, Op* op) {
   if (lsame(c, 'N')) {
     *op = Op::kNoTrans;

@@ -89,7 +89,10 @@ bool reporting_row_major();
 const char* forwarded_cblas_call(const void* frame, bool* row_major);
 
 // netlib LSAME: case-insensitive character compare.
-bool lsame(char a, char b);
+inline bool lsame(char a, char b) {  // inline: a Level-3 call's argument checks call it ten times
+  auto upper = [](char c) { return (c >= 'a' && c <= 'z') ? char(c - 'a' + 'A') : c; };
+  return upper(a) == upper(b);
+}
 
 // 'N'/'n' -> kNoTrans; 'T' -> kTrans; 'C' -> kConjTrans for complex data, kTrans for real data
 // (either case). False if none of these.

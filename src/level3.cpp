@@ -90,7 +90,8 @@ struct Level3Dispatch {
   const char* run_small_host_call(Reason* why) const {
     if (config().mode != Mode::kAuto) return nullptr;
     const Level3Points* pts = level3_points_if_measured(problem);
-    if (!pts || !(problem.flops() <= pts->small_calls.flops)) return nullptr;
+    const double flops = problem.flops();
+    if (!pts || !(flops <= pts->small_calls.flops)) return nullptr;
     if (!all_in_host_only_range({problem.a, problem.b, problem.c})) return nullptr;
     if (pts->small_calls.path == Level3CpuPath::kHostPlan) {
       // While the CPU BLAS's workers may still spin, route() decides (route_level3()).
@@ -99,7 +100,7 @@ struct Level3Dispatch {
       *why = "host data, measured for this routine: the host plan up to this size";
       return plan_label(problem.op, true);
     }
-    on_cpu_blas(problem);
+    on_cpu_blas(problem, flops);
     *why = "host data, measured for this routine: the CPU BLAS up to this size";
     return cpu_blas_label();
   }
@@ -166,10 +167,11 @@ struct Level3Dispatch {
     return false;
   }
 
-  static void on_cpu_blas(const Problem& p) {
+  static void on_cpu_blas(const Problem& p, double flops) {
     cpu_blas::run(p);
-    cpu_blas::note_call(p.flops());
+    cpu_blas::note_call(flops);
   }
+  static void on_cpu_blas(const Problem& p) { on_cpu_blas(p, p.flops()); }
   // The CPU BLAS routine of the call's name and type, for the verbose line ("cpu_blas ztrsm_"):
   // made once per (routine, type), kept for the process (record_call() keeps the pointer).
   const char* cpu_blas_label() const {
