@@ -89,14 +89,12 @@ bool direct_rows_copy_16_bytes(const Problem& p, const DeviceCaps& caps) {
 // gives a main loop without edges, faster than the direct rows in every layout (4096^3: NN 0.91
 // vs 0.85, TN 0.93 vs 0.82, aligned NT 0.90 vs 0.88; docs/NOTES-sgemm.md). At 2048^3 the pack's
 // share makes the direct 128x128 row faster (0.854 vs 0.897).
-// Operands not 16-byte aligned (the direct rows then copy 4 bytes at a time) are packed from
-// smaller sizes on, once the 128x128 tiles fill the SMs and k is long: in the shape sweep (H200,
-// 2026-11-23, the packed row forced against the routed _align4 128x128 row, same run) 2049^3 ran
-// 40 % faster, 4095^3 11 %, 3001x2999x1531 10-12 % in all four transposes, 2047^3 4 %. With both
-// rows storing C through shared memory, the packed row also wins at short k (H100, 2026-11-27,
-// docs/bench/h100-2026-11-27-sweep-f32-staged-store-forced.md: 4097^2 x 64 0.90 of cuBLAS against
-// 0.87; before, when both stored C from the registers 4 bytes at a time, 16 % slower), so
-// unaligned operands are packed from k = 64 on (k below 64 was not measured).
+// Operands not 16-byte aligned (the direct rows then copy 4 bytes at a time) are packed once the
+// 128x128 tiles fill the SMs and k is at least 64: the packed row forced against the _align4
+// 128x128 row in the shape sweep, same run, ran 2049^3 40 % faster, 4095^3 11 %, 3001x2999x1531
+// 10-12 % in all four transposes, 2047^3 4 % (H200, 2026-11-23), and 4097^2 x 64 at 0.90 of
+// cuBLAS against 0.87 (H100, docs/bench/h100-2026-11-27-sweep-f32-staged-store-forced.md; both
+// rows store such a C through shared memory, docs/NOTES-sgemm.md). k below 64 was not measured.
 // The packed row multiplies what Problem::a_nonzero / b_nonzero say is zero, where the direct
 // rows skip those k-steps (half of them for a triangular operand): such GEMMs stay on the direct
 // rows.
