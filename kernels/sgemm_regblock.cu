@@ -41,6 +41,15 @@ struct Tile {
   static constexpr int kStageFloats = BlockK * (kStrideA + kStrideB);
   static constexpr size_t kSmemBytes = size_t(Stages) * kStageFloats * sizeof(float);
 
+  // Lane `lane`'s place in the warp's kLanesM x kLanesN grid (kOrder).
+  __device__ __forceinline__ static int m_lane_of(int lane) {
+    return kOrder == LaneOrder::kMMajor ? lane % LanesM : (lane >> 1) % LanesM;
+  }
+  __device__ __forceinline__ static int n_lane_of(int lane) {
+    return kOrder == LaneOrder::kMMajor ? lane / LanesM
+                                        : (lane & 1) | (((lane >> 1) / LanesM) << 1);
+  }
+
   static_assert(BlockM % WarpM == 0 && BlockN % WarpN == 0, "warps tile the block exactly");
   static_assert(LanesM == 2 || LanesM == 4 || LanesM == 8 || LanesM == 16,
                 "a power-of-two lane grid with at least 2 lanes along each of m and n (kPaired "
@@ -411,10 +420,7 @@ __device__ __forceinline__ void store_c_through_shared(const Args& p,
   const int2 block = block_tile(p);  // recomputed: fewer registers live across the k-loop
   const int64_t row0 = int64_t(block.x) * T::kBlockM, col0 = int64_t(block.y) * T::kBlockN;
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  const int m_lane = T::kOrder == LaneOrder::kMMajor ? lane % T::kLanesM : (lane >> 1) % T::kLanesM;
-  const int n_lane = T::kOrder == LaneOrder::kMMajor
-                         ? lane / T::kLanesM
-                         : (lane & 1) | (((lane >> 1) / T::kLanesM) << 1);
+  const int m_lane = T::m_lane_of(lane), n_lane = T::n_lane_of(lane);
   static_assert(T::kBlockM * T::kBlockN <= T::kStages * T::kStageFloats,
                 "the block's tile of C fits in the ring's shared memory");
   static_assert(T::kWarpM % 32 == 0, "a warp stores whole 32-row runs of a column");
@@ -545,10 +551,7 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
   };
 
   const int warp = tid / 32, lane = tid % 32;
-  const int m_lane = T::kOrder == LaneOrder::kMMajor ? lane % T::kLanesM : (lane >> 1) % T::kLanesM;
-  const int n_lane = T::kOrder == LaneOrder::kMMajor
-                         ? lane / T::kLanesM
-                         : (lane & 1) | (((lane >> 1) / T::kLanesM) << 1);
+  const int m_lane = T::m_lane_of(lane), n_lane = T::n_lane_of(lane);
   const int warp_m0 = (warp % T::kWarpsM) * T::kWarpM + m_lane * 4;
   const int warp_n0 = (warp / T::kWarpsM) * T::kWarpN + n_lane * 4;
   float acc[T::kThreadM][T::kThreadN] = {};
