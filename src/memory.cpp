@@ -183,24 +183,26 @@ const AddressRange& this_thread_stack() {
   return range;
 }
 
+// The brk heap and the calling thread's stack as they are now: host memory nothing else can map.
+struct HostOnlyRanges {
+  uintptr_t heap = heap_start();
+  uintptr_t brk = heap != 0 ? reinterpret_cast<uintptr_t>(sbrk(0)) : 0;  // sbrk(0) is a call
+  const AddressRange& stack = this_thread_stack();
+
+  bool contain(const void* p) const {
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    return (a >= heap && a < brk) || (a >= stack.lo && a < stack.hi);
+  }
+};
+
 }  // namespace
 
-bool in_host_only_range(const void* p) {
-  const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-  const uintptr_t heap = heap_start();
-  if (heap != 0 && a >= heap && a < reinterpret_cast<uintptr_t>(sbrk(0))) return true;
-  const AddressRange& stack = this_thread_stack();
-  return a >= stack.lo && a < stack.hi;
-}
+bool in_host_only_range(const void* p) { return HostOnlyRanges{}.contain(p); }
 
 bool all_in_host_only_range(std::initializer_list<const void*> operands) {
-  // The bounds once for all the operands (sbrk(0) is a call).
-  const uintptr_t heap = heap_start();
-  const uintptr_t brk = heap != 0 ? reinterpret_cast<uintptr_t>(sbrk(0)) : 0;
-  const AddressRange& stack = this_thread_stack();
+  const HostOnlyRanges ranges;  // once for all the operands
   for (const void* p : operands) {
-    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    if (p && !(a >= heap && a < brk) && !(a >= stack.lo && a < stack.hi)) return false;
+    if (p && !ranges.contain(p)) return false;
   }
   return true;
 }
