@@ -18,28 +18,21 @@ constexpr int kChunkWords = 16;  // registers of Y's next chunk a thread holds: 
 constexpr int kMinSliceK = 128;  // the fewest k a slice multiplies
 
 // Storage type E of A and B: the arithmetic's real type, and 1 or 2 parts (complex).
+template <class R, int N>
+struct Parts {
+  using Real = R;
+  static constexpr int kParts = N;
+};
 template <class E>
 struct Traits;
 template <>
-struct Traits<float> {
-  using Real = float;
-  static constexpr int kParts = 1;
-};
+struct Traits<float> : Parts<float, 1> {};
 template <>
-struct Traits<double> {
-  using Real = double;
-  static constexpr int kParts = 1;
-};
+struct Traits<double> : Parts<double, 1> {};
 template <>
-struct Traits<float2> {
-  using Real = float;
-  static constexpr int kParts = 2;
-};
+struct Traits<float2> : Parts<float, 2> {};
 template <>
-struct Traits<double2> {
-  using Real = double;
-  static constexpr int kParts = 2;
-};
+struct Traits<double2> : Parts<double, 2> {};
 
 // The 16-byte vector of reals X's broadcast reads take at once, and its parts.
 template <class Real>
