@@ -68,7 +68,7 @@ struct GemmDispatch {
     if (config().mode != Mode::kAuto || !p.multiplies()) return nullptr;
     const Rates* measured = any_rates_if_measured(p);
     const double flops = p.flops();
-    if (!measured || !(flops <= measured->small_calls.flops)) return nullptr;
+    if (!measured || !(flops <= measured->small_calls.flops())) return nullptr;
     if (!all_in_host_only_range({p.a, p.b, p.c})) return nullptr;
     // Rates measured without a GPU say so; a device lost since (a fork, a CUDA error) changes no
     // small call's route.
@@ -88,7 +88,7 @@ struct GemmDispatch {
   std::optional<GemmRoute> small_call_route(const Rates& r, const std::string* no_device_why,
                                             double flops) const {
     const SmallCallRule& rule = r.small_calls;
-    if (!(flops <= rule.flops)) return std::nullopt;
+    if (!(flops <= rule.flops())) return std::nullopt;
     std::optional<CpuPath> path = rule.path_of(flops);
     if (!path) path = route_gemm_on_cpu(problem, r).cpu_path;
     if (*path == CpuPath::kHostTeam ||

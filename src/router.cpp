@@ -701,7 +701,7 @@ SmallCallRule small_call_rule(const Rates& r) {
     const double t_cpu = kernel_wins ? t_kernel : t_blas;
     if (!(kernel_wins || blas_wins) || gpu_floor * kGpuAdvantage < t_cpu) break;
     rule.path[i] = kernel_wins ? CpuPath::kHostKernel : CpuPath::kCpuBlas;
-    rule.point_flops[i] = rule.flops = r.cpu_point_flops[i];
+    rule.point_flops[i] = r.cpu_point_flops[i];
     rule.points = i + 1;
   }
   return rule;

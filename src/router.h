@@ -29,16 +29,17 @@ enum class CpuPath {
 // one CPU BLAS call: at each of the first `points` measured CPU points (the smallest first) one of
 // the two is predicted fastest, path[i]. A problem up to a point whose path the point below shares
 // (or up to the first point) takes that path whatever its shape (kHostKernel: those the kernel
-// supports); between points of different paths, the CPU side's prediction decides. flops 0: none.
+// supports); between points of different paths, the CPU side's prediction decides. flops() 0: none.
 struct SmallCallRule {
   static constexpr int kMaxPoints = 9;
   int points = 0;
   double point_flops[kMaxPoints] = {};
   CpuPath path[kMaxPoints] = {};
-  double flops = 0;  // point_flops[points - 1]
+  // The largest problem it covers: its last point's FLOPs.
+  double flops() const { return points > 0 ? point_flops[points - 1] : 0.0; }
 
-  // The path of a problem of f <= flops FLOPs where one path holds on both sides of it; nullopt
-  // between points of different paths (and above flops).
+  // The path of a problem of f <= flops() FLOPs where one path holds on both sides of it; nullopt
+  // between points of different paths (and above flops()).
   std::optional<CpuPath> path_of(double f) const {
     for (int i = 0; i < points; ++i) {
       if (f <= point_flops[i]) {
@@ -192,7 +193,7 @@ double predict_bounced_seconds(const Problem& p, const Placement& where, const R
 // is predicted fastest (the host kernel by its margin over the CPU BLAS and faster than the host
 // team; the CPU BLAS where neither the kernel nor the team beats it by their margins) and faster
 // than the GPU's fixed cost. Every prediction interpolates linearly between the points, so what
-// holds at two points holds between them. flops 0 if even the smallest size has no such path.
+// holds at two points holds between them. flops() 0 if even the smallest size has no such path.
 SmallCallRule small_call_rule(const Rates& r);
 
 // Side and kernel for a GEMM. `caps` is nullptr when no device is usable (`no_device_why` says

@@ -375,7 +375,7 @@ TEST(RouterTest, HostTeamWhenPredictedFaster) {
 TEST(RouterTest, OperandOnAnotherGpuNeverRunsOnTheHostKernel) {
   Rates rates = typical_rates();
   rates.small_calls.points = 1;
-  rates.small_calls.point_flops[0] = rates.small_calls.flops = 1e12;
+  rates.small_calls.point_flops[0] = 1e12;
   rates.small_calls.path[0] = CpuPath::kHostKernel;
   for (int i = 0; i < rates.cpu_points; ++i) {
     rates.host_kernel_point_s[i] = rates.cpu_point_s[i] / 10;
@@ -482,8 +482,8 @@ TEST(RouterTest, NoDeviceTakesTheHostKernelWhereMeasuredFaster) {
   EXPECT_EQ(no_rates.reason.str(), "no GPU: " + why);
   // The shortcut below the crossover holds without a GPU: no fixed GPU cost bounds it.
   const tileblas::SmallCallRule rule = tileblas::small_call_rule(rates);
-  EXPECT_EQ(rule.path_of(rule.flops), CpuPath::kHostKernel);
-  EXPECT_DOUBLE_EQ(rule.flops, square(64).flops());
+  EXPECT_EQ(rule.path_of(rule.flops()), CpuPath::kHostKernel);
+  EXPECT_DOUBLE_EQ(rule.flops(), square(64).flops());
 }
 
 // A process without a GPU measures the CPU side alone, once per data type: the CPU BLAS at every
@@ -502,7 +502,7 @@ TEST(CalibrationTest, CpuSideIsMeasuredWithoutADevice) {
   const tileblas::SmallCallRule rule = tileblas::small_call_rule(r);
   ASSERT_EQ(r.small_calls.points, rule.points);
   for (int i = 0; i < rule.points; ++i) EXPECT_EQ(r.small_calls.path[i], rule.path[i]) << i;
-  EXPECT_DOUBLE_EQ(r.small_calls.flops, rule.flops);
+  EXPECT_DOUBLE_EQ(r.small_calls.flops(), rule.flops());
   EXPECT_EQ(&r, tileblas::measured_cpu_rates(square(8)));
 }
 
@@ -604,15 +604,15 @@ TEST(RouterTest, HostKernelWhenPredictedFaster) {
   const tileblas::SmallCallRule rule = tileblas::small_call_rule(rates);
   EXPECT_EQ(rule.points, 2);
   EXPECT_EQ(rule.path_of(1.0), CpuPath::kHostKernel);
-  EXPECT_EQ(rule.path_of(rule.flops), CpuPath::kHostKernel);
-  EXPECT_DOUBLE_EQ(rule.flops, 2.0 * 64 * 64 * 64);
+  EXPECT_EQ(rule.path_of(rule.flops()), CpuPath::kHostKernel);
+  EXPECT_DOUBLE_EQ(rule.flops(), 2.0 * 64 * 64 * 64);
   EXPECT_FALSE(rule.path_of(2.1 * 64 * 64 * 64));
-  EXPECT_DOUBLE_EQ(tileblas::small_call_rule(fast_gpu).flops, 2.0 * 16 * 16 * 16);
+  EXPECT_DOUBLE_EQ(tileblas::small_call_rule(fast_gpu).flops(), 2.0 * 16 * 16 * 16);
   // Within 10% of the CPU BLAS at 16^3, 5x faster at 64^3: the CPU BLAS at the smallest point, the
   // kernel at the next; between them the CPU side's prediction decides.
   const tileblas::SmallCallRule mixed = tileblas::small_call_rule(close);
   EXPECT_EQ(mixed.points, 2);
-  EXPECT_DOUBLE_EQ(mixed.flops, 2.0 * 64 * 64 * 64);
+  EXPECT_DOUBLE_EQ(mixed.flops(), 2.0 * 64 * 64 * 64);
   EXPECT_EQ(mixed.path_of(2.0 * 16 * 16 * 16), CpuPath::kCpuBlas);
   EXPECT_FALSE(mixed.path_of(2.0 * 32 * 32 * 32));
   // Every shape within a rule routes to the path the rule gives it, where it gives one.
@@ -627,7 +627,7 @@ TEST(RouterTest, HostKernelWhenPredictedFaster) {
       q.trans_a = tbtest::rng()() % 2 ? tileblas::Op::kTrans : tileblas::Op::kNoTrans;
       q.lda = q.a_rows(), q.ldb = q.b_rows(), q.ldc = q.m;
       const std::optional<CpuPath> path = small.path_of(q.flops());
-      if (q.flops() > small.flops || !path) continue;
+      if (q.flops() > small.flops() || !path) continue;
       ++checked;
       const auto routed = tileblas::route_gemm(q, host, Config{}, &caps, "", r);
       EXPECT_EQ(routed.side, TILEBLAS_ROUTE_CPU);
