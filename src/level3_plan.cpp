@@ -17,14 +17,6 @@ constexpr Scalar kZero = 0.0;
 Scalar conj(const Scalar& s) { return Scalar(s.re, -s.im); }
 Scalar real_part(const Scalar& s) { return Scalar(s.re, 0.0); }
 
-// Element (i, j) of the column-major matrix at p with leading dimension ld.
-const void* at(const void* p, int64_t i, int64_t j, int64_t ld, size_t elem) {
-  return static_cast<const char*>(p) + (i + j * ld) * int64_t(elem);
-}
-void* at(void* p, int64_t i, int64_t j, int64_t ld, size_t elem) {
-  return static_cast<char*>(p) + (i + j * ld) * int64_t(elem);
-}
-
 // Where a recursive halving of `len` (> leaf) splits: the first part is the smallest whole number
 // of leaf blocks covering half of them, so every block but the last is whole and every offset is
 // a multiple of leaf (GEMM operands keep the alignment of the whole matrix).
@@ -122,7 +114,7 @@ class TriangularPlan {
       f.mode = TriFillMode::kTriangular;
       f.diag = p_.diag;
       f.n = len;
-      f.a = at(p_.a, off, off, p_.lda, elem_), f.lda = p_.lda;
+      f.a = element_at(p_.a, off, off, p_.lda, elem_), f.lda = p_.lda;
       f.b = full_block(b), f.ldb = order_;
       if (cudaError_t err = be_.tri_fill(f); err != cudaSuccess) return err;
     }
@@ -135,9 +127,9 @@ class TriangularPlan {
   TriangularPlan panel(int64_t first, int64_t count) const {
     TriangularPlan q = *this;
     if (p_.side == Side::kLeft) {
-      q.p_.c = at(p_.c, 0, first, p_.ldc, elem_), q.p_.n = count;
+      q.p_.c = element_at(p_.c, 0, first, p_.ldc, elem_), q.p_.n = count;
     } else {
-      q.p_.c = at(p_.c, first, 0, p_.ldc, elem_), q.p_.m = count;
+      q.p_.c = element_at(p_.c, first, 0, p_.ldc, elem_), q.p_.m = count;
     }
     if (copy_) q.copy_ = static_cast<char*>(copy_) + size_t(order_) * size_t(first) * elem_;
     return q;
@@ -163,13 +155,14 @@ class TriangularPlan {
  private:
   // The block of M = op(A) at rows [i, ..), columns [j, ..) as a GEMM operand.
   Operand m_block(int64_t i, int64_t j) const {
-    if (p_.trans_a == Op::kNoTrans) return {at(p_.a, i, j, p_.lda, elem_), p_.lda, Op::kNoTrans};
-    return {at(p_.a, j, i, p_.lda, elem_), p_.lda, p_.trans_a};
+    if (p_.trans_a == Op::kNoTrans)
+      return {element_at(p_.a, i, j, p_.lda, elem_), p_.lda, Op::kNoTrans};
+    return {element_at(p_.a, j, i, p_.lda, elem_), p_.lda, p_.trans_a};
   }
   // The part [off, off + len) of B: rows (side L) or columns (side R).
   void* b_part(int64_t off) const {
-    return p_.side == Side::kLeft ? at(p_.c, off, 0, p_.ldc, elem_)
-                                  : at(p_.c, 0, off, p_.ldc, elem_);
+    return p_.side == Side::kLeft ? element_at(p_.c, off, 0, p_.ldc, elem_)
+                                  : element_at(p_.c, 0, off, p_.ldc, elem_);
   }
 
   // B_s = gemm_alpha * (M_sf*B_f or B_f*M_fs) + beta*B_s.
@@ -222,7 +215,7 @@ class TriangularPlan {
     t.order = len;
     t.count = p_.side == Side::kLeft ? p_.n : p_.m;
     t.alpha = alpha;
-    t.a = at(p_.a, off, off, p_.lda, elem_), t.lda = p_.lda;
+    t.a = element_at(p_.a, off, off, p_.lda, elem_), t.lda = p_.lda;
     t.b = b_part(off), t.ldb = p_.ldc;
     return be_.tri_block(t);
   }
@@ -305,7 +298,7 @@ class RankPlan {
     for (int64_t off = 0; off < p_.n; off += leaf) {
       const int64_t len = std::min(leaf, p_.n - off);
       for (const Problem& g : products(len, len, off, off, alpha_, alpha2_, beta_,
-                                       at(p_.c, off, off, p_.ldc, elem_), p_.ldc)) {
+                                       element_at(p_.c, off, off, p_.ldc, elem_), p_.ldc)) {
         Problem t = g;
         t.c_triangle = triangle();
         if (!be_.gemm_supports(t)) return false;
@@ -324,8 +317,8 @@ class RankPlan {
         return err;
     }
     const cudaError_t err = all_blocks([&](int64_t off, int64_t len) {
-      return product(len, len, off, off, alpha_, alpha2_, beta_, at(p_.c, off, off, p_.ldc, elem_),
-                     p_.ldc, triangle());
+      return product(len, len, off, off, alpha_, alpha2_, beta_,
+                     element_at(p_.c, off, off, p_.ldc, elem_), p_.ldc, triangle());
     });
     if (err != cudaSuccess || !herm_) return err;
     return scale_only(p_, be_, Fill::kDiagonal, p_.n, p_.n, kOne, true);
@@ -340,7 +333,8 @@ class RankPlan {
       return err;
     // The diagonal blocks, stacked in t (n x leaf): block b at rows [b*leaf, ..).
     const cudaError_t err = all_blocks([&](int64_t off, int64_t len) {
-      return product(len, len, off, off, alpha_, alpha2_, kZero, at(t, off, 0, n, elem_), n);
+      return product(len, len, off, off, alpha_, alpha2_, kZero, element_at(t, off, 0, n, elem_),
+                     n);
     });
     if (err != cudaSuccess) return err;
     TriUpdateProblem u;
@@ -377,12 +371,12 @@ class RankPlan {
   // Rows [r, ..) of P = op(A) (or Q = op(B)) as the left GEMM operand, and the same rows'
   // transpose (P', ^H for herk/her2k) as the right one.
   Operand rows_of(const void* x, int64_t ld, int64_t r) const {
-    if (p_.trans_a == Op::kNoTrans) return {at(x, r, 0, ld, elem_), ld, Op::kNoTrans};
-    return {at(x, 0, r, ld, elem_), ld, tr_op_};
+    if (p_.trans_a == Op::kNoTrans) return {element_at(x, r, 0, ld, elem_), ld, Op::kNoTrans};
+    return {element_at(x, 0, r, ld, elem_), ld, tr_op_};
   }
   Operand rows_transposed(const void* x, int64_t ld, int64_t r) const {
-    if (p_.trans_a == Op::kNoTrans) return {at(x, r, 0, ld, elem_), ld, tr_op_};
-    return {at(x, 0, r, ld, elem_), ld, Op::kNoTrans};
+    if (p_.trans_a == Op::kNoTrans) return {element_at(x, r, 0, ld, elem_), ld, tr_op_};
+    return {element_at(x, 0, r, ld, elem_), ld, Op::kNoTrans};
   }
 
   // The GEMMs of C_block (rows [ri, ri + rows), columns [cj, cj + cols) of the product) =
@@ -421,11 +415,11 @@ class RankPlan {
     const int64_t off2 = off + l1, l2 = len - l1;
     cudaError_t err;
     if (p_.uplo == Uplo::kLower) {
-      err = product(l2, l1, off2, off, alpha_, alpha2_, beta_, at(p_.c, off2, off, p_.ldc, elem_),
-                    p_.ldc);
+      err = product(l2, l1, off2, off, alpha_, alpha2_, beta_,
+                    element_at(p_.c, off2, off, p_.ldc, elem_), p_.ldc);
     } else {
-      err = product(l1, l2, off, off2, alpha_, alpha2_, beta_, at(p_.c, off, off2, p_.ldc, elem_),
-                    p_.ldc);
+      err = product(l1, l2, off, off2, alpha_, alpha2_, beta_,
+                    element_at(p_.c, off, off2, p_.ldc, elem_), p_.ldc);
     }
     if (err != cudaSuccess) return err;
     if ((err = off_diagonal(off, l1)) != cudaSuccess) return err;

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 namespace tileblas {
 
@@ -157,6 +158,14 @@ struct Problem {
   // multiply-add is 8 of them).
   double flops() const;
 };
+
+// Element (i, j) of the column-major matrix at `base` (void or const void) with leading dimension
+// ld and elements of `elem` bytes: a block of a matrix as a matrix of its own.
+template <class V>
+V* element_at(V* base, int64_t i, int64_t j, int64_t ld, size_t elem) {
+  using Byte = std::conditional_t<std::is_const_v<V>, const char, char>;
+  return static_cast<Byte*>(base) + (i + j * ld) * int64_t(elem);
+}
 
 // y = alpha * x + y over n elements with strides incx, incy (netlib: a negative increment walks
 // the vector backwards from its last element; the pointers address the first stored element).
