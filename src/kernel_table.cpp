@@ -7,6 +7,7 @@
 #include "cgemm_simt.h"
 #include "gemm_f64_mma.h"
 #include "gemm_mma.h"
+#include "gemm_peel.h"
 #include "gemm_skinny.h"
 #include "gemm_wgmma.h"
 #include "sgemm_regblock.h"
@@ -132,6 +133,26 @@ const std::vector<GemmKernel>& gemm_kernels() {
       // last, as the router prefers them only where their rule holds.
       {"gemm_skinny_16", gemm_skinny::supports_16, gemm_skinny::launch_16},
       {"gemm_skinny_32", gemm_skinny::supports_32, gemm_skinny::launch_32},
+      // A row's interior with the thin remainders of m and n on gemm_skinny (src/gemm_peel.h):
+      // after every kernel row, as the router prefers them only where their rule holds.
+      {"sgemm_peeled_widened_128x128x16",
+       gemm_peel::supports_row<gemm_f64_mma::supports_sgemm_widened_128x128x16, 128, 128>,
+       gemm_peel::launch_row<gemm_f64_mma::launch_sgemm_widened_128x128x16, 128, 128>},
+      {"sgemm_peeled_widened_128x64x16",
+       gemm_peel::supports_row<gemm_f64_mma::supports_sgemm_widened_128x64x16, 128, 64>,
+       gemm_peel::launch_row<gemm_f64_mma::launch_sgemm_widened_128x64x16, 128, 64>},
+      {"dgemm_peeled_128x128x16",
+       gemm_peel::supports_row<gemm_f64_mma::supports_dgemm_128x128x16, 128, 128>,
+       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_128x128x16, 128, 128>},
+      {"dgemm_peeled_128x64x16",
+       gemm_peel::supports_row<gemm_f64_mma::supports_dgemm_128x64x16, 128, 64>,
+       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_128x64x16, 128, 64>},
+      {"dgemm_peeled_scalarload_128x128x16",
+       gemm_peel::supports_row<gemm_f64_mma::supports_dgemm_scalarload_128x128x16, 128, 128>,
+       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_scalarload_128x128x16, 128, 128>},
+      {"zgemm_peeled_64x64x8",
+       gemm_peel::supports_row<gemm_f64_mma::supports_zgemm_64x64x8, 64, 64>,
+       gemm_peel::launch_row<gemm_f64_mma::launch_zgemm_64x64x8, 64, 64>},
   };
   return table;
 }

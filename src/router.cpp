@@ -12,6 +12,7 @@
 #include "executor.h"
 #include "gemm_f64_mma.h"
 #include "gemm_host_small.h"
+#include "gemm_peel.h"
 #include "gemm_wgmma.h"
 #include "log.h"
 #include "operands.h"
@@ -272,6 +273,14 @@ bool skinny_fits(const Problem& p, int64_t tile) {
 }
 bool skinny_16_pays(const Problem& p, const DeviceCaps&) { return skinny_fits(p, 16); }
 bool skinny_32_pays(const Problem& p, const DeviceCaps&) { return skinny_fits(p, 32); }
+// A row's interior with the thin remainders of m and n on gemm_skinny (the _peeled_ rows,
+// src/gemm_peel.h), where the row's own rule holds and the interior's tiles put at least a tenth
+// fewer on the busiest SM than the whole C's (1025^3 on 128x64 tiles: 153 tiles, two on 21 SMs;
+// peeled, 128).
+template <bool (*kRule)(const Problem&, const DeviceCaps&), int kBm, int kBn>
+bool peeled(const Problem& p, const DeviceCaps& caps) {
+  return kRule(p, caps) && gemm_peel::pays(p, caps, kBm, kBn);
+}
 // TF32 pays once the 128x128 tensor-core tiles fill the SMs (tile-starved at 1024^3).
 bool large_tf32(const Problem& p, const DeviceCaps& caps) {
   return fills_sms_128x128(p, caps) && p.k >= 512;
@@ -359,8 +368,16 @@ const Preference kGemmPreferences[] = {
      "fp64: few tiles, long k: split-K"},
     {"zgemm_splitk_", zgemm_split_k_pays,
      "complex fp64: few tiles or a side of at most 32, long k: split-K"},
+    {"zgemm_peeled_64x64x8", peeled<always, 64, 64>,
+     "complex fp64 tensor cores, thin remainders of m and n peeled"},
+    {"dgemm_peeled_128x128x16", peeled<fills_sms_4x_128x128, 128, 128>,
+     "fp64 tensor cores, 128x128 tiles, thin remainders of m and n peeled"},
     {"dgemm_mma_f64_128x128x16", fills_sms_4x_128x128, "fp64 tensor cores, 128x128 tiles"},
+    {"dgemm_peeled_128x64x16", peeled<always, 128, 64>,
+     "fp64 tensor cores, 128x64 tiles, thin remainders of m and n peeled"},
     {"dgemm_mma_f64_128x64x16", always, "fp64 tensor cores, 128x64 tiles (few tiles)"},
+    {"dgemm_peeled_scalarload_128x128x16", peeled<always, 128, 128>,
+     "fp64 tensor cores, 8-byte loads, thin remainders of m and n peeled"},
     {"cgemm_widened_3m_128x128x16", cgemm_3m_fills_sms_128x128,
      "complex fp32 as three fp64 GEMMs (3M), 128x128 tiles"},
     {"cgemm_widened_3m_128x64x16", cgemm_3m_pays,
@@ -372,8 +389,12 @@ const Preference kGemmPreferences[] = {
      "complex fp32: few tiles, long k: split-K"},
     {"cgemm_simt_packed_", cgemm_packing_pays,
      "complex fp32: packed where not m/n-contiguous, edges peeled"},
+    {"sgemm_peeled_widened_128x128x16", peeled<sgemm_widened_fills_sms_128x128, 128, 128>,
+     "fp32 on the FP64 tensor cores, 128x128 tiles, thin remainders of m and n peeled"},
     {"sgemm_widened_128x128x16", sgemm_widened_fills_sms_128x128,
      "fp32 on the FP64 tensor cores, 128x128 tiles"},
+    {"sgemm_peeled_widened_128x64x16", peeled<sgemm_widening_pays, 128, 64>,
+     "fp32 on the FP64 tensor cores, 128x64 tiles, thin remainders of m and n peeled"},
     {"sgemm_widened_128x64x16", sgemm_widening_pays, "fp32 on the FP64 tensor cores, 128x64 tiles"},
     {"sgemm_splitk_64x64x16", split_k_pays_few_rows, "few rows, long k: split-K on 64x64 tiles"},
     {"sgemm_splitk_128x64x16", split_k_pays, "few output tiles, long k: split-K"},

@@ -75,6 +75,7 @@ const tileblas::splitk::Geometry* split_geometry(const GemmKernel& k) {
   return nullptr;
 }
 bool is_packed(const GemmKernel& k) { return std::strstr(k.name, "packed") != nullptr; }
+bool is_peeled(const GemmKernel& k) { return std::strstr(k.name, "_peeled_") != nullptr; }
 // Rows that pack what they cannot read in place: the packed rows and cgemm's split-K row; and
 // the rows that widen A and B into a workspace.
 bool packs(const GemmKernel& k) {
@@ -490,22 +491,25 @@ TEST(GemmF64Complex, LargeShapes) {
   }
 }
 
-// The packed rows: m or n a few past a multiple of the tile (cgemm's packed row computes m
-// remainders of 1..8 past 64 and n remainders of 1..8 past 128 as strips; 9 is a tile row),
-// alone, together, next to a dimension below one tile, with k below the strip blocks' 8-way split
-// and not a multiple of it; every transpose, operands read in place and packed.
-TEST(GemmF64Complex, PackedThinRemaindersOfTiles) {
+// The packed and peeled rows: m or n a few past a multiple of the tile (cgemm's packed row computes
+// m remainders of 1..8 past 64 and n remainders of 1..8 past 128 as strips, 9 is a tile row; the
+// peeled rows give remainders of 1..16 to gemm_skinny), alone, together, next to a dimension below
+// one tile, with k below the strip blocks' 8-way split and not a multiple of it; every transpose,
+// operands read in place and packed (aligned and misaligned where the row takes both).
+TEST(GemmF64Complex, ThinRemaindersOfTiles) {
   TB_REQUIRE_GPU();
   const DeviceCaps caps = tbtest::device_caps();
-  const int64_t shapes[][3] = {{65, 136, 3},     {72, 129, 33}, {129, 257, 9}, {4097, 200, 64},
-                               {200, 4097, 19},  {73, 137, 17}, {1, 129, 7},   {65, 64, 100},
-                               {513, 385, 1000}, {136, 8, 5},   {64, 129, 1},  {2, 2, 2}};
+  const int64_t shapes[][3] = {{65, 136, 3},     {72, 129, 33},  {129, 257, 9}, {4097, 200, 64},
+                               {200, 4097, 19},  {73, 137, 17},  {1, 129, 7},   {65, 64, 100},
+                               {513, 385, 1000}, {136, 8, 5},    {64, 129, 1},  {2, 2, 2},
+                               {144, 272, 40},   {145, 273, 40}, {80, 80, 80}};
   for (const GemmKernel* row : rows()) {
-    if (!is_packed(*row)) continue;
+    if (!is_packed(*row) && !is_peeled(*row)) continue;
     const std::vector<Op> ops = ops_of(type_of(*row));
     int i = 0;
     for (const auto& s : shapes) {
       for (bool misaligned : {false, true}) {
+        if (misaligned && !any_alignment(*row)) continue;
         const bool integers = i / 2 % 2 == 0;  // exact results expected
         Case c = random_case(*row, {1}, 1, integers);
         c.m = s[0], c.n = s[1], c.k = s[2];

@@ -13,6 +13,7 @@
 #include "env.h"
 #include "executor.h"
 #include "gemm_host_small.h"
+#include "gemm_peel.h"
 #include "kernel_table.h"
 #include "router.h"
 #include "test_support.h"
@@ -799,9 +800,13 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
       {512, 512, 512, "sgemm_splitk_128x64x16_align16"},
       {999, 999, 999, "sgemm_regblock_128x64x16_align4"},
       {1024, 1024, 1024, "sgemm_widened_128x64x16"},
+      {1025, 1025, 1025, "sgemm_peeled_widened_128x64x16"},
+      {1040, 1040, 1025, "sgemm_peeled_widened_128x64x16"},
+      {1041, 1041, 1025, "sgemm_widened_128x64x16"},
       {2048, 2048, 2048, "sgemm_widened_128x64x16"},
+      {2049, 2049, 2049, "sgemm_peeled_widened_128x64x16"},
       {4096, 4096, 4096, "sgemm_widened_128x128x16"},
-      {4097, 4097, 4097, "sgemm_widened_128x128x16"},
+      {4097, 4097, 4097, "sgemm_peeled_widened_128x128x16"},
       {8192, 8192, 8192, "sgemm_widened_128x128x16"},
       {8192, 8192, 256, "sgemm_widened_128x64x16"},
       {8192, 8192, 128, "sgemm_regblock_128x128x16_align16"},
@@ -845,7 +850,8 @@ TEST(RouterTest, TriangularOperandsStayOffThePackedRow) {
 }
 
 // fp64: the 128x128 tensor-core tile once its tiles fill the SMs four times over, else 128x64; odd
-// leading dimensions on the scalar-load row. Complex double: the 16-byte row.
+// leading dimensions on the scalar-load row. Complex double: the 16-byte row. Each with m and n a
+// few past whole tiles peeled where that takes a tenth of the rounds of the SMs off.
 TEST(RouterTest, PicksTheFp64AndComplexRows) {
   const DeviceCaps caps = tbtest::hopper_caps();
   struct Expect {
@@ -856,9 +862,14 @@ TEST(RouterTest, PicksTheFp64AndComplexRows) {
       {DataType::kF64, 8192, 8192, "dgemm_mma_f64_128x128x16"},
       {DataType::kF64, 4096, 4096, "dgemm_mma_f64_128x128x16"},
       {DataType::kF64, 1024, 1024, "dgemm_mma_f64_128x64x16"},
-      {DataType::kF64, 4097, 4097, "dgemm_mma_f64_scalarload_128x128x16"},
+      {DataType::kF64, 4097, 4097, "dgemm_peeled_scalarload_128x128x16"},
+      {DataType::kF64, 4097, 4098, "dgemm_peeled_128x128x16"},
+      {DataType::kF64, 2049, 2050, "dgemm_peeled_128x64x16"},
+      {DataType::kF64, 1025, 1025, "dgemm_mma_f64_scalarload_128x128x16"},  // one wave either way
       {DataType::kC64, 4096, 4096, "zgemm_mma_f64_64x64x8"},
-      {DataType::kC64, 4097, 4097, "zgemm_mma_f64_64x64x8"},  // 16-byte elements stay aligned
+      // 16-byte elements stay aligned; 65^2 tiles of 64x64 take 33 rounds of the SMs, 64^2 32.
+      {DataType::kC64, 4097, 4097, "zgemm_mma_f64_64x64x8"},
+      {DataType::kC64, 1025, 1025, "zgemm_peeled_64x64x8"},
   };
   for (const Expect& e : cases) {
     Problem p = square(e.n, e.type);
@@ -869,6 +880,78 @@ TEST(RouterTest, PicksTheFp64AndComplexRows) {
     ASSERT_NE(k, nullptr) << tileblas::name_of(e.type) << " " << e.n;
     EXPECT_STREQ(k->name, e.kernel) << tileblas::name_of(e.type) << " " << e.n << ": " << why;
   }
+}
+
+// The peeled rows (src/gemm_peel.h) split C into the interior of whole tiles and the remainders of
+// 1 to 16 rows and columns past it, each part a block of A, B and C as stored.
+TEST(RouterTest, PeelingSplitsOffThinRemainders) {
+  namespace peel = tileblas::gemm_peel;
+  using tileblas::Op;
+  Problem p = square(1025, DataType::kC64);
+  p.c_type = DataType::kC64;
+  p.lda = p.ldb = p.ldc = 1030;
+  const auto split = peel::split_of(p, 128, 64);
+  EXPECT_EQ(split.m_in, 1024);
+  EXPECT_EQ(split.n_in, 1024);
+  for (const auto& [m, n, m_in, n_in] : std::vector<std::array<int64_t, 4>>{
+           {1040, 1041, 1024, 1041}, {128, 80, 128, 64}, {100, 65, 100, 64}, {1, 1, 1, 1}}) {
+    Problem q = p;
+    q.m = m, q.n = n;
+    const auto s = peel::split_of(q, 128, 64);
+    EXPECT_EQ(s.m_in, m_in) << m << "x" << n;
+    EXPECT_EQ(s.n_in, n_in) << m << "x" << n;
+  }
+  const auto* base = static_cast<const char*>(p.a);
+  for (Op ta : {Op::kNoTrans, Op::kConjTrans}) {
+    for (Op tb : {Op::kNoTrans, Op::kTrans}) {
+      Problem q = p;
+      q.trans_a = ta, q.trans_b = tb;
+      q.a = base;
+      q.b = base + (int64_t(1) << 30);
+      q.c = const_cast<char*>(base) + (int64_t(1) << 31);
+      const peel::Parts parts = peel::parts_of(q, split);
+      ASSERT_EQ(parts.count, 3);
+      const Problem &in = parts.part[0], &below = parts.part[1], &beside = parts.part[2];
+      const int64_t e = 16, ld = 1030;
+      EXPECT_EQ(in.m, 1024);
+      EXPECT_EQ(in.n, 1024);
+      EXPECT_EQ(in.k, 1025);
+      EXPECT_EQ(in.a, q.a);
+      EXPECT_EQ(in.b, q.b);
+      EXPECT_EQ(in.c, q.c);
+      EXPECT_EQ(below.m, 1);
+      EXPECT_EQ(below.n, 1025);
+      EXPECT_EQ(static_cast<const char*>(below.a) - base,
+                (ta == Op::kNoTrans ? 1024 : 1024 * ld) * e);
+      EXPECT_EQ(below.b, q.b);
+      EXPECT_EQ(static_cast<char*>(below.c) - static_cast<char*>(q.c), 1024 * e);
+      EXPECT_EQ(beside.m, 1024);
+      EXPECT_EQ(beside.n, 1);
+      EXPECT_EQ(beside.a, q.a);
+      EXPECT_EQ(static_cast<const char*>(beside.b) - static_cast<const char*>(q.b),
+                (tb == Op::kNoTrans ? 1024 * ld : 1024) * e);
+      EXPECT_EQ(static_cast<char*>(beside.c) - static_cast<char*>(q.c), 1024 * ld * e);
+    }
+  }
+  // alpha == 0: A and B stay null in every part.
+  Problem z = p;
+  z.a = z.b = nullptr, z.alpha = 0.0;
+  const peel::Parts parts = peel::parts_of(z, split);
+  for (int i = 0; i < parts.count; ++i) {
+    EXPECT_EQ(parts.part[i].a, nullptr);
+    EXPECT_EQ(parts.part[i].b, nullptr);
+  }
+  // A triangle of C, or a triangular operand, is not split.
+  const DeviceCaps caps = tbtest::hopper_caps();
+  const tileblas::GemmKernel* row = tileblas::find_gemm_kernel("zgemm_peeled_64x64x8");
+  ASSERT_NE(row, nullptr);
+  EXPECT_TRUE(row->supports(p, caps));
+  Problem tri = p;
+  tri.c_triangle = tileblas::Triangle::kLower;
+  EXPECT_FALSE(row->supports(tri, caps));
+  tri = p;
+  tri.a_nonzero = tileblas::Triangle::kUpper;
+  EXPECT_FALSE(row->supports(tri, caps));
 }
 
 // Complex fp32 on Hopper: problems with k >= 1000 and m, n >= 256 run as three fp64 GEMMs (3M:

@@ -201,14 +201,14 @@ TEST_P(SgemmKernel, EveryTransposeOnEdgeShapes) {
   run_cases(cases, Oracle::kFloat64);
 }
 
-// m or n a few past a multiple of 128 (the packed row computes remainders of 1..8 as strips; 9 is
-// a tile row), alone, together, and next to a dimension below one tile; k below the strip blocks'
-// 8-way split and not a multiple of it.
+// m or n a few past a multiple of 128 (the packed row computes remainders of 1..8 as strips, 9 is
+// a tile row; the peeled rows give remainders of 1..16 to gemm_skinny), alone, together, and next
+// to a dimension below one tile; k below the strip blocks' 8-way split and not a multiple of it.
 TEST_P(SgemmKernel, ThinRemaindersOfTiles) {
   TB_REQUIRE_GPU();
   const int64_t shapes[][3] = {{129, 136, 65},  {264, 131, 200}, {136, 257, 3},    {137, 129, 33},
                                {129, 64, 100},  {50, 392, 77},   {385, 385, 1000}, {4097, 200, 64},
-                               {200, 4097, 19}, {1, 129, 7}};
+                               {200, 4097, 19}, {1, 129, 7},     {144, 272, 40},   {145, 80, 40}};
   std::vector<Case> cases;
   int i = 0;
   for (const auto& s : shapes) {

@@ -1,0 +1,69 @@
+// gemm_peel: a GEMM whose C is a few rows or columns past a whole number of a row's tiles, as its
+// interior on that row and the thin remainders on gemm_skinny's 16-row tile (the "_peeled_" rows of
+// gemm_kernels()).
+//
+// A row of bm x bn tiles gives the last few rows of C (m mod bm of them) a whole tile row: at
+// 1025^3 on 128x64 tiles that is 153 tiles for 132 SMs, so 21 SMs run two tiles while the rest
+// run one, and the call takes about twice the time of 1024^3 for a tenth more work. Peeled, the
+// interior (m_in x n_in, whole tiles) runs on the row and the remainders on gemm_skinny, which
+// streams the large operand once:
+//
+//   C(0:m_in, 0:n_in) on the row;  C(m_in:m, 0:n) and C(0:m_in, n_in:n) on gemm_skinny::launch_16,
+//
+// three disjoint parts of C, each C = alpha op(A) op(B) + beta C with op(A)'s rows and op(B)'s
+// columns of that part, enqueued on the call's stream in that order. A side is peeled when its
+// remainder is 1 to 16 (gemm_skinny's tile) and the side is longer than one tile; otherwise the row
+// computes that side's edge tiles itself, so the peeled row computes every problem its interior
+// row and gemm_skinny do. The remainders are computed in the type's own precision by
+// gemm_skinny (an fp32 remainder of the sgemm_widened rows in fp32, not fp64): each element of C
+// is as accurate as the GEMM's type promises.
+//
+// Contract as the interior row's (kernel_table.h), and: no triangle of C, no a_nonzero or
+// b_nonzero (each part would need its own); types fp32, fp64, complex fp32 and complex fp64 (those
+// of gemm_skinny).
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstdint>
+
+#include "problem.h"
+
+namespace tileblas::gemm_peel {
+
+// Where p splits for a row of bm x bn tiles: the interior's rows and columns (m and n where that
+// side is not peeled).
+struct Split {
+  int64_t m_in = 0, n_in = 0;
+};
+Split split_of(const Problem& p, int64_t bm, int64_t bn);
+
+// The parts of p for split s: the interior, then the row strip below it (m - m_in rows, every
+// column) and the column strip beside it (m_in rows, n - n_in columns); `count` of them are set.
+struct Parts {
+  Problem part[3];
+  int count = 0;
+};
+Parts parts_of(const Problem& p, const Split& s);
+
+using Supports = bool (*)(const Problem&, const DeviceCaps&);
+using Launch = cudaError_t (*)(const Problem&, cudaStream_t);
+
+bool supports(const Problem& p, const DeviceCaps& caps, int64_t bm, int64_t bn, Supports interior);
+cudaError_t launch(const Problem& p, cudaStream_t stream, int64_t bm, int64_t bn, Launch interior);
+
+// A peeled row of gemm_kernels(): the interior row's supports() and launch() with its tile.
+template <Supports kSupports, int kBm, int kBn>
+bool supports_row(const Problem& p, const DeviceCaps& caps) {
+  return supports(p, caps, kBm, kBn, kSupports);
+}
+template <Launch kLaunch, int kBm, int kBn>
+cudaError_t launch_row(const Problem& p, cudaStream_t stream) {
+  return launch(p, stream, kBm, kBn, kLaunch);
+}
+
+// Whether peeling p for a row of bm x bn tiles pays: something is peeled, and the interior's tiles
+// put at least a tenth fewer on the busiest SM (tiles / SMs, rounded up) than the whole's.
+bool pays(const Problem& p, const DeviceCaps& caps, int64_t bm, int64_t bn);
+
+}  // namespace tileblas::gemm_peel
