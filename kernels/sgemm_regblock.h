@@ -22,9 +22,9 @@
 // transposed, B transposed) with 16-byte cp.async and store C with 16-byte stores; they need A, B
 // and C 16-byte aligned and lda, ldb, ldc multiples of 4. The _align4 rows copy 4 bytes at a time
 // and need only float alignment; they (and the packed row) store C 4 bytes at a time through
-// shared memory, so that a warp's stores cover 32 consecutive rows of a column. Operands contiguous along k are always copied 4 bytes at a time
-// (8 consecutive k per lane group: full 32-byte sectors), so they are transposed on the way into
-// shared memory.
+// shared memory, so that a warp's stores cover 32 consecutive rows of a column. Operands contiguous
+// along k are always copied 4 bytes at a time (8 consecutive k per lane group: full 32-byte
+// sectors), so they are transposed on the way into shared memory.
 //
 // Edges: copies beyond m, n or k are zero-filled (cp.async src-size 0); stores are predicated.
 // The 128x128 _align16 and split-K _align16 rows copy the full k-steps of tiles wholly inside m
@@ -80,6 +80,11 @@ cudaError_t launch_64x64x16_align4(const Problem& p, cudaStream_t stream);
 // the thin remainder (bandwidth-bound, in the slots the tiles' last wave leaves idle).
 bool supports_packed_128x128x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_packed_128x128x16(const Problem& p, cudaStream_t stream);
+
+// Split-K over the 128x128 _align16 tile (2 blocks per SM): tall outputs whose 128x128 tiles
+// fill at most one round of the SMs, with k long enough to cut.
+bool supports_splitk_128x128x16_align16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_splitk_128x128x16_align16(const Problem& p, cudaStream_t stream);
 
 // Split-K over the 128x64 tile (4 warps of 64x32, 8x8 per thread, 3 blocks per SM): large k and
 // few output tiles. _align16: paired lanes (A's and B's float4 reads 2 shared-memory cycles each),
