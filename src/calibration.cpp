@@ -399,7 +399,12 @@ const Rates* measured_rates(const Problem& p, Device& device) {
 
 namespace {
 
-constexpr int kLevel3Sizes[Level3Points::kCount] = {64, 128, 256, 512};
+constexpr int kLevel3Sizes[Level3Points::kCount] = {8, 16, 32, 64, 128, 256, 512};
+
+// Each point's timing window. Below 64 a call takes a few microseconds at most (fixed costs, on
+// either path), and a millisecond holds hundreds of them.
+double level3_window_seconds(const Problem& p) { return p.n < 64 ? 0.001 : 0.005; }
+
 constexpr int kLevel3Slots = kOperationCount * kDataTypeCount;  // Operation x DataType
 std::atomic<const Level3Points*> level3_slots[kLevel3Slots];
 
@@ -464,7 +469,7 @@ bool measure_level3_points(const Problem& like, Device* device, const Rates& rat
   for (int i = 0; i < Level3Points::kCount; ++i) {
     const Problem& p = points[size_t(i)].p;
     pts->flops[i] = p.flops();
-    pts->cpu_s[i] = warm_median_seconds(0.005, [&] { cpu_blas::run(p); });
+    pts->cpu_s[i] = warm_median_seconds(level3_window_seconds(p), [&] { cpu_blas::run(p); });
   }
   const auto cpu_blas_done = std::chrono::steady_clock::now();
   const Placement host;  // every operand pageable host memory
@@ -473,7 +478,7 @@ bool measure_level3_points(const Problem& like, Device* device, const Rates& rat
     const Problem& p = points[size_t(i)].p;
     pts->gpu_s[i] = std::numeric_limits<double>::infinity();
     if (!device) continue;
-    pts->gpu_s[i] = warm_median_seconds(0.005, [&] {
+    pts->gpu_s[i] = warm_median_seconds(level3_window_seconds(p), [&] {
       if (err == cudaSuccess) err = run_level3(p, host, device->caps(), device->stream());
     });
   }
@@ -489,7 +494,8 @@ bool measure_level3_points(const Problem& like, Device* device, const Rates& rat
     const Problem& p = points[size_t(i)].p;
     pts->host_s[i] = 0;
     if (level3_plan_handles(p)) {
-      pts->host_s[i] = warm_median_seconds(0.005, [&] { run_level3_on_host(p, rates); });
+      pts->host_s[i] =
+          warm_median_seconds(level3_window_seconds(p), [&] { run_level3_on_host(p, rates); });
     }
   }
   return err == cudaSuccess;
@@ -519,8 +525,9 @@ const Level3Points* measured_level3_points(const Problem& p, Device* device, con
     return nullptr;  // the GEMM-based predictions decide; measured again on the next call
   }
   if (config().verbose) {
-    // "tileblas: measured trsm (c32) at 64/128/256/512: cpu 9.0/43.6/320.4/2529.6 us, host plan
-    // 7.8/22.4/135.7/833.5 us, gpu 148.0/284.5/591.5/885.8 us"
+    // "tileblas: measured trsm (c32) at 8/16/32/64/128/256/512: cpu
+    // 0.49/1.48/11.25/35.22/165.04/1051.09/11996.26 us, host plan
+    // 0.24/0.59/2.49/11.11/64.00/476.70/7424.59 us, gpu inf/inf/inf/inf/inf/inf/inf us" (no GPU)
     std::string line =
         std::string("tileblas: measured ") + name_of(p.op) + " (" + name_of(p.type) + ") at";
     for (int i = 0; i < Level3Points::kCount; ++i) {
@@ -530,7 +537,7 @@ const Level3Points* measured_level3_points(const Problem& p, Device* device, con
       line += label;
       for (int i = 0; i < Level3Points::kCount; ++i) {
         char t[32];
-        std::snprintf(t, sizeof t, "%s%.1f", i ? "/" : " ", seconds[i] * 1e6);
+        std::snprintf(t, sizeof t, "%s%.2f", i ? "/" : " ", seconds[i] * 1e6);
         line += t;
       }
       line += " us";

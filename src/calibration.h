@@ -29,9 +29,10 @@ const Rates* any_rates_if_measured(const Problem& p);
 // host call of that routine and type that needs them: the CPU BLAS routine, the plan on the host
 // (src/host_plans.h, its GEMMs routed by `rates`, those of p's type, kept in the points) and, with
 // a `device` (current, its plan supporting p's routine and type), the GPU plan on pageable host
-// operands (run_level3(), staged copies), at 64, 128, 256 and 512, side L, lower, N, non-unit, k =
-// n, each the median of its warm calls (tens of milliseconds in all; without a device the GPU's
-// times are infinite). nullptr while another thread is measuring, or where a run failed.
+// operands (run_level3(), staged copies), at 8, 16, 32, 64, 128, 256 and 512, side L, lower, N,
+// non-unit, k = n, each the median of its warm calls (tens of milliseconds in all, and the CPU
+// BLAS's workers' spin after its points; without a device the GPU's times are infinite). nullptr
+// while another thread is measuring, or where a run failed.
 const Level3Points* measured_level3_points(const Problem& p, Device* device, const Rates& rates);
 // The same once measured, else nullptr.
 const Level3Points* level3_points_if_measured(const Problem& p);

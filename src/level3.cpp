@@ -84,24 +84,24 @@ struct Level3Dispatch {
   const Level3Points* points = nullptr;  // the routine's, where route() found or measured them
   LeftInC left{};                        // what a failed GPU run left in a host output
 
-  // A host call no larger than where the routine's measured points send every call to one CPU path
-  // (Level3Points::small_calls), with its operands in the brk heap or on the stack: that path
-  // at once, as route() would route it, without classifying the operands or costing.
+  // A host call within the routine's measured points' small calls (level3_small_call_path()), with
+  // its operands in the brk heap or on the stack: its path at once, as route() would route it,
+  // without classifying the operands.
   const char* run_small_host_call(Reason* why) const {
     if (config().mode != Mode::kAuto) return nullptr;
     const Level3Points* pts = level3_points_if_measured(problem);
-    const double flops = problem.flops();
-    if (!pts || !(flops <= pts->small_calls.flops)) return nullptr;
-    if (!all_in_host_only_range({problem.a, problem.b, problem.c})) return nullptr;
-    if (pts->small_calls.path == Level3CpuPath::kHostPlan) {
+    if (!pts) return nullptr;
+    const std::optional<Level3CpuPath> path = level3_small_call_path(problem, *pts);
+    if (!path || !all_in_host_only_range({problem.a, problem.b, problem.c})) return nullptr;
+    if (*path == Level3CpuPath::kHostPlan) {
       // While the CPU BLAS's workers may still spin, route() decides (route_level3()).
       if (cpu_blas::workers_may_spin()) return nullptr;
       run_level3_on_host(problem, *pts->rates);
-      *why = "host data, measured for this routine: the host plan up to this size";
+      *why = "host data, measured for this routine: the host plan at this size";
       return plan_label(problem.op, true);
     }
-    on_cpu_blas(problem, flops);
-    *why = "host data, measured for this routine: the CPU BLAS up to this size";
+    on_cpu_blas(problem, problem.flops());
+    *why = "host data, measured for this routine: the CPU BLAS at this size";
     return cpu_blas_label();
   }
 

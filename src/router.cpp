@@ -874,10 +874,9 @@ bool level3_needs_rates(const Problem& p, const Placement& where, const Config& 
   return gemm_needs_rates(where, cfg) && p.multiplies();
 }
 
-double level3_point_seconds(const Level3Points& pts, const double* seconds, double flops,
-                            bool scales_down) {
+double level3_point_seconds(const Level3Points& pts, const double* seconds, double flops) {
   const double* x = pts.flops;
-  if (flops <= x[0]) return scales_down ? seconds[0] * flops / x[0] : seconds[0];
+  if (flops <= x[0]) return seconds[0];
   for (int i = 1; i < Level3Points::kCount; ++i) {
     if (flops <= x[i]) return between_points(x, seconds, i, flops);
   }
@@ -895,9 +894,9 @@ Level3SmallCalls level3_small_calls(const Level3Points& pts) {
   for (int i = 0; i < Level3Points::kCount; ++i) {
     const Level3CpuPath path = level3_cpu_path_at(pts, i);
     const double t_cpu = path == Level3CpuPath::kHostPlan ? pts.host_s[i] : pts.cpu_s[i];
-    if (pts.gpu_s[i] * kGpuAdvantage < t_cpu || (i > 0 && path != small.path)) break;
-    small.flops = pts.flops[i];
-    small.path = path;
+    if (pts.gpu_s[i] * kGpuAdvantage < t_cpu) break;
+    small.path[i] = path;
+    small.points = i + 1;
   }
   return small;
 }
@@ -907,16 +906,15 @@ namespace {
 // Host data at most as much work as the points' largest: the faster CPU path at p's FLOPs, both
 // sides' times read off the points as level3_point_seconds() reads them (the host plan where it
 // wins by its margin; its time kHostPlanSlowdownWhileSpinning times over while the CPU BLAS's
-// workers spin), and its seconds. Between two points where one path wins at both, that path
-// wins throughout, so the calls level3_small_calls() covers are routed as it says.
+// workers spin), and its seconds.
 double level3_cpu_path(const Problem& p, const Level3Points& pts, bool cpu_blas_workers_spin,
                        Level3Route* r) {
   const double f = p.flops();
-  const double t_blas = level3_point_seconds(pts, pts.cpu_s, f, true);
+  const double t_blas = level3_point_seconds(pts, pts.cpu_s, f);
   const bool host_measured =
       std::all_of(std::begin(pts.host_s), std::end(pts.host_s), [](double s) { return s > 0; });
   if (!host_measured) return t_blas;
-  const double t_host = level3_point_seconds(pts, pts.host_s, f, true) *
+  const double t_host = level3_point_seconds(pts, pts.host_s, f) *
                         (cpu_blas_workers_spin ? kHostPlanSlowdownWhileSpinning : 1.0);
   if (t_host * kHostPlanAdvantage < t_blas) {
     r->cpu_path = Level3CpuPath::kHostPlan;
@@ -925,15 +923,53 @@ double level3_cpu_path(const Problem& p, const Level3Points& pts, bool cpu_blas_
   return t_blas;
 }
 
+// Calls route_level3() routes by the points where their operands are in host memory in auto mode.
+bool covered_by(const Problem& p, const Level3Points& pts) {
+  return p.multiplies() && p.flops() <= pts.flops[Level3Points::kCount - 1];
+}
+
+// route_level3() for a host call (every operand in host memory, auto mode) at most as much work as
+// the points' largest, from the points alone.
+Level3Route route_level3_on_points(const Problem& p, const Level3Points& pts,
+                                   bool cpu_blas_workers_spin) {
+  Level3Route r;
+  const double t_cpu = level3_cpu_path(p, pts, cpu_blas_workers_spin, &r);
+  const double t_gpu = level3_point_seconds(pts, pts.gpu_s, p.flops());
+  if (t_gpu * kGpuAdvantage < t_cpu) {
+    r.side = TILEBLAS_ROUTE_GPU;
+    r.cpu_path = Level3CpuPath::kCpuBlas;
+  }
+  const char* label = r.cpu_path == Level3CpuPath::kHostPlan
+                          ? "host data, measured for this routine: host plan"
+                      : cpu_blas_workers_spin
+                          ? "host data, measured for this routine, the CPU BLAS's workers spinning"
+                          : "host data, measured for this routine";
+  r.reason = Reason::predicted(label, t_cpu, t_gpu);
+  return r;
+}
+
 }  // namespace
+
+std::optional<Level3CpuPath> level3_small_call_path(const Problem& p, const Level3Points& pts) {
+  const double f = p.flops();
+  const Level3SmallCalls& small = pts.small_calls;
+  for (int i = 0; i < small.points; ++i) {
+    if (!(f <= pts.flops[i])) continue;
+    if (i == 0 || f == pts.flops[i] || small.path[i] == small.path[i - 1]) return small.path[i];
+    const Level3Route r = route_level3_on_points(p, pts, false);
+    if (r.side != TILEBLAS_ROUTE_CPU) return std::nullopt;
+    return r.cpu_path;
+  }
+  return std::nullopt;
+}
 
 Level3Route route_level3(const Problem& p, const Placement& where, const Config& cfg,
                          const DeviceCaps* caps, const std::string& no_device_why,
                          bool plan_supports, const Rates* rates, const Level3Points* points,
                          bool cpu_blas_workers_spin) {
   Level3Route r;
-  const bool measured = points && where.all_host() && cfg.mode == Mode::kAuto && p.multiplies() &&
-                        p.flops() <= points->flops[Level3Points::kCount - 1];
+  const bool measured =
+      points && where.all_host() && cfg.mode == Mode::kAuto && covered_by(p, *points);
   if (!caps || !plan_supports) {
     // Host data still has two CPU paths, which the points choose between.
     if (measured) level3_cpu_path(p, *points, cpu_blas_workers_spin, &r);
@@ -956,21 +992,7 @@ Level3Route route_level3(const Problem& p, const Placement& where, const Config&
     r.reason = "host data, alpha == 0 or k == 0: O(n^2) work stays on the CPU";
     return r;
   }
-  if (measured) {
-    const double t_cpu = level3_cpu_path(p, *points, cpu_blas_workers_spin, &r);
-    const double t_gpu = level3_point_seconds(*points, points->gpu_s, p.flops(), false);
-    if (t_gpu * kGpuAdvantage < t_cpu) {
-      r.side = TILEBLAS_ROUTE_GPU;
-      r.cpu_path = Level3CpuPath::kCpuBlas;
-    }
-    const char* label =
-        r.cpu_path == Level3CpuPath::kHostPlan ? "host data, measured for this routine: host plan"
-        : cpu_blas_workers_spin
-            ? "host data, measured for this routine, the CPU BLAS's workers spinning"
-            : "host data, measured for this routine";
-    r.reason = Reason::predicted(label, t_cpu, t_gpu);
-    return r;
-  }
+  if (measured) return route_level3_on_points(p, *points, cpu_blas_workers_spin);
   if (!rates) {
     r.reason = "host data, no measured rates";
     return r;

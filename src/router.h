@@ -231,23 +231,24 @@ enum class Level3CpuPath : uint8_t {
   kHostPlan,  // the routine's plan on the host (src/host_plans.h), its GEMMs on our CPU paths
 };
 
-// The small host calls route_level3() sends to one CPU path without a choice: those of up to the
-// FLOPs of the largest point such that at it and at every smaller point the GPU loses by
-// route_level3()'s margin and the same CPU path wins (the CPU's time falls with the FLOPs below the
-// smallest point, the GPU's stays); flops 0 where the GPU wins at the smallest. level3() runs such
-// calls without classifying their operands or costing them.
+// The small host calls level3() routes at once, without classifying their operands: at each of
+// the first `points` of a routine's measured points (Level3Points, the smallest first) the GPU
+// loses by route_level3()'s margin and the CPU path path[i] wins (level3_cpu_path_at());
+// level3_small_call_path() reads them, costing a call only between points of different paths.
+// points 0: none.
 struct Level3SmallCalls {
-  double flops = 0;
-  Level3CpuPath path = Level3CpuPath::kCpuBlas;
+  static constexpr int kMaxPoints = 7;
+  int points = 0;
+  Level3CpuPath path[kMaxPoints] = {};
 };
 
-// One Level-3 routine in one type as it runs, at square sizes up to where the GPU plan starts to
-// win (src/calibration.h): seconds on the CPU BLAS's own routine, as the plan on the host, and
-// through the GPU plan with pageable host operands (staged copies included; infinite without a
-// GPU). Below the largest, these decide rather than the GEMM-based predictions, which miss a plan's
-// several launches and copies and a CPU BLAS's own speed at its small sizes.
+// One Level-3 routine in one type as it runs, at square sizes from 8 up to where the GPU plan
+// starts to win (src/calibration.h): seconds on the CPU BLAS's own routine, as the plan on the
+// host, and through the GPU plan with pageable host operands (staged copies included; infinite
+// without a GPU). Below the largest, these decide rather than the GEMM-based predictions, which
+// miss a plan's several launches and copies and a CPU BLAS's own speed at its small sizes.
 struct Level3Points {
-  static constexpr int kCount = 4;
+  static constexpr int kCount = Level3SmallCalls::kMaxPoints;
   double flops[kCount] = {};  // ascending
   double cpu_s[kCount] = {};
   double host_s[kCount] = {};  // 0: the host plan was not measured
@@ -265,11 +266,10 @@ Level3CpuPath level3_cpu_path_at(const Level3Points& pts, int i);
 // Level3Points::small_calls from the points.
 Level3SmallCalls level3_small_calls(const Level3Points& pts);
 
-// Seconds at p's FLOPs from the points: linear between two; below the smallest, the CPU's time
-// scaled down with the FLOPs and the GPU's taken as the smallest's (its fixed costs). Only for
-// p.flops() <= the largest point.
-double level3_point_seconds(const Level3Points& pts, const double* seconds, double flops,
-                            bool scales_down);
+// Seconds at `flops` from the points: linear between two; below the smallest, the smallest's
+// (every path's fixed costs, the host plan's and the GPU's above all, are most of a call there).
+// Only for flops <= the largest point.
+double level3_point_seconds(const Level3Points& pts, const double* seconds, double flops);
 
 // A Level-3 call's side (the GPU runs it as a plan, src/plans.h), its CPU path, and why.
 struct Level3Route {
@@ -277,6 +277,13 @@ struct Level3Route {
   Level3CpuPath cpu_path = Level3CpuPath::kCpuBlas;
   Reason reason;
 };
+
+// The CPU path of a host call (every operand in host memory, auto mode, the CPU BLAS's workers not
+// spinning) within pts.small_calls, as route_level3() would route it: at or below the first point,
+// at a point, or between two points of one path, that path; between points of different paths,
+// the path the points' times at p's FLOPs give, where the GPU loses there too. nullopt for other
+// calls.
+std::optional<Level3CpuPath> level3_small_call_path(const Problem& p, const Level3Points& pts);
 
 // Whether route_level3() needs measured rates and points for p: host data in auto mode, with
 // products to compute (has_products()).

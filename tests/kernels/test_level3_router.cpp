@@ -1,8 +1,10 @@
 // Level 3 other than GEMM, without a GPU: the problem's operation counts and operands (what the
 // executor uploads and copies back), and the router's decisions (route_level3()) on synthetic
 // device capabilities and rates.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iterator>
 #include <string>
 #include <thread>
 #include <vector>
@@ -55,16 +57,60 @@ Problem problem(Operation op, int64_t m, int64_t n, int64_t k = 0, DataType type
   return p;
 }
 
-// trsm's points at 64, 128, 256 and 512 (n^3 FLOPs), the CPU BLAS at 5, 40, 320 and 2560 us; the
-// other paths' times left for each test.
+// The points' sizes, as src/calibration.cpp measures them.
+constexpr int kPointSizes[] = {8, 16, 32, 64, 128, 256, 512};
+static_assert(std::size(kPointSizes) == tileblas::Level3Points::kCount, "one size per point");
+
+// The index of the point of size n.
+int at(int n) {
+  return int(std::find(std::begin(kPointSizes), std::end(kPointSizes), n) -
+             std::begin(kPointSizes));
+}
+
+// trsm's points (n^3 FLOPs), the CPU BLAS at n^3 / 64^3 x 5 us (5, 40, 320 and 2560 us at 64, 128,
+// 256 and 512); the other paths' times left for each test.
 tileblas::Level3Points trsm_points() {
   tileblas::Level3Points pts;
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
-    const double n = 64 << i;
+    const double n = kPointSizes[i];
     pts.flops[i] = n * n * n;
-    pts.cpu_s[i] = 5e-6 * (1 << (3 * i));
+    pts.cpu_s[i] = 5e-6 * std::pow(n / 64, 3);
   }
   return pts;
+}
+
+// The GPU at 75 us per 64 of size from 64 on (75, 150, 300, 600 us at 64 .. 512), 75 us below:
+// its fixed costs.
+void set_gpu_75us_per_64(tileblas::Level3Points* pts) {
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
+    pts->gpu_s[i] = 75e-6 * std::max(1, kPointSizes[i] / 64);
+  }
+}
+
+// The CPU path and side route_level3() gives host data of trsm n x n, with a GPU (its plan
+// supporting the call) or without one.
+tileblas::Level3Route route_trsm(int64_t n, const tileblas::Level3Points& pts, bool with_gpu) {
+  static const DeviceCaps caps = tbtest::hopper_caps();
+  static const Rates rates = typical_rates();
+  return tileblas::route_level3(problem(Operation::kTrsm, n, n), Placement{}, Config{},
+                                with_gpu ? &caps : nullptr, "no device here", true, &rates, &pts);
+}
+
+// Every call within the small calls takes the CPU path route_level3() gives it, with a GPU or
+// without one, at every size up to the largest point; past the small calls, none.
+void expect_small_call_paths_are_the_routes(const tileblas::Level3Points& pts) {
+  for (int64_t n = 1; n <= 600; ++n) {
+    const auto path = tileblas::level3_small_call_path(problem(Operation::kTrsm, n, n), pts);
+    for (const bool with_gpu : {true, false}) {
+      const tileblas::Level3Route r = route_trsm(n, pts, with_gpu);
+      if (path) {
+        EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU) << n;
+        EXPECT_EQ(*path, r.cpu_path) << n << ": " << r.reason.str();
+      }
+    }
+    const int points = pts.small_calls.points;
+    EXPECT_EQ(path.has_value(), points > 0 && n <= kPointSizes[points - 1]) << n;
+  }
 }
 
 TEST(Problem, FlopsAreNetlibs) {
@@ -302,21 +348,17 @@ TEST(Level3Router, MeasuredPointsDecideSmallCalls) {
   Rates rates = typical_rates();
   rates.cpu_flops = 1e9;  // a CPU so slow that the GEMM-based model sends everything to the GPU
   tileblas::Level3Points pts = trsm_points();
-  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) pts.gpu_s[i] = 75e-6 * (1 << i);
-  // Exact at the points, linear between, the CPU scaled down and the GPU held below the first.
+  set_gpu_75us_per_64(&pts);
+  // Exact at the points, linear between, and below the first every side held at its time there.
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
-    EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.cpu_s, pts.flops[i], true),
-                     pts.cpu_s[i]);
-    EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.gpu_s, pts.flops[i], false),
-                     pts.gpu_s[i]);
+    EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.cpu_s, pts.flops[i]), pts.cpu_s[i]);
+    EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.gpu_s, pts.flops[i]), pts.gpu_s[i]);
   }
-  const double mid = (pts.flops[0] + pts.flops[1]) / 2;
-  EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.cpu_s, mid, true),
-                   (pts.cpu_s[0] + pts.cpu_s[1]) / 2);
-  EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.cpu_s, pts.flops[0] / 4, true),
-                   pts.cpu_s[0] / 4);
-  EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.gpu_s, pts.flops[0] / 4, false),
-                   pts.gpu_s[0]);
+  const double mid = (pts.flops[at(64)] + pts.flops[at(128)]) / 2;
+  EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.cpu_s, mid),
+                   (pts.cpu_s[at(64)] + pts.cpu_s[at(128)]) / 2);
+  EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.cpu_s, pts.flops[0] / 4), pts.cpu_s[0]);
+  EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.gpu_s, pts.flops[0] / 4), pts.gpu_s[0]);
 
   const Placement host;
   Config cfg;
@@ -339,31 +381,31 @@ TEST(Level3Router, MeasuredPointsDecideSmallCalls) {
   EXPECT_EQ(r.reason.str().find("measured for this routine"), std::string::npos);
 }
 
-// The small calls level3() runs at once on the CPU BLAS: those of up to the largest point the CPU
-// wins at, and at every point before it; route_level3() sends each of them to the CPU too.
-TEST(Level3Router, SmallCallFlopsEndWhereTheGpuFirstWins) {
-  const DeviceCaps caps = tbtest::hopper_caps();
-  const Rates rates = typical_rates();
-  tileblas::Level3Points pts = trsm_points();  // the CPU BLAS at 5, 40, 320, 2560 us
-  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
-    pts.gpu_s[i] = 75e-6 * (1 << i);  // 75, 150, 300, 600 us
-  }
+// The small calls level3() routes at once: those up to the largest point the CPU wins at, and at
+// every point before it; route_level3() sends each of them to the CPU too.
+TEST(Level3Router, SmallCallsEndWhereTheGpuFirstWins) {
+  tileblas::Level3Points pts = trsm_points();  // the CPU BLAS at 5, 40, 320, 2560 us from 64
+  set_gpu_75us_per_64(&pts);                   // 75, 150, 300, 600 us
   // 256: 320 us on the CPU against 300 on the GPU, within the margin: still the CPU.
-  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[2]);
-  const Placement host;
+  EXPECT_EQ(tileblas::level3_small_calls(pts).points, at(256) + 1);
+  pts.small_calls = tileblas::level3_small_calls(pts);
   for (const int64_t n : {1, 8, 64, 100, 128, 200, 256}) {
-    const Problem p = problem(Operation::kTrsm, n, n);
-    EXPECT_EQ(tileblas::route_level3(p, host, Config{}, &caps, "", true, &rates, &pts).side,
-              TILEBLAS_ROUTE_CPU)
+    EXPECT_EQ(route_trsm(n, pts, true).side, TILEBLAS_ROUTE_CPU) << n;
+    EXPECT_EQ(tileblas::level3_small_call_path(problem(Operation::kTrsm, n, n), pts),
+              tileblas::Level3CpuPath::kCpuBlas)
         << n;
   }
-  pts.gpu_s[2] = 200e-6;  // the GPU wins at 256: the CPU only up to 128
-  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[1]);
-  pts.gpu_s[0] = 2e-6;  // and at 64 (before the CPU's wins at 128 and 256): none
-  pts.gpu_s[2] = 300e-6;
-  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, 0.0);
+  EXPECT_EQ(tileblas::level3_small_call_path(problem(Operation::kTrsm, 300, 300), pts),
+            std::nullopt);
+  pts.gpu_s[at(256)] = 200e-6;  // the GPU wins at 256: the CPU only up to 128
+  EXPECT_EQ(tileblas::level3_small_calls(pts).points, at(128) + 1);
+  pts.gpu_s[at(64)] = 2e-6;  // and at 64 (before the CPU's wins at 128 and 256): up to 32
+  pts.gpu_s[at(256)] = 300e-6;
+  EXPECT_EQ(tileblas::level3_small_calls(pts).points, at(32) + 1);
+  pts.gpu_s[0] = 1e-9;  // and at the first point: none
+  EXPECT_EQ(tileblas::level3_small_calls(pts).points, 0);
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) pts.gpu_s[i] = 1.0;
-  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[3]);
+  EXPECT_EQ(tileblas::level3_small_calls(pts).points, tileblas::Level3Points::kCount);
 }
 
 // The host plan takes host calls where its times, read off its points, beat the CPU BLAS's by the
@@ -373,17 +415,18 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
   using tileblas::Level3CpuPath;
   const DeviceCaps caps = tbtest::hopper_caps();
   const Rates rates = typical_rates();
-  tileblas::Level3Points pts = trsm_points();  // the CPU BLAS at 5, 40, 320, 2560 us
+  tileblas::Level3Points pts = trsm_points();  // the CPU BLAS at 5, 40, 320, 2560 us from 64
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
-    pts.host_s[i] = 2.5e-6 * (1 << (3 * i));  // 2.5, 20, 160, 1280 us
+    pts.host_s[i] = pts.cpu_s[i] / 2;  // 2.5, 20, 160, 1280 us from 64
     pts.gpu_s[i] = 1.0;
   }
-  pts.host_s[3] = 2500e-6;  // within the margin at 512: the CPU BLAS there
-  EXPECT_EQ(tileblas::level3_cpu_path_at(pts, 2), Level3CpuPath::kHostPlan);
-  EXPECT_EQ(tileblas::level3_cpu_path_at(pts, 3), Level3CpuPath::kCpuBlas);
+  pts.host_s[at(512)] = 2500e-6;  // within the margin at 512: the CPU BLAS there
+  EXPECT_EQ(tileblas::level3_cpu_path_at(pts, at(256)), Level3CpuPath::kHostPlan);
+  EXPECT_EQ(tileblas::level3_cpu_path_at(pts, at(512)), Level3CpuPath::kCpuBlas);
   const tileblas::Level3SmallCalls small = tileblas::level3_small_calls(pts);
-  EXPECT_EQ(small.flops, pts.flops[2]);
-  EXPECT_EQ(small.path, Level3CpuPath::kHostPlan);
+  EXPECT_EQ(small.points, tileblas::Level3Points::kCount);
+  for (int i = 0; i <= at(256); ++i) EXPECT_EQ(small.path[i], Level3CpuPath::kHostPlan) << i;
+  EXPECT_EQ(small.path[at(512)], Level3CpuPath::kCpuBlas);
 
   const Placement host;
   const std::string none = "no device here";
@@ -418,22 +461,36 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU);
   EXPECT_EQ(r.cpu_path, Level3CpuPath::kCpuBlas);
   // A GPU faster than both at 256: the GPU there, and small calls only up to 128.
-  pts.gpu_s[2] = 100e-6;
+  pts.gpu_s[at(256)] = 100e-6;
   r = tileblas::route_level3(problem(Operation::kTrsm, 256, 256), host, Config{}, &caps, "", true,
                              &rates, &pts);
   EXPECT_EQ(r.side, TILEBLAS_ROUTE_GPU) << r.reason.str();
   EXPECT_EQ(r.cpu_path, Level3CpuPath::kCpuBlas);
-  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[1]);
-  // Where the CPU BLAS wins at 64 and 128 and the plan at 256, small calls end at 128.
-  pts.gpu_s[2] = 1.0;
-  pts.host_s[0] = 4.9e-6;
-  pts.host_s[1] = 39e-6;
-  EXPECT_EQ(tileblas::level3_small_calls(pts).flops, pts.flops[1]);
-  EXPECT_EQ(tileblas::level3_small_calls(pts).path, Level3CpuPath::kCpuBlas);
-  // The point at 64 decides the calls up to 64 alone: the plan there; from there to 128 the times
-  // between the points (the plan up to about 100, the CPU BLAS within the margin from there).
-  // A call at 128 follows the 128 point alone, and one at 256 the 256 point.
-  pts.host_s[0] = 2.5e-6;
+  EXPECT_EQ(tileblas::level3_small_calls(pts).points, at(128) + 1);
+  // Where the CPU BLAS wins at 64 and 128 and the plan below and at 256, small calls keep each
+  // point's path: at a point its own, between two of one path that path, between 128 and 256 the
+  // times at the call's size (the CPU BLAS just past 128, the plan from about 134).
+  pts.gpu_s[at(256)] = 1.0;
+  pts.host_s[at(64)] = 4.9e-6;
+  pts.host_s[at(128)] = 39e-6;
+  pts.small_calls = tileblas::level3_small_calls(pts);
+  EXPECT_EQ(pts.small_calls.path[at(32)], Level3CpuPath::kHostPlan);
+  EXPECT_EQ(pts.small_calls.path[at(64)], Level3CpuPath::kCpuBlas);
+  EXPECT_EQ(pts.small_calls.path[at(128)], Level3CpuPath::kCpuBlas);
+  EXPECT_EQ(pts.small_calls.path[at(256)], Level3CpuPath::kHostPlan);
+  for (const int64_t n : {1, 32, 64, 100, 128, 130, 200, 256, 300, 500}) {
+    const auto path = tileblas::level3_small_call_path(problem(Operation::kTrsm, n, n), pts);
+    const auto r = route_trsm(n, pts, true);
+    EXPECT_EQ(path, r.cpu_path) << n << ": " << r.reason.str();
+    EXPECT_EQ(r.cpu_path, n <= 32 || (n >= 200 && n <= 300) ? Level3CpuPath::kHostPlan
+                                                            : Level3CpuPath::kCpuBlas)
+        << n;
+  }
+  expect_small_call_paths_are_the_routes(pts);
+  // The point at 64 decides the calls at 64: the plan there; from there to 128 the times between
+  // the points (the plan up to about 100, the CPU BLAS within the margin from there). A call at 128
+  // follows the 128 point alone, and one at 256 the 256 point.
+  pts.host_s[at(64)] = 2.5e-6;
   for (const int64_t n : {1, 40, 64, 80}) {
     EXPECT_EQ(tileblas::route_level3(problem(Operation::kTrsm, n, n), host, Config{}, &caps, "",
                                      true, &rates, &pts)
@@ -454,6 +511,48 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
             Level3CpuPath::kHostPlan);
 }
 
+// Below the smallest point (8) each path takes its time there: fixed costs are most of such a
+// call, the host plan's above all. Where the plan wins from 16 up but its fixed cost at 8 (1 us)
+// is above the CPU BLAS's routine's (0.5 us), calls of 8 and below run that routine; where the CPU
+// BLAS's routine has the larger fixed cost, they run the plan.
+TEST(Level3Router, BelowTheSmallestPointEachPathTakesItsTime) {
+  using tileblas::Level3CpuPath;
+  tileblas::Level3Points pts = trsm_points();
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
+    pts.host_s[i] = pts.cpu_s[i] / 2;
+    pts.gpu_s[i] = 1.0;
+  }
+  pts.cpu_s[at(8)] = 0.5e-6, pts.host_s[at(8)] = 1e-6;
+  pts.cpu_s[at(16)] = 2e-6, pts.host_s[at(16)] = 1.1e-6;
+  pts.cpu_s[at(32)] = 4e-6, pts.host_s[at(32)] = 2e-6;
+  EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.host_s, 1.0), 1e-6);
+  EXPECT_DOUBLE_EQ(tileblas::level3_point_seconds(pts, pts.cpu_s, 1.0), 0.5e-6);
+  pts.small_calls = tileblas::level3_small_calls(pts);
+  EXPECT_EQ(pts.small_calls.points, tileblas::Level3Points::kCount);
+  // Between 8 and 16 the times at the call's size: the CPU BLAS at 12 (1.01 us against the plan's
+  // 1.03), the plan at 14 (1.06 us against 1.43).
+  for (const int64_t n : {1, 4, 7, 8, 9, 12, 14, 16, 32, 64}) {
+    for (const bool with_gpu : {true, false}) {
+      const tileblas::Level3Route r = route_trsm(n, pts, with_gpu);
+      EXPECT_EQ(r.side, TILEBLAS_ROUTE_CPU) << n;
+      EXPECT_EQ(r.cpu_path, n <= 12 ? Level3CpuPath::kCpuBlas : Level3CpuPath::kHostPlan)
+          << n << ": " << r.reason.str();
+    }
+  }
+  expect_small_call_paths_are_the_routes(pts);
+
+  // The other way round: the CPU BLAS's routine 20 times slower at 8, no faster from 16 up.
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) pts.host_s[i] = pts.cpu_s[i];
+  pts.cpu_s[at(8)] = 20e-6, pts.host_s[at(8)] = 1e-6;
+  pts.small_calls = tileblas::level3_small_calls(pts);
+  for (const int64_t n : {1, 4, 8, 16, 32}) {
+    EXPECT_EQ(route_trsm(n, pts, false).cpu_path,
+              n <= 8 ? Level3CpuPath::kHostPlan : Level3CpuPath::kCpuBlas)
+        << n;
+  }
+  expect_small_call_paths_are_the_routes(pts);
+}
+
 // While the CPU BLAS's workers may still spin after a call, the host plan's team would share their
 // cores: it takes a call only where its points say it wins even kHostPlanSlowdownWhileSpinning (4)
 // times slower, else the CPU BLAS runs it. Without the flag the same points choose the plan.
@@ -461,12 +560,15 @@ TEST(Level3Router, HostPlanYieldsToSpinningCpuBlasWorkers) {
   using tileblas::Level3CpuPath;
   const DeviceCaps caps = tbtest::hopper_caps();
   const Rates rates = typical_rates();
-  tileblas::Level3Points pts = trsm_points();  // the CPU BLAS at 5, 40, 320, 2560 us
-  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) pts.gpu_s[i] = 1.0;
-  pts.host_s[0] = 4e-6;    // 1.25x faster than the CPU BLAS at 64
-  pts.host_s[1] = 32e-6;   // 1.25x at 128
-  pts.host_s[2] = 64e-6;   // 5x at 256
-  pts.host_s[3] = 512e-6;  // 5x at 512
+  tileblas::Level3Points pts = trsm_points();  // the CPU BLAS at 5, 40, 320, 2560 us from 64
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
+    pts.gpu_s[i] = 1.0;
+    pts.host_s[i] = pts.cpu_s[i];  // no faster below 64
+  }
+  pts.host_s[at(64)] = 4e-6;     // 1.25x faster than the CPU BLAS at 64
+  pts.host_s[at(128)] = 32e-6;   // 1.25x at 128
+  pts.host_s[at(256)] = 64e-6;   // 5x at 256
+  pts.host_s[at(512)] = 512e-6;  // 5x at 512
   const Placement host;
   for (const DeviceCaps* c : {&caps, static_cast<const DeviceCaps*>(nullptr)}) {
     for (const int64_t n : {64, 128, 256, 512}) {
