@@ -9,12 +9,11 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
-#include <map>
 #include <memory>
-#include <mutex>
 #include <string>
 #include <vector>
 
+#include "device_lanes.h"
 #include "env.h"
 #include "level3_plan.h"
 #include "memory.h"
@@ -27,72 +26,6 @@
 namespace tileblas {
 
 namespace {
-
-// Lanes of independent operations: four concurrent GEMMs of 32-64 tiles fill the SMs of a Hopper
-// GPU where one leaves most of them idle (syrk's diagonal and deepest off-diagonal blocks).
-constexpr int kLanes = 4;
-using SideStreams = std::array<cudaStream_t, kLanes>;
-
-// The current device's side streams and the events its plans borrow, created at the first need
-// and kept for the process (as the device's own stream is): never destroyed, since BLAS calls from
-// atexit handlers may still use them and a destructor run at exit may find the CUDA runtime gone.
-// Every thread's plans share the streams: that can only order their work more than needed, since
-// each plan expresses its dependencies with events of its own. A plan borrows those events for its
-// length rather than creating them (one for each lane and the fork).
-class DeviceLanes {
- public:
-  // The current device's; its streams are made on the first call.
-  static cudaError_t of_current_device(DeviceLanes** out) {
-    static std::mutex mu;
-    static auto* const by_device = new std::map<int, DeviceLanes*>;
-    int device = 0;
-    if (cudaError_t err = cudaGetDevice(&device); err != cudaSuccess) return err;
-    const std::lock_guard<std::mutex> lock(mu);
-    auto it = by_device->find(device);
-    if (it == by_device->end()) {
-      SideStreams streams{};
-      for (int i = 0; i < kLanes; ++i) {
-        if (cudaError_t err = cudaStreamCreateWithFlags(&streams[i], cudaStreamNonBlocking);
-            err != cudaSuccess) {
-          for (int j = 0; j < i; ++j) cudaStreamDestroy(streams[j]);
-          return err;
-        }
-      }
-      it = by_device->emplace(device, new DeviceLanes(streams)).first;
-    }
-    *out = it->second;
-    return cudaSuccess;
-  }
-
-  const SideStreams& streams() const { return streams_; }
-
-  // An event of this device (the current one) that no plan holds, created where none is idle.
-  cudaError_t borrow(cudaEvent_t* e) {
-    {
-      const std::lock_guard<std::mutex> lock(mu_);
-      if (!idle_.empty()) {
-        *e = idle_.back();
-        idle_.pop_back();
-        return cudaSuccess;
-      }
-    }
-    return cudaEventCreateWithFlags(e, cudaEventDisableTiming);
-  }
-
-  // Events borrowed from this device, for the next plans. Work still recorded in them does not
-  // matter: the next plan records each before it waits for it.
-  void give_back(const std::vector<cudaEvent_t>& events) {
-    const std::lock_guard<std::mutex> lock(mu_);
-    idle_.insert(idle_.end(), events.begin(), events.end());
-  }
-
- private:
-  explicit DeviceLanes(const SideStreams& streams) : streams_(streams) {}
-
-  SideStreams streams_;
-  std::mutex mu_;
-  std::vector<cudaEvent_t> idle_;
-};
 
 class DeviceBackend final : public Level3Backend {
  public:
