@@ -15,7 +15,10 @@ namespace {
 
 constexpr int kThreads = 256;    // one column of C each
 constexpr int kChunkWords = 16;  // registers of Y's next chunk a thread holds: its loads in flight
-constexpr int kMinSliceK = 128;  // the fewest k a slice multiplies
+// The fewest k a slice multiplies: two chunks of fp32. A block streams its chunks one after
+// another, so a product with few columns (the peeled rows' remainders, 1 x 1025 x 1025) needs many
+// short slices to have enough loads in flight; with many columns the SMs fill before this binds.
+constexpr int kMinSliceK = 32;
 
 // Storage type E of A and B: the arithmetic's real type, and 1 or 2 parts (complex).
 template <class R, int N>

@@ -26,7 +26,7 @@
 // unscaled partial sums to a workspace, m x n column-major, and splitk::reduce sums the slices in
 // slice order and applies alpha and beta (deterministic, no atomics; beta == 0 never reads C). The
 // slice rule fills the SMs with two blocks each (one for 32 rows of fp64 or complex data), each
-// slice at least 128 k.
+// slice at least 32 k.
 //
 // Copies: a thread holds its share of the next k-chunk (16 registers of the large operand: 16 k of
 // fp32, 8 of fp64 or complex fp32, 4 of complex fp64 per column) while the block multiplies the
