@@ -11,7 +11,11 @@
 //   C(0:m_in, 0:n_in) on the row;  C(m_in:m, 0:n) and C(0:m_in, n_in:n) on gemm_skinny::launch_16,
 //
 // three disjoint parts of C, each C = alpha op(A) op(B) + beta C with op(A)'s rows and op(B)'s
-// columns of that part, enqueued on the call's stream in that order. A side is peeled when its
+// columns of that part. The remainders run on the device's side streams (src/device_lanes.h),
+// forked from the call's stream before the interior is enqueued on it and joined after, so they
+// take the SM slots the interior leaves free instead of running after it (one remainder of
+// gemm_skinny at 1025 x 1 x 1025 takes tens of microseconds: few blocks, each streaming its
+// k-chunks one after another). A side is peeled when its
 // remainder is 1 to 16 (gemm_skinny's tile) and the side is longer than one tile; otherwise the row
 // computes that side's edge tiles itself, so the peeled row computes every problem its interior
 // row and gemm_skinny do. The remainders are computed in the type's own precision by
@@ -62,8 +66,12 @@ cudaError_t launch_row(const Problem& p, cudaStream_t stream) {
   return launch(p, stream, kBm, kBn, kLaunch);
 }
 
-// Whether peeling p for a row of bm x bn tiles pays: something is peeled, and the interior's tiles
-// put at least a tenth fewer on the busiest SM (tiles / SMs, rounded up) than the whole's.
+// Whether peeling p for a row of bm x bn tiles pays: something is peeled, k is long enough for the
+// interior to hide the remainders, and the interior's tiles take at least two rounds of the SMs
+// (tiles / SMs, rounded up) and at least a tenth fewer than the whole C's. With a single round the
+// interior's blocks and the remainders' compete for it: fp32 1025^3 on the widened 128x64 row (128
+// interior tiles) ran 10 % slower peeled, where complex fp64 1025^3 (256 tiles of 64x64) gained
+// 22 % (H100, docs/NOTES-f64-complex.md).
 bool pays(const Problem& p, const DeviceCaps& caps, int64_t bm, int64_t bn);
 
 }  // namespace tileblas::gemm_peel
