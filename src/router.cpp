@@ -33,6 +33,17 @@ int64_t tiles(const Problem& p, int64_t bm, int64_t bn) { return tiles(p.m, bm) 
 
 bool always(const Problem&, const DeviceCaps&) { return true; }
 
+// Split-K on the 128x128 tile where those tiles cover more than half a round of the SMs but not a
+// whole one and k is long enough to cut: two blocks on every SM, each with the larger tile's fewer
+// loads per FLOP. Measured (H100, the row forced against the 128x64 rows in one run,
+// docs/bench/h100-2026-11-27-sweep-f32-splitk-128x128-forced.md): 8192x256x2048 (128 tiles) 36.9
+// TFLOP/s against 35.8 on 128x64 tiles unsplit and 36.4 split. Outside that range it lost: with one
+// tile (128x128x65536) 0.89 of cuBLAS, where the 128x64 split-K row ran 0.96-0.98 in the other
+// runs; with 256 (32768x128x256) 0.66, where the unsplit 128x128 row ran 0.91.
+bool split_k_pays_128x128(const Problem& p, const DeviceCaps& caps) {
+  const int64_t t = tiles(p, 128, 128);
+  return std::min(p.m, p.n) >= 128 && 2 * t > caps.num_sms && t <= caps.num_sms && p.k >= 2048;
+}
 // Too few 128x64 output tiles to fill the SMs and k long enough to split.
 bool split_k_pays(const Problem& p, const DeviceCaps& caps) {
   const int64_t t = tiles(p, 128, 64);
@@ -274,9 +285,14 @@ bool skinny_fits(const Problem& p, int64_t tile) {
 bool skinny_16_pays(const Problem& p, const DeviceCaps&) { return skinny_fits(p, 16); }
 bool skinny_32_pays(const Problem& p, const DeviceCaps&) { return skinny_fits(p, 32); }
 // A row's interior with the thin remainders of m and n on gemm_skinny (the _peeled_ rows,
-// src/gemm_peel.h), where the row's own rule holds and the interior's tiles put at least a tenth
-// fewer on the busiest SM than the whole C's (1025^3 on 128x64 tiles: 153 tiles, two on 21 SMs;
-// peeled, 128).
+// src/gemm_peel.h), where the row's own rule holds and gemm_peel::pays(): the interior takes two
+// rounds of the SMs or more and a tenth fewer than the whole C, with k of 512 or more. Measured
+// (H100, each peeled row forced against its interior row in one run,
+// docs/bench/h100-2026-11-27-sweep-peel-forced-*.md), TFLOP/s: fp32 2049^3 41.2-42.2 against
+// 37.5-37.7, 4097^3 NN / TN / NT / TT 52.3 / 51.9 / 50.7 / 48.3 against 45.8 / 47.5 / 43.2 / 43.6;
+// fp64 2049^3 44.5 against 35.1, 4097^3 53.0 against 50.1; complex fp64 1025^3 39.3 against 32.1,
+// 2049^3 49.8 against 47.6. Lost: fp32 1025^3 (one round peeled) 17.3-17.6 against 19.1-19.6,
+// fp64 4097^2 x 64 9.3 against 11.8.
 template <bool (*kRule)(const Problem&, const DeviceCaps&), int kBm, int kBn>
 bool peeled(const Problem& p, const DeviceCaps& caps) {
   return kRule(p, caps) && gemm_peel::pays(p, caps, kBm, kBn);
@@ -397,6 +413,8 @@ const Preference kGemmPreferences[] = {
      "fp32 on the FP64 tensor cores, 128x64 tiles, thin remainders of m and n peeled"},
     {"sgemm_widened_128x64x16", sgemm_widening_pays, "fp32 on the FP64 tensor cores, 128x64 tiles"},
     {"sgemm_splitk_64x64x16", split_k_pays_few_rows, "few rows, long k: split-K on 64x64 tiles"},
+    {"sgemm_splitk_128x128x16", split_k_pays_128x128,
+     "128x128 tiles fill half a round of the SMs, long k: split-K"},
     {"sgemm_splitk_128x64x16", split_k_pays, "few output tiles, long k: split-K"},
     {"sgemm_packed_128x128x16", packing_pays, "large, or unaligned with long k: packed operands"},
     {"sgemm_regblock_128x128x16", fills_sms_128x128, "128x128 tiles fill the SMs"},
