@@ -353,6 +353,31 @@ TEST(Level3PlanDevice, ComplexSingleOnWidenedGemms) {
   check_cases(cases, run_on_device);
 }
 
+// Calls whose GEMMs the router sends to the peeled rows (src/gemm_peel.h: m or n a few past whole
+// tiles, the interior two rounds of the SMs or more, the remainders on side streams) from within a
+// plan that runs its own lanes on the same side streams: fp64 trsm's 1537 x 2049 x 2560 coupling,
+// complex fp64 trmm's 1537 x 1024 x 2560 and 1024 x 1025 x 1536, fp32 symm's 2049 x 4097 x 2049.
+TEST(Level3PlanDevice, PeeledGemms) {
+  TB_REQUIRE_GPU();
+  std::vector<Level3Case> cases;
+  Level3Case c;
+  c.type = DataType::kF64, c.alpha = 0.75, c.beta = 0.5, c.pad = 3;
+  c.sizes = tileblas::level3_block_sizes(c.type);
+  c.op = Operation::kTrsm, c.m = 4097, c.n = 2049, c.side = tileblas::Side::kLeft;
+  c.uplo = tileblas::Uplo::kLower, c.trans = Op::kNoTrans;
+  cases.push_back(c);
+  c.type = DataType::kC64, c.alpha = Scalar(0.75, -0.5), c.beta = Scalar(0.5, 0.25);
+  c.sizes = tileblas::level3_block_sizes(c.type);
+  c.op = Operation::kTrmm, c.uplo = tileblas::Uplo::kUpper, c.trans = Op::kConjTrans;
+  c.diag = tileblas::Diag::kUnit;
+  cases.push_back(c);
+  c.type = DataType::kF32, c.alpha = 0.75, c.beta = 0.5, c.diag = tileblas::Diag::kNonUnit;
+  c.sizes = tileblas::level3_block_sizes(c.type);
+  c.op = Operation::kSymm, c.m = 2049, c.n = 4097, c.uplo = tileblas::Uplo::kLower;
+  cases.push_back(c);
+  check_cases(cases, run_on_device);
+}
+
 TEST(Level3PlanDeviceSmall, MatchesOpenBlas) {
   TB_REQUIRE_GPU();
   std::vector<Level3Case> cases = tbtest::level3_plan_cases(kTypes, true, false);
