@@ -85,29 +85,37 @@ void run_real(const Problem& p, Isa isa) {
 }
 
 // Complex data as one real problem (the "1m" method): with op(A) = Ar + i Ai (m x k) and op(B) =
-// Br + i Bi (k x n), the real 2m x 2k matrix A' whose column 2l holds (alpha op(A))(:, l) as
-// interleaved (re, im) pairs and column 2l + 1 the pairs (-im, re), times the real 2k x n matrix
-// B' whose rows 2l and 2l + 1 are Br(l, :) and Bi(l, :), is alpha op(A) op(B) with its real and
+// Br + i Bi (k x n), the real 2m x 2k matrix A' whose column 2l holds op(A)(:, l) as interleaved
+// (re, im) pairs and column 2l + 1 the pairs (-im, re), i times it, times the real 2k x n matrix
+// B' whose rows 2l and 2l + 1 are Br(l, :) and Bi(l, :), is op(A) op(B) with its real and
 // imaginary parts interleaved down each column: C's own storage seen as a real 2m x n matrix with
-// leading dimension 2 ldc. Conjugation and alpha are applied while packing; beta by the real
-// kernel where it is real, else by one pass over C first. B' is B's own storage (leading dimension
-// 2 ldb) where B is not transposed: only op(A) is packed then.
+// leading dimension 2 ldc. The kernel forms A''s odd columns in registers from its even ones
+// (Args::pairs), which are A's own storage (leading dimension 2 lda) when A is not transposed, and
+// B' is B's own storage (leading dimension 2 ldb) when B is not: only a transposed operand is
+// packed, conjugated where asked. alpha scales the product in the kernel; beta too where it is
+// real, else one pass over C applies it first.
 struct Packed1m {
-  int64_t a_elems, b_elems;  // A' and B', in reals
+  int64_t a_elems, b_elems;  // op(A)'s pairs and B', in reals; 0 where read in place
 };
-template <class R>
 Packed1m packed_1m(const Problem& p) {
-  return {4 * p.m * p.k, p.trans_b == Op::kNoTrans ? 0 : 2 * p.k * p.n};
+  return {p.trans_a == Op::kNoTrans ? 0 : 2 * p.m * p.k,
+          p.trans_b == Op::kNoTrans ? 0 : 2 * p.k * p.n};
 }
 
-// b: B' packed (leading dimension 2k), or nullptr where B' is B itself.
+// a, b: op(A)'s pairs (leading dimension 2m) and B' (leading dimension 2k) packed, or nullptr
+// where read in place.
 template <class R>
 Args<R> real_problem_1m(const Problem& p, const R* a, const R* b) {
   Args<R> g;
+  g.pairs = true;
   g.m = 2 * p.m, g.n = p.n, g.k = 2 * p.k;
-  g.alpha = R(1);
-  g.beta = p.beta.im == 0 ? R(p.beta.re) : R(1);
-  g.a = a, g.lda = 2 * p.m;
+  g.alpha = R(p.alpha.re), g.alpha_im = R(p.alpha.im);
+  g.beta = p.beta.im == 0 ? R(p.beta.re) : R(1);  // else C already holds beta C
+  if (a) {
+    g.a = a, g.lda = 2 * p.m;
+  } else {
+    g.a = static_cast<const R*>(p.a), g.lda = 2 * p.lda;
+  }
   if (b) {
     g.b = b, g.ldb = 2 * p.k;
   } else {
@@ -119,14 +127,29 @@ Args<R> real_problem_1m(const Problem& p, const R* a, const R* b) {
 
 template <class R>
 int64_t workspace_1m(const Problem& p, Isa isa) {
-  const Packed1m s = packed_1m<R>(p);
+  const Packed1m s = packed_1m(p);
   return s.a_elems + s.b_elems + workspace_for(real_problem_1m<R>(p, nullptr, nullptr), isa);
+}
+
+// op(X) = X^T or X^H (op) of X stored as rows x cols, as (re, im) pairs: out's column l (leading
+// dimension 2 cols) is X's row l, conjugated for kConjTrans.
+template <class R>
+void pack_transposed_pairs(const std::complex<R>* x, int64_t ldx, int64_t rows, int64_t cols, Op op,
+                           R* out) {
+  const R conj_sign = op == Op::kConjTrans ? R(-1) : R(1);
+  for (int64_t i = 0; i < cols; ++i) {
+    for (int64_t l = 0; l < rows; ++l) {
+      const std::complex<R> v = x[l + i * ldx];
+      R* at = out + l * 2 * cols + 2 * i;
+      at[0] = v.real(), at[1] = conj_sign * v.imag();
+    }
+  }
 }
 
 template <class R>
 void run_complex(const Problem& p, Isa isa) {
   using C = std::complex<R>;
-  const C alpha(R(p.alpha.re), R(p.alpha.im)), beta(R(p.beta.re), R(p.beta.im));
+  const C beta(R(p.beta.re), R(p.beta.im));
   C* c = static_cast<C*>(p.c);
   const bool beta_zero = p.beta.is_zero();
   if (p.alpha.is_zero() || !(p.beta.im == 0 || beta_zero)) {
@@ -139,40 +162,16 @@ void run_complex(const Problem& p, Isa isa) {
     }
     if (p.alpha.is_zero()) return;
   }
-  const Packed1m s = packed_1m<R>(p);
+  const Packed1m s = packed_1m(p);
   R* work = workspace<R>(size_t(workspace_1m<R>(p, isa)));
-  R* a1m = work;
+  R* a_pairs = s.a_elems > 0 ? work : nullptr;
   R* b1m = s.b_elems > 0 ? work + s.a_elems : nullptr;
-  const C* a = static_cast<const C*>(p.a);
-  const C* b = static_cast<const C*>(p.b);
-  const int64_t rows = 2 * p.m;
-  // alpha op(A) in real arithmetic: std::complex's product calls the C99 Annex G routine (its
-  // infinity and NaN recovery), which made packing as slow as the multiplication at 8^3.
-  const R ar = alpha.real(), ai = alpha.imag();
-  const R conj_sign = p.trans_a == Op::kConjTrans ? R(-1) : R(1);
-  const bool a_rows_contiguous = p.trans_a == Op::kNoTrans;
-  for (int64_t l = 0; l < p.k; ++l) {
-    R* even = a1m + (2 * l) * rows;
-    R* odd = even + rows;
-    for (int64_t i = 0; i < p.m; ++i) {
-      const C x = a_rows_contiguous ? a[i + l * p.lda] : a[l + i * p.lda];
-      const R xr = x.real(), xi = conj_sign * x.imag();
-      const R yr = ar * xr - ai * xi, yi = ar * xi + ai * xr;
-      even[2 * i] = yr, even[2 * i + 1] = yi;
-      odd[2 * i] = -yi, odd[2 * i + 1] = yr;
-    }
-  }
-  for (int64_t j = 0; j < p.n && b1m; ++j) {  // op(B) = B^T or B^H: B' packed
-    R* col = b1m + j * 2 * p.k;
-    for (int64_t l = 0; l < p.k; ++l) {
-      C x = b[j + l * p.ldb];
-      if (p.trans_b == Op::kConjTrans) x = std::conj(x);
-      col[2 * l] = x.real(), col[2 * l + 1] = x.imag();
-    }
-  }
-  Args<R> g = real_problem_1m<R>(p, a1m, b1m);
-  if (!(p.beta.im == 0 || beta_zero)) g.beta = R(1);  // C already holds beta C
-  run_kernel(g, isa, work + s.a_elems + s.b_elems);
+  // op(A) = A^T or A^H: its m rows are A's columns (k x m as stored).
+  if (a_pairs)
+    pack_transposed_pairs(static_cast<const C*>(p.a), p.lda, p.k, p.m, p.trans_a, a_pairs);
+  // op(B) = B^T or B^H: B' (2k x n) column j is B's row j (n x k as stored).
+  if (b1m) pack_transposed_pairs(static_cast<const C*>(p.b), p.ldb, p.n, p.k, p.trans_b, b1m);
+  run_kernel(real_problem_1m<R>(p, a_pairs, b1m), isa, work + s.a_elems + s.b_elems);
 }
 
 bool is_host_type(const Problem& p) {
@@ -221,8 +220,8 @@ bool supports(const Problem& p, Isa isa) {
   if (!cpu_has(isa) || !is_host_type(p) || p.c_triangle != Triangle::kAll) return false;
   if (p.m < 1 || p.n < 1 || p.k < 1) return false;
   // m and n bound the workspace with k; the bound on each keeps the product from overflowing.
-  // Up to 512 in every dimension the workspace fits without computing it: at most 4mk + 2kn reals
-  // for complex A' and B' and (2m + 32) 2k + 8 (2k) for the real kernel's packing, 2.7 M of 4 M.
+  // Up to 512 in every dimension the workspace fits without computing it: at most 2mk + 2kn reals
+  // for complex op(A) and B' and (2m + 32) k + 8 (2k) for the real kernel's packing, 1.6 M of 4 M.
   if (p.m <= 512 && p.n <= 512 && p.k <= 512) return true;
   if (p.m > kMaxElements || p.n > kMaxElements || p.k > kMaxElements) return false;
   return workspace_of(p, isa) <= kMaxElements;

@@ -9,20 +9,24 @@
 // Only C's m x n elements are written (rows m..ldc-1 stay untouched).
 //
 // Layout: op(A) in blocks of kMr rows: read in place when A is not transposed, else packed (k
-// columns of kMr elements); the last partial block is packed, zero-padded past m, and runs with
-// one-vector tiles when it has at most one vector of rows. op(B) in panels of kNr columns, read in
-// place; the last, narrower panel is packed (k rows of kNr elements, zero-padded past n). Each
-// block of op(A) is multiplied by every panel of op(B), so op(A) is read once. The microkernel
-// holds a kMr x kNr tile of C in vector registers and, per step of k, loads kMr/lanes vectors of A
-// and broadcasts kNr elements of B (an outer product of fused multiply-adds). Full tiles update C
-// with vector loads and stores, edge rows element by element.
+// columns of kMr elements); a last partial block of more than one vector of rows is packed,
+// zero-padded past m; one of at most a vector's rows runs with one-vector tiles of the narrowest
+// vector that holds it (down to 16 bytes), read in place where it fills that vector exactly and A
+// is not transposed, else packed, zero-padded. op(B) in panels of kNr columns, read in place; the
+// last, narrower panel is packed (k rows of kNr elements, zero-padded past n). Each block of op(A)
+// is multiplied by every panel of op(B), so op(A) is read once. The microkernel holds a kMr x kNr
+// tile of C in vector registers and, per step of k, loads kMr/lanes vectors of A and broadcasts
+// kNr elements of B (an outer product of fused multiply-adds). Full tiles update C with vector
+// loads and stores, edge rows element by element.
 //
-// Complex data runs as one real problem of twice the rows and twice the k (the "1m" method):
-// op(A), scaled by alpha and conjugated where asked, packed as a real 2m x 2k matrix whose columns
-// 2l and 2l + 1 hold column l's (re, im) and (-im, re) pairs, op(B) as a real 2k x n matrix of
-// real and imaginary rows (B's own storage, read in place, when B is not transposed); their real
-// product is alpha op(A) op(B) in C's own interleaved storage.
-// A complex beta with a nonzero imaginary part is applied in one pass over C before.
+// Complex data runs as one real problem of twice the rows and twice the k (the "1m" method): op(A)
+// as a real 2m x 2k matrix whose columns 2l and 2l + 1 hold column l's (re, im) and (-im, re)
+// pairs, op(B) as a real 2k x n matrix of real and imaginary rows; their real product is op(A)
+// op(B) in C's own interleaved storage. The odd columns are formed in registers from the even
+// ones (a permute and a sign per vector), so op(A) is read in place when A is not transposed, and
+// op(B) when B is not; a transposed operand is packed as (re, im) pairs, conjugated where asked.
+// alpha is applied to the product; a complex beta with a nonzero imaginary part in one pass over C
+// before.
 //
 // Variants, one per instruction set, each compiled in a file of its own with that set enabled
 // (kernels/gemm_host_small_<isa>.cpp), each for fp32 and fp64 from one body: AVX-512 32x8 (fp32) /

@@ -7,16 +7,24 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 #include <utility>
 
 namespace tileblas::gemm_host_small {
 
 // A problem as the variants take it: host pointers to T (float or double), transposes as flags.
+// With `pairs`, a complex problem seen as a real one (the "1m" method, kernels/gemm_host_small.h):
+// m and k count reals (twice the complex rows of op(A) and of op(B)); A, not transposed, holds
+// k / 2 columns of (re, im) pairs, the 1m matrix's even columns, its odd ones i times them, formed
+// in registers; B is real (its rows 2l and 2l + 1 the real and imaginary parts of op(B)'s row l);
+// the product is scaled by the complex alpha + i alpha_im.
 template <class T>
 struct Args {
   bool trans_a = false, trans_b = false;
+  bool pairs = false;
   int64_t m = 0, n = 0, k = 0;
   T alpha = 1, beta = 0;
+  T alpha_im = 0;  // pairs only
   const T* a = nullptr;
   int64_t lda = 0;
   const T* b = nullptr;
@@ -27,11 +35,17 @@ struct Args {
 
 namespace {
 
+// A's columns: k, or k / 2 with pairs.
+template <class T>
+int64_t a_columns(const Args<T>& g) {
+  return g.pairs ? g.k / 2 : g.k;
+}
+
 // Elements of workspace a variant with kMr x kNr tiles needs for `g`: op(A)'s full blocks of kMr
 // rows (used when A is transposed), its last partial block, one kNr-column panel of op(B).
 template <int kMr, int kNr, class T>
 int64_t workspace_elements(const Args<T>& g) {
-  return (g.m / kMr + 1) * kMr * g.k + kNr * g.k;
+  return (g.m / kMr + 1) * kMr * a_columns(g) + kNr * g.k;
 }
 
 // kLanes elements of T in one vector register (GCC drops vector_size on an alias template, so the
@@ -58,15 +72,15 @@ inline void store(T* p, Vec<T, kLanes> v) {
 
 inline int64_t lesser(int64_t x, int64_t y) { return x < y ? x : y; }
 
-// Rows [i0, i0 + kMr) of op(A) as k columns of kMr elements, zero past row m.
+// Rows [i0, i0 + kMr) of op(A) as a_columns(g) columns of kMr elements, zero past row m.
 template <int kMr, class T>
 void pack_a(const Args<T>& g, int64_t i0, T* out) {
-  const int64_t rows = lesser(kMr, g.m - i0);
+  const int64_t rows = lesser(kMr, g.m - i0), cols = a_columns(g);
   if (rows < kMr) {
-    for (int64_t x = 0; x < kMr * g.k; ++x) out[x] = T(0);
+    for (int64_t x = 0; x < kMr * cols; ++x) out[x] = T(0);
   }
   if (!g.trans_a) {
-    for (int64_t p = 0; p < g.k; ++p) {
+    for (int64_t p = 0; p < cols; ++p) {
       for (int64_t i = 0; i < rows; ++i) out[p * kMr + i] = g.a[i0 + i + p * g.lda];
     }
     return;
@@ -102,9 +116,24 @@ inline Vec<T, kLanes> broadcast(T x) {
   return broadcast<kLanes, T>(x, std::make_index_sequence<kLanes>{});
 }
 
+// i v for a vector of (re, im) pairs: each pair (x, y) becomes (-y, x). One in-lane permute and a
+// multiply by {-1, 1, ...}.
+template <int kLanes, class T, size_t... kLane>
+inline Vec<T, kLanes> times_i(Vec<T, kLanes> v, std::index_sequence<kLane...>) {
+  using Index = std::conditional_t<sizeof(T) == 4, int32_t, int64_t>;
+  const Vec<T, kLanes> swapped = __builtin_shuffle(v, Vec<Index, kLanes>{Index(kLane ^ 1)...});
+  return swapped * Vec<T, kLanes>{(kLane % 2 == 0 ? T(-1) : T(1))...};
+}
+template <int kLanes, class T>
+inline Vec<T, kLanes> times_i(Vec<T, kLanes> v) {
+  return times_i<kLanes, T>(v, std::make_index_sequence<kLanes>{});
+}
+
 // acc = (kMr x k block of op(A), column p at a + p * a_step) * (k x kNr panel of op(B), element
-// (p, j) at b[p * row_stride + j * col_stride]); kMr = kVecs * kLanes.
-template <int kLanes, int kVecs, int kNr, class T>
+// (p, j) at b[p * row_stride + j * col_stride]); kMr = kVecs * kLanes. kPairs: column p of the
+// block is column p / 2 of A's (re, im) pairs times i^(p % 2) (Args::pairs), so A advances by
+// a_step every two steps of k.
+template <int kLanes, int kVecs, int kNr, bool kPairs, class T>
 [[gnu::always_inline]] inline void microkernel(int64_t k, const T* a, int64_t a_step, const T* b,
                                                int64_t row_stride, int64_t col_stride,
                                                Vec<T, kLanes> (&acc)[kNr][kVecs]) {
@@ -113,12 +142,20 @@ template <int kLanes, int kVecs, int kNr, class T>
   }
   int64_t col[kNr];
   for (int j = 0; j < kNr; ++j) col[j] = j * col_stride;
-  for (int64_t p = 0; p < k; ++p, a += a_step, b += row_stride) {
+  constexpr int kSteps = kPairs ? 2 : 1;  // steps of k per column of A
+  for (int64_t p = 0; p < k; p += kSteps, a += a_step) {
     Vec<T, kLanes> av[kVecs];
     for (int v = 0; v < kVecs; ++v) av[v] = load<kLanes>(a + v * kLanes);
-    for (int j = 0; j < kNr; ++j) {
-      const Vec<T, kLanes> bj = broadcast<kLanes>(b[col[j]]);
-      for (int v = 0; v < kVecs; ++v) acc[j][v] += av[v] * bj;  // contracted to FMA
+    for (int step = 0; step < kSteps; ++step, b += row_stride) {
+      // With pairs, the second step's column is i times the first, made in place: no more
+      // registers than one step.
+      if (step == 1) {
+        for (int v = 0; v < kVecs; ++v) av[v] = times_i<kLanes, T>(av[v]);
+      }
+      for (int j = 0; j < kNr; ++j) {
+        const Vec<T, kLanes> bj = broadcast<kLanes>(b[col[j]]);
+        for (int v = 0; v < kVecs; ++v) acc[j][v] += av[v] * bj;  // contracted to FMA
+      }
     }
   }
 }
@@ -130,10 +167,14 @@ template <int kLanes, int kVecs, int kNr, class T>
   constexpr int kMr = kVecs * kLanes;
   const int64_t rows = lesser(kMr, g.m - i0), cols = lesser(kNr, g.n - j0);
   const bool read_c = g.beta != T(0);
+  // Pairs with a complex alpha: alpha acc = alpha acc + alpha_im (i acc). Applied only where
+  // alpha_im != 0, so that a real alpha rounds (and propagates infinities) as for real data.
+  const bool complex_alpha = g.pairs && g.alpha_im != T(0);
   for (int64_t j = 0; j < cols; ++j) {
     T* c = g.c + i0 + (j0 + j) * g.ldc;
     for (int v = 0; v < kVecs && v * kLanes < rows; ++v, c += kLanes) {
-      const Vec<T, kLanes> x = acc[j][v] * g.alpha;
+      Vec<T, kLanes> x = acc[j][v] * g.alpha;
+      if (complex_alpha) x += times_i<kLanes, T>(acc[j][v]) * g.alpha_im;
       if (rows - v * kLanes >= kLanes) {
         store<kLanes>(c, read_c ? x + load<kLanes>(c) * g.beta : x);
         continue;
@@ -149,33 +190,47 @@ template <int kLanes, int kVecs, int kNr, class T>
 }
 
 // One kMr x kNr tile of C at (i0, j0): op(A)'s block and op(B)'s panel as microkernel() takes them.
-template <int kLanes, int kVecs, int kNr, class T>
+template <int kLanes, int kVecs, int kNr, bool kPairs, class T>
 void tile(const Args<T>& g, int64_t i0, int64_t j0, const T* a, int64_t a_step, const T* b,
           int64_t row_stride, int64_t col_stride) {
   Vec<T, kLanes> acc[kNr][kVecs];
-  microkernel<kLanes, kVecs, kNr>(g.k, a, a_step, b, row_stride, col_stride, acc);
+  microkernel<kLanes, kVecs, kNr, kPairs>(g.k, a, a_step, b, row_stride, col_stride, acc);
   update_c<kLanes, kVecs, kNr>(g, i0, j0, acc);
 }
 
-template <int kLanes, int kVecs, int kNr, class T>
-void gemm(const Args<T>& g, T* work) {
+// The last block of op(A), rows [i0, m), at most kLanes of them, against every panel: one-vector
+// tiles of the narrowest vector (down to 16 bytes) that holds the rows, so that no FMA is wasted
+// on more padding than a vector's width; A's own rows where they fill it exactly and A is not
+// transposed, else packed into `work`, zero-padded.
+template <int kLanes, int kNr, bool kPairs, class T, class EachPanel>
+void narrow_block(const Args<T>& g, int64_t i0, T* work, EachPanel&& each_panel) {
+  if constexpr (kLanes / 2 * sizeof(T) >= 16) {
+    if (g.m - i0 <= kLanes / 2)
+      return narrow_block<kLanes / 2, kNr, kPairs>(g, i0, work, each_panel);
+  }
+  const bool in_place = g.m - i0 == kLanes && !g.trans_a;
+  if (!in_place) pack_a<kLanes>(g, i0, work);
+  const T* a = in_place ? g.a + i0 : work;
+  const int64_t a_step = in_place ? g.lda : kLanes;
+  each_panel([&](int64_t j0, const T* b, int64_t row_stride, int64_t col_stride) {
+    tile<kLanes, 1, kNr, kPairs>(g, i0, j0, a, a_step, b, row_stride, col_stride);
+  });
+}
+
+template <int kLanes, int kVecs, int kNr, bool kPairs, class T>
+void gemm_blocks(const Args<T>& g, T* work) {
   constexpr int kMr = kVecs * kLanes;
-  const int64_t full = g.m / kMr, tail = g.m % kMr;
-  // A last block of at most one vector of rows runs with one-vector tiles (no padded FMAs).
-  const bool narrow_tail = tail > 0 && tail <= kLanes;
-  // op(A)'s full blocks: A's own columns in place, packed when A is transposed. The partial last
-  // block is always packed, zero-padded.
+  const int64_t full = g.m / kMr, tail = g.m % kMr, cols = a_columns(g);
+  // op(A)'s full blocks: A's own columns in place, packed when A is transposed. A partial last
+  // block of more than one vector of rows is packed, zero-padded; one of at most a vector's rows
+  // runs in narrow_block().
   T* a_full = work;
-  T* a_tail = work + full * kMr * g.k;
-  T* b_panel = a_tail + kMr * g.k;
+  T* a_tail = work + full * kMr * cols;
+  T* b_panel = a_tail + kMr * cols;
   if (g.trans_a) {
-    for (int64_t ib = 0; ib < full; ++ib) pack_a<kMr>(g, ib * kMr, a_full + ib * kMr * g.k);
+    for (int64_t ib = 0; ib < full; ++ib) pack_a<kMr>(g, ib * kMr, a_full + ib * kMr * cols);
   }
-  if (narrow_tail) {
-    pack_a<kLanes>(g, full * kMr, a_tail);
-  } else if (tail > 0) {
-    pack_a<kMr>(g, full * kMr, a_tail);
-  }
+  if (tail > kLanes) pack_a<kMr>(g, full * kMr, a_tail);
   // The last, narrower panel of op(B) packed once, with zero columns; full panels read in place.
   const int64_t n_full = g.n / kNr * kNr;
   if (n_full < g.n) pack_b<kNr>(g, n_full, b_panel);
@@ -192,20 +247,28 @@ void gemm(const Args<T>& g, T* work) {
     }
   };
   for (int64_t ib = 0; ib < full; ++ib) {
-    const T* a = g.trans_a ? a_full + ib * kMr * g.k : g.a + ib * kMr;
+    const T* a = g.trans_a ? a_full + ib * kMr * cols : g.a + ib * kMr;
     const int64_t a_step = g.trans_a ? kMr : g.lda;
     each_panel([&](int64_t j0, const T* b, int64_t row_stride, int64_t col_stride) {
-      tile<kLanes, kVecs, kNr>(g, ib * kMr, j0, a, a_step, b, row_stride, col_stride);
+      tile<kLanes, kVecs, kNr, kPairs>(g, ib * kMr, j0, a, a_step, b, row_stride, col_stride);
     });
   }
-  if (narrow_tail) {
+  if (tail > kLanes) {
     each_panel([&](int64_t j0, const T* b, int64_t row_stride, int64_t col_stride) {
-      tile<kLanes, 1, kNr>(g, full * kMr, j0, a_tail, kLanes, b, row_stride, col_stride);
+      tile<kLanes, kVecs, kNr, kPairs>(g, full * kMr, j0, a_tail, kMr, b, row_stride, col_stride);
     });
   } else if (tail > 0) {
-    each_panel([&](int64_t j0, const T* b, int64_t row_stride, int64_t col_stride) {
-      tile<kLanes, kVecs, kNr>(g, full * kMr, j0, a_tail, kMr, b, row_stride, col_stride);
-    });
+    narrow_block<kLanes, kNr, kPairs>(g, full * kMr, a_tail, each_panel);
+  }
+}
+
+// g on kMr x kNr tiles (kMr = kVecs * kLanes); g.pairs requires A not transposed.
+template <int kLanes, int kVecs, int kNr, class T>
+void gemm(const Args<T>& g, T* work) {
+  if (g.pairs) {
+    gemm_blocks<kLanes, kVecs, kNr, true>(g, work);
+  } else {
+    gemm_blocks<kLanes, kVecs, kNr, false>(g, work);
   }
 }
 

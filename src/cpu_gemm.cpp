@@ -127,16 +127,13 @@ TeamSplit team_split(const Problem& p, int64_t parts, bool on_host_kernel) {
   } else if (!rows_fit) {
     by_rows = row_room > col_room;
   } else if (on_host_kernel) {
-    // What a panel packs: the host kernel packs op(A) when A is transposed or complex (A', 4mk
-    // reals) and op(B) when B is complex and transposed (B', 2kn reals); a row panel packs its
-    // share of op(A) and all of op(B), a column panel all of op(A) and its share of op(B).
-    const bool packs_a = complex || p.trans_a != Op::kNoTrans;
+    // What a panel packs: the host kernel packs op(A) when A is transposed (complex: 2mk reals)
+    // and op(B) when B is complex and transposed (2kn reals); a row panel packs its share of op(A)
+    // and all of op(B), a column panel all of op(A) and its share of op(B). Where both are packed
+    // (2mk / parts + 2kn against 2mk + 2kn / parts) that is rows when m > n, as where neither is.
+    const bool packs_a = p.trans_a != Op::kNoTrans;
     const bool packs_b = complex && p.trans_b != Op::kNoTrans;
-    if (packs_a != packs_b) {
-      by_rows = packs_a;
-    } else if (packs_a) {
-      by_rows = 2 * p.m > p.n;  // 4mk / parts + 2kn against 4mk + 2kn / parts
-    }
+    if (packs_a != packs_b) by_rows = packs_a;
   }
   return {by_rows, by_rows ? row_room : col_room};
 }

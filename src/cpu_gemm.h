@@ -27,12 +27,12 @@ bool cpu_team_serves(const Problem& p);
 
 // How the host team cuts p for `parts` panels: row panels (of C and op(A)) or column panels (of C
 // and op(B)), and how many panels of at least the smallest width that side takes (`room`). Complex
-// panels on the host kernel pack op(A) in the 1m form: a column panel all of it, a row panel its
-// own rows (and all of op(B) when B is transposed), so they are at least kComplexColumnsMin columns
-// (on the H100 host, cgemm_ 64^3 in 16 column panels of 4 ran at 0.63 of one OpenBLAS call) or
-// kComplexRowsMin rows; complex CPU BLAS panels at least kComplexColumnsMin either way; real ones
-// at least one. The side whose room holds `parts` (else the larger room); where both do, the side
-// whose panels pack less of A and B (on the host kernel), else rows when m > n.
+// panels on the host kernel are at least kComplexColumnsMin columns (on the H100 host, when each
+// column panel packed all of op(A) in the 1m form, cgemm_ 64^3 in 16 column panels of 4 ran at
+// 0.63 of one OpenBLAS call) or kComplexRowsMin rows; complex CPU BLAS panels at least
+// kComplexColumnsMin either way; real ones at least one. The side whose room holds `parts` (else
+// the larger room); where both do, the side whose panels pack less of A and B (on the host kernel:
+// rows where only op(A) is packed, columns where only op(B) is), else rows when m > n.
 struct TeamSplit {
   bool by_rows;
   int64_t room;

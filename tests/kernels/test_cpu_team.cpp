@@ -656,8 +656,8 @@ TYPED_TEST(TeamGemm, MorePartsThanRowsOrColumns) {
 }
 
 // The cut: the side with room for the parts; where both have, on our host kernel the side whose
-// panels pack less (complex op(A) and transposed real op(A) by rows, complex op(B) transposed and
-// wider than 2m by columns), else rows when m > n.
+// panels pack less (a transposed op(A) alone by rows, a transposed complex op(B) alone by columns),
+// else rows when m > n.
 TEST(TeamSplit, PacksLessWhereBothSidesHaveRoom) {
   auto problem = [](DataType t, Op ta, Op tb, int64_t m, int64_t n) {
     Problem p;
@@ -674,9 +674,12 @@ TEST(TeamSplit, PacksLessWhereBothSidesHaveRoom) {
   EXPECT_TRUE(by_rows(problem(DataType::kF64, N, N, 129, 128), 16, true));
   EXPECT_TRUE(by_rows(problem(DataType::kF64, T, N, 128, 128), 16, true));
   EXPECT_FALSE(by_rows(problem(DataType::kF64, T, N, 128, 128), 16, false));
-  EXPECT_TRUE(by_rows(problem(DataType::kC64, N, N, 128, 128), 16, true));
-  EXPECT_TRUE(by_rows(problem(DataType::kC32, C, T, 128, 255), 8, true));
-  EXPECT_FALSE(by_rows(problem(DataType::kC32, C, T, 128, 257), 8, true));
+  EXPECT_TRUE(by_rows(problem(DataType::kC64, N, N, 128, 128), 16, true));  // 8 columns of room
+  EXPECT_FALSE(by_rows(problem(DataType::kC64, N, N, 128, 128), 4, true));
+  EXPECT_TRUE(by_rows(problem(DataType::kC64, C, N, 128, 128), 4, true));
+  EXPECT_FALSE(by_rows(problem(DataType::kC64, N, C, 128, 128), 4, true));
+  EXPECT_TRUE(by_rows(problem(DataType::kC32, C, T, 256, 255), 8, true));
+  EXPECT_FALSE(by_rows(problem(DataType::kC32, C, T, 255, 256), 8, true));
   EXPECT_FALSE(by_rows(problem(DataType::kC64, N, N, 128, 128), 8, false));
   // Room: complex rows of at least 8 on the host kernel, complex columns of at least 16.
   EXPECT_EQ(tileblas::team_split(problem(DataType::kC64, N, N, 128, 128), 16, true).room, 16);

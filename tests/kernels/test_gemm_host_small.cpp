@@ -1,10 +1,10 @@
 // gemm_host_small (kernels/gemm_host_small.h), each variant this CPU has, in fp32 and fp64, called
 // directly, against a long double reference on fresh random data: every transpose pair, m, n, k
-// across the tile edges (1 to 129, below, at and past multiples of 6, 8, 16 and 32), padded leading
-// dimensions whose padding holds NaN in A and B and a sentinel in C that must stay, operands 1-3
-// elements off 16-byte alignment, beta == 0 on a NaN C, alpha == 0 on NaN A and B; exact results
-// on integer data. A variant the CPU lacks skips visibly; supports() refuses what the kernel does
-// not compute.
+// across the tile edges (1 to 129, below, at and past multiples of 2, 4, 6, 8, 16 and 32), padded
+// leading dimensions whose padding holds NaN in A and B and a sentinel in C that must stay,
+// operands 1-3 elements off 16-byte alignment, beta == 0 on a NaN C, alpha == 0 on NaN A and B;
+// exact results on integer data. A variant the CPU lacks skips visibly; supports() refuses what the
+// kernel does not compute.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -181,8 +181,9 @@ std::string run_case(const Case& tc, Isa isa) {
 }
 
 const Isa kIsas[] = {Isa::kAvx2, Isa::kAvx512};
-// Across every variant's tile edges: 6 and 8 (AVX2 16x6, AVX-512 32x8), 16 and 32.
-const std::vector<int64_t> kEdgeSizes = {1, 2, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33, 65};
+// Across every variant's tile edges: 6 and 8 (AVX2 16x6, AVX-512 32x8), 16 and 32; and the
+// narrow last blocks' vectors of 2, 4, 8 and 16 elements, filled exactly (read in place) or not.
+const std::vector<int64_t> kEdgeSizes = {1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33, 65};
 const std::vector<std::pair<double, double>> kScalars = {{1.0, 0.0},  {-0.7, 0.0}, {0.5, 1.5},
                                                          {1.0, -1.0}, {0.0, 0.7},  {0.0, 0.0}};
 
@@ -236,7 +237,7 @@ TEST_P(HostSmallGemm, MatchesLongDoubleAcrossTileEdges) {
       }
     }
   }
-  EXPECT_EQ(cases, int(ops().size() * ops().size()) * 14 * 14 * 6);
+  EXPECT_EQ(cases, int(ops().size() * ops().size()) * 16 * 16 * 6);
 }
 
 // Sizes the router gives it (up to 128^3), square and not.
