@@ -92,8 +92,7 @@ void run_real(const Problem& p, Isa isa) {
 // leading dimension 2 ldc. The kernel forms A''s odd columns in registers from its even ones
 // (Args::pairs), which are A's own storage (leading dimension 2 lda) when A is not transposed, and
 // B' is B's own storage (leading dimension 2 ldb) when B is not: only a transposed operand is
-// packed, conjugated where asked. alpha scales the product in the kernel; beta too where it is
-// real, else one pass over C applies it first.
+// packed, conjugated where asked. The kernel applies alpha to the product and beta to C.
 struct Packed1m {
   int64_t a_elems, b_elems;  // op(A)'s pairs and B', in reals; 0 where read in place
 };
@@ -110,7 +109,7 @@ Args<R> real_problem_1m(const Problem& p, const R* a, const R* b) {
   g.pairs = true;
   g.m = 2 * p.m, g.n = p.n, g.k = 2 * p.k;
   g.alpha = R(p.alpha.re), g.alpha_im = R(p.alpha.im);
-  g.beta = p.beta.im == 0 ? R(p.beta.re) : R(1);  // else C already holds beta C
+  g.beta = R(p.beta.re), g.beta_im = R(p.beta.im);
   if (a) {
     g.a = a, g.lda = 2 * p.m;
   } else {
@@ -149,18 +148,17 @@ void pack_transposed_pairs(const std::complex<R>* x, int64_t ldx, int64_t rows, 
 template <class R>
 void run_complex(const Problem& p, Isa isa) {
   using C = std::complex<R>;
-  const C beta(R(p.beta.re), R(p.beta.im));
-  C* c = static_cast<C*>(p.c);
-  const bool beta_zero = p.beta.is_zero();
-  if (p.alpha.is_zero() || !(p.beta.im == 0 || beta_zero)) {
-    // C = beta C here (alpha == 0: that is all; A and B are not read).
+  if (p.alpha.is_zero()) {  // C = beta C (netlib: A and B are not read)
+    const C beta(R(p.beta.re), R(p.beta.im));
+    C* c = static_cast<C*>(p.c);
+    const bool beta_zero = p.beta.is_zero();
     for (int64_t j = 0; j < p.n; ++j) {
       for (int64_t i = 0; i < p.m; ++i) {
         C& x = c[i + j * p.ldc];
         x = beta_zero ? C(0) : beta * x;
       }
     }
-    if (p.alpha.is_zero()) return;
+    return;
   }
   const Packed1m s = packed_1m(p);
   R* work = workspace<R>(size_t(workspace_1m<R>(p, isa)));

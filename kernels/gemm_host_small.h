@@ -25,8 +25,8 @@
 // op(B) in C's own interleaved storage. The odd columns are formed in registers from the even
 // ones (a permute and a sign per vector), so op(A) is read in place when A is not transposed, and
 // op(B) when B is not; a transposed operand is packed as (re, im) pairs, conjugated where asked.
-// alpha is applied to the product; a complex beta with a nonzero imaginary part in one pass over C
-// before.
+// alpha and beta are applied as C is stored: a complex scalar s to x as re(s) x + im(s) (i x),
+// with the same permute.
 //
 // Variants, one per instruction set, each compiled in a file of its own with that set enabled
 // (kernels/gemm_host_small_<isa>.cpp), each for fp32 and fp64 from one body: AVX-512 32x8 (fp32) /

@@ -17,14 +17,14 @@ namespace tileblas::gemm_host_small {
 // m and k count reals (twice the complex rows of op(A) and of op(B)); A, not transposed, holds
 // k / 2 columns of (re, im) pairs, the 1m matrix's even columns, its odd ones i times them, formed
 // in registers; B is real (its rows 2l and 2l + 1 the real and imaginary parts of op(B)'s row l);
-// the product is scaled by the complex alpha + i alpha_im.
+// alpha + i alpha_im scales the product and beta + i beta_im C.
 template <class T>
 struct Args {
   bool trans_a = false, trans_b = false;
   bool pairs = false;
   int64_t m = 0, n = 0, k = 0;
   T alpha = 1, beta = 0;
-  T alpha_im = 0;  // pairs only
+  T alpha_im = 0, beta_im = 0;  // pairs only
   const T* a = nullptr;
   int64_t lda = 0;
   const T* b = nullptr;
@@ -166,21 +166,34 @@ template <int kLanes, int kVecs, int kNr, class T>
                                             const Vec<T, kLanes> (&acc)[kNr][kVecs]) {
   constexpr int kMr = kVecs * kLanes;
   const int64_t rows = lesser(kMr, g.m - i0), cols = lesser(kNr, g.n - j0);
-  const bool read_c = g.beta != T(0);
-  // Pairs with a complex alpha: alpha acc = alpha acc + alpha_im (i acc). Applied only where
-  // alpha_im != 0, so that a real alpha rounds (and propagates infinities) as for real data.
+  // Pairs with a complex alpha (beta): alpha acc = alpha acc + alpha_im (i acc), and likewise beta
+  // C. The imaginary parts are applied only where nonzero, so that real scalars round (and
+  // propagate infinities) as for real data.
   const bool complex_alpha = g.pairs && g.alpha_im != T(0);
+  const bool complex_beta = g.pairs && g.beta_im != T(0);
+  const bool read_c = g.beta != T(0) || complex_beta;
   for (int64_t j = 0; j < cols; ++j) {
     T* c = g.c + i0 + (j0 + j) * g.ldc;
     for (int v = 0; v < kVecs && v * kLanes < rows; ++v, c += kLanes) {
       Vec<T, kLanes> x = acc[j][v] * g.alpha;
       if (complex_alpha) x += times_i<kLanes, T>(acc[j][v]) * g.alpha_im;
       if (rows - v * kLanes >= kLanes) {
-        store<kLanes>(c, read_c ? x + load<kLanes>(c) * g.beta : x);
+        if (read_c) {
+          const Vec<T, kLanes> old = load<kLanes>(c);
+          x += old * g.beta;
+          if (complex_beta) x += times_i<kLanes, T>(old) * g.beta_im;
+        }
+        store<kLanes>(c, x);
         continue;
       }
-      const int64_t lanes = rows - v * kLanes;
-      if (read_c) {
+      const int64_t lanes = rows - v * kLanes;  // even with pairs
+      if (complex_beta) {
+        for (int64_t i = 0; i < lanes; i += 2) {
+          const T re = c[i], im = c[i + 1];
+          c[i] = x[i] + (g.beta * re - g.beta_im * im);
+          c[i + 1] = x[i + 1] + (g.beta * im + g.beta_im * re);
+        }
+      } else if (read_c) {
         for (int64_t i = 0; i < lanes; ++i) c[i] = x[i] + g.beta * c[i];
       } else {
         for (int64_t i = 0; i < lanes; ++i) c[i] = x[i];

@@ -226,9 +226,11 @@ TEST_P(HostSmallGemm, MatchesLongDoubleAcrossTileEdges) {
             Case tc = make_case();
             tc.ta = ta, tc.tb = tb, tc.m = m, tc.n = n, tc.k = tbtest::pick(kEdgeSizes);
             tc.alpha = alpha, tc.beta = beta;
-            if (complex()) {  // imaginary parts on nonzero scalars: real and complex beta both
+            // Complex: imaginary parts on nonzero scalars (real and complex beta both), and a
+            // purely imaginary beta (0.6i) in place of 0 with alpha 1.
+            if (complex()) {
               tc.alpha_im = alpha != 0 ? 0.3 : 0.0;
-              tc.beta_im = beta != 0 && (m + n) % 2 == 0 ? -0.4 : 0.0;
+              if ((m + n) % 2 == 0) tc.beta_im = beta != 0 ? -0.4 : alpha == 1.0 ? 0.6 : 0.0;
             }
             ASSERT_EQ(run_case(tc, isa()), "") << tc.str(isa());
             ++cases;
