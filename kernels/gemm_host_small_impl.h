@@ -160,8 +160,9 @@ template <int kLanes, int kVecs, int kNr, bool kPairs, class T>
   }
 }
 
-// C tile at (i0, j0) = alpha * acc + beta * C (C not read when beta == 0), rows < m, columns < n.
-template <int kLanes, int kVecs, int kNr, class T>
+// C tile at (i0, j0) = alpha * acc + beta * C (C not read when beta == 0), rows < m, columns < n;
+// kPairs: alpha and beta complex (Args::pairs).
+template <int kLanes, int kVecs, int kNr, bool kPairs, class T>
 [[gnu::always_inline]] inline void update_c(const Args<T>& g, int64_t i0, int64_t j0,
                                             const Vec<T, kLanes> (&acc)[kNr][kVecs]) {
   constexpr int kMr = kVecs * kLanes;
@@ -169,8 +170,8 @@ template <int kLanes, int kVecs, int kNr, class T>
   // Pairs with a complex alpha (beta): alpha acc = alpha acc + alpha_im (i acc), and likewise beta
   // C. The imaginary parts are applied only where nonzero, so that real scalars round (and
   // propagate infinities) as for real data.
-  const bool complex_alpha = g.pairs && g.alpha_im != T(0);
-  const bool complex_beta = g.pairs && g.beta_im != T(0);
+  const bool complex_alpha = kPairs && g.alpha_im != T(0);
+  const bool complex_beta = kPairs && g.beta_im != T(0);
   const bool read_c = g.beta != T(0) || complex_beta;
   for (int64_t j = 0; j < cols; ++j) {
     T* c = g.c + i0 + (j0 + j) * g.ldc;
@@ -208,7 +209,7 @@ void tile(const Args<T>& g, int64_t i0, int64_t j0, const T* a, int64_t a_step, 
           int64_t row_stride, int64_t col_stride) {
   Vec<T, kLanes> acc[kNr][kVecs];
   microkernel<kLanes, kVecs, kNr, kPairs>(g.k, a, a_step, b, row_stride, col_stride, acc);
-  update_c<kLanes, kVecs, kNr>(g, i0, j0, acc);
+  update_c<kLanes, kVecs, kNr, kPairs>(g, i0, j0, acc);
 }
 
 // The last block of op(A), rows [i0, m), at most kLanes of them, against every panel: one-vector
