@@ -440,9 +440,12 @@ const std::array<std::vector<const GemmKernel*>, kPreferences>& preference_rows(
   return rows;
 }
 
+// The preference's rule once (cheap arithmetic on the shape), then its rows' supports(), which may
+// cost more (a peeled row asks its interior row and gemm_skinny about each part).
 const GemmKernel* preferred(size_t i, const Problem& p, const DeviceCaps& caps) {
+  if (!kGemmPreferences[i].rule(p, caps)) return nullptr;
   for (const GemmKernel* k : preference_rows()[i]) {
-    if (k->supports(p, caps) && kGemmPreferences[i].rule(p, caps)) return k;
+    if (k->supports(p, caps)) return k;
   }
   return nullptr;
 }
