@@ -489,8 +489,8 @@ bool readable(const void* x, int64_t ld) { return aligned_to(x, 16) && ld % 2 ==
 // The product of m/n-contiguous operands (the packed row's), with thin remainders of m and n
 // peeled into strip blocks (strip_block).
 cudaError_t launch_peeled(const Problem& p, Args args, bool conj_b, cudaStream_t stream) {
-  args.strip_rows = gemm_device::thin_remainder(p.m, kBlockM, kMaxPeel);
-  args.strip_cols = gemm_device::thin_remainder(p.n, kBlockN, kMaxPeel);
+  args.strip_rows = thin_remainder(p.m, kBlockM, kMaxPeel);
+  args.strip_cols = thin_remainder(p.n, kBlockN, kMaxPeel);
   args.m -= args.strip_rows, args.n -= args.strip_cols;
   args.strip_blocks_bottom = args.strip_rows ? int((p.n + kStripChunk - 1) / kStripChunk) : 0;
   constexpr Layout kMN = Layout::kMNContiguous;

@@ -99,14 +99,6 @@ __host__ __device__ inline Int tile_k_end(Triangle a_nonzero, Triangle b_nonzero
 // Whether a triangle is one a kernel can compute: square C, or all of it.
 inline bool triangle_fits(const Problem& p) { return p.c_triangle == Triangle::kAll || p.m == p.n; }
 
-// Peeling (the packed rows): how far `extent` is past a multiple of `tile` where that is 1 to
-// max_peel rows or columns past at least one whole tile (computed by strip blocks), else 0 (a
-// remainder that wide is a tile row or column of its own).
-inline int thin_remainder(int64_t extent, int tile, int max_peel) {
-  const int r = int(extent % tile);
-  return extent > tile && r <= max_peel ? r : 0;
-}
-
 // The current device's SM count (split-K's slice rule, the persistent rows' grid).
 inline cudaError_t current_sm_count(int* sms) {
   int device = 0;

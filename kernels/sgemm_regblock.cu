@@ -755,8 +755,8 @@ cudaError_t launch_packed(const Problem& p, cudaStream_t stream) {
                            k_pad, packed_b, stream);
   }
   if (err == cudaSuccess) {
-    const int strip_rows = gemm_device::thin_remainder(p.m, T::kBlockM, kMaxPeel);
-    const int strip_cols = gemm_device::thin_remainder(p.n, T::kBlockN, kMaxPeel);
+    const int strip_rows = thin_remainder(p.m, T::kBlockM, kMaxPeel);
+    const int strip_cols = thin_remainder(p.n, T::kBlockN, kMaxPeel);
     const int64_t m_in = p.m - strip_rows, n_in = p.n - strip_cols;
     const int tiles_m = int((m_in + T::kBlockM - 1) / T::kBlockM);
     const int tiles_n = int((n_in + T::kBlockN - 1) / T::kBlockN);

@@ -11,20 +11,7 @@ namespace tileblas::gemm_peel {
 namespace {
 
 // gemm_skinny's tile: the widest remainder peeled.
-constexpr int64_t kMaxRemainder = 16;
-// The shortest k peeled: with k = 64 the remainders cost more than the round of the SMs they save
-// (H100, dgemm 4097x4097x64: 0.57-0.59 of cuBLAS peeled against 0.71-0.72 unpeeled); from k = 1025
-// on the round saved paid for them wherever the interior took two rounds or more.
-constexpr int64_t kMinK = 512;
-
-int64_t interior_of(int64_t extent, int64_t tile) {
-  const int64_t rem = extent % tile;
-  return extent > tile && rem >= 1 && rem <= kMaxRemainder ? extent - rem : extent;
-}
-
-int64_t tiles(int64_t m, int64_t n, int64_t bm, int64_t bn) {
-  return ((m + bm - 1) / bm) * ((n + bn - 1) / bn);
-}
+constexpr int kMaxRemainder = 16;
 
 // Rows [r0, r0 + rows) of op(A) and columns [c0, c0 + cols) of op(B) into C(r0.., c0..).
 Problem block_of(const Problem& p, int64_t r0, int64_t rows, int64_t c0, int64_t cols) {
@@ -47,7 +34,8 @@ Problem block_of(const Problem& p, int64_t r0, int64_t rows, int64_t c0, int64_t
 }  // namespace
 
 Split split_of(const Problem& p, int64_t bm, int64_t bn) {
-  return {interior_of(p.m, bm), interior_of(p.n, bn)};
+  return {p.m - thin_remainder(p.m, int(bm), kMaxRemainder),
+          p.n - thin_remainder(p.n, int(bn), kMaxRemainder)};
 }
 
 Parts parts_of(const Problem& p, const Split& s) {
@@ -113,16 +101,6 @@ cudaError_t launch(const Problem& p, cudaStream_t stream, int64_t bm, int64_t bn
   }
   lanes->give_back(events);
   return err;
-}
-
-bool pays(const Problem& p, const DeviceCaps& caps, int64_t bm, int64_t bn) {
-  const Split s = split_of(p, bm, bn);
-  if (p.k < kMinK || (s.m_in == p.m && s.n_in == p.n)) return false;
-  auto busiest = [&](int64_t m, int64_t n) {
-    return (tiles(m, n, bm, bn) + caps.num_sms - 1) / caps.num_sms;
-  };
-  const int64_t rounds = busiest(s.m_in, s.n_in);
-  return rounds >= 2 && 10 * rounds <= 9 * busiest(p.m, p.n);
 }
 
 }  // namespace tileblas::gemm_peel

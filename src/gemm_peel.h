@@ -36,7 +36,7 @@
 namespace tileblas::gemm_peel {
 
 // Where p splits for a row of bm x bn tiles: the interior's rows and columns (m and n where that
-// side is not peeled).
+// side is not peeled). Whether peeling pays is the router's rule (src/router.cpp, peeling_pays()).
 struct Split {
   int64_t m_in = 0, n_in = 0;
 };
@@ -65,13 +65,5 @@ template <Launch kLaunch, int kBm, int kBn>
 cudaError_t launch_row(const Problem& p, cudaStream_t stream) {
   return launch(p, stream, kBm, kBn, kLaunch);
 }
-
-// Whether peeling p for a row of bm x bn tiles pays: something is peeled, k is long enough for the
-// interior to hide the remainders, and the interior's tiles take at least two rounds of the SMs
-// (tiles / SMs, rounded up) and at least a tenth fewer than the whole C's. With a single round the
-// interior's blocks and the remainders' compete for it: fp32 1025^3 on the widened 128x64 row (128
-// interior tiles) ran 10 % slower peeled, where complex fp64 1025^3 (256 tiles of 64x64) gained
-// 22 % (H100, docs/NOTES-f64-complex.md).
-bool pays(const Problem& p, const DeviceCaps& caps, int64_t bm, int64_t bn);
 
 }  // namespace tileblas::gemm_peel

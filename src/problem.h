@@ -167,6 +167,14 @@ V* element_at(V* base, int64_t i, int64_t j, int64_t ld, size_t elem) {
   return static_cast<Byte*>(base) + (i + j * ld) * int64_t(elem);
 }
 
+// The last rows or columns of an extent past whole tiles that a row computes apart from its tiles
+// (peels): the remainder where it is at most max_peel and the extent is longer than one tile, else
+// 0.
+constexpr int thin_remainder(int64_t extent, int tile, int max_peel) {
+  const int r = int(extent % tile);
+  return extent > tile && r <= max_peel ? r : 0;
+}
+
 // y = alpha * x + y over n elements with strides incx, incy (netlib: a negative increment walks
 // the vector backwards from its last element; the pointers address the first stored element).
 struct AxpyProblem {

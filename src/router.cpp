@@ -285,17 +285,28 @@ bool skinny_fits(const Problem& p, int64_t tile) {
 bool skinny_16_pays(const Problem& p, const DeviceCaps&) { return skinny_fits(p, 16); }
 bool skinny_32_pays(const Problem& p, const DeviceCaps&) { return skinny_fits(p, 32); }
 // A row's interior with the thin remainders of m and n on gemm_skinny (the _peeled_ rows,
-// src/gemm_peel.h), where the row's own rule holds and gemm_peel::pays(): the interior takes two
-// rounds of the SMs or more and a tenth fewer than the whole C, with k of 512 or more. Measured
-// (H100, each peeled row forced against its interior row in one run,
+// src/gemm_peel.h), where the row's own rule holds and peeling_pays(): the interior takes two
+// rounds of the SMs (tiles / SMs, rounded up) or more and a tenth fewer than the whole C, with k of
+// 512 or more. Measured (H100, each peeled row forced against its interior row in one run,
 // docs/bench/h100-2026-11-27-sweep-peel-forced-*.md), TFLOP/s: fp32 2049^3 41.2-42.2 against
 // 37.5-37.7, 4097^3 NN / TN / NT / TT 52.3 / 51.9 / 50.7 / 48.3 against 45.8 / 47.5 / 43.2 / 43.6;
 // fp64 2049^3 44.5 against 35.1, 4097^3 53.0 against 50.1; complex fp64 1025^3 39.3 against 32.1,
-// 2049^3 49.8 against 47.6. Lost: fp32 1025^3 (one round peeled) 17.3-17.6 against 19.1-19.6,
-// fp64 4097^2 x 64 9.3 against 11.8.
+// 2049^3 49.8 against 47.6. Lost: fp32 1025^3 17.3-17.6 against 19.1-19.6 (one round peeled: the
+// interior's blocks and the remainders' compete for it), fp64 4097^2 x 64 9.3 against 11.8 (with k
+// = 64 the remainders cost more than the round they save).
+constexpr int64_t kMinPeeledK = 512;
+bool peeling_pays(const Problem& p, const DeviceCaps& caps, int64_t bm, int64_t bn) {
+  const gemm_peel::Split s = gemm_peel::split_of(p, bm, bn);
+  if (p.k < kMinPeeledK || (s.m_in == p.m && s.n_in == p.n)) return false;
+  auto rounds = [&](int64_t m, int64_t n) {
+    return (tiles(m, bm) * tiles(n, bn) + caps.num_sms - 1) / caps.num_sms;
+  };
+  const int64_t interior = rounds(s.m_in, s.n_in);
+  return interior >= 2 && 10 * interior <= 9 * rounds(p.m, p.n);
+}
 template <bool (*kRule)(const Problem&, const DeviceCaps&), int kBm, int kBn>
 bool peeled(const Problem& p, const DeviceCaps& caps) {
-  return kRule(p, caps) && gemm_peel::pays(p, caps, kBm, kBn);
+  return kRule(p, caps) && peeling_pays(p, caps, kBm, kBn);
 }
 // TF32 pays once the 128x128 tensor-core tiles fill the SMs (tile-starved at 1024^3).
 bool large_tf32(const Problem& p, const DeviceCaps& caps) {
