@@ -13,11 +13,11 @@
 // zero-padded past m; one of at most a vector's rows runs with one-vector tiles of the narrowest
 // vector that holds it (down to 16 bytes), read in place where it fills that vector exactly and A
 // is not transposed, else packed, zero-padded. op(B) in panels of kNr columns, read in place; the
-// last, narrower panel is packed (k rows of kNr elements, zero-padded past n). Each block of op(A)
-// is multiplied by every panel of op(B), so op(A) is read once. The microkernel holds a kMr x kNr
-// tile of C in vector registers and, per step of k, loads kMr/lanes vectors of A and broadcasts
-// kNr elements of B (an outer product of fused multiply-adds). Full tiles update C with vector
-// loads and stores, edge rows element by element.
+// last n % kNr columns in panels of 4, 2 and 1 columns, read in place too (tiles that narrow).
+// Each block of op(A) is multiplied by every panel of op(B), so op(A) is read once. The
+// microkernel holds a kMr x kNr tile of C in vector registers and, per step of k, loads kMr/lanes
+// vectors of A and broadcasts kNr elements of B (an outer product of fused multiply-adds). Full
+// tiles update C with vector loads and stores, edge rows element by element.
 //
 // Complex data runs as one real problem of twice the rows and twice the k (the "1m" method): op(A)
 // as a real 2m x 2k matrix whose columns 2l and 2l + 1 hold column l's (re, im) and (-im, re)

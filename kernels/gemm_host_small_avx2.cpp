@@ -12,10 +12,10 @@ template <class T>
 constexpr int kAvx2Lanes = 32 / int(sizeof(T));
 
 int64_t avx2_workspace_elements(const Args<float>& g) {
-  return workspace_elements<kAvx2Lanes<float> * kAvx2Vecs, kAvx2Nr>(g);
+  return workspace_elements<kAvx2Lanes<float> * kAvx2Vecs>(g);
 }
 int64_t avx2_workspace_elements(const Args<double>& g) {
-  return workspace_elements<kAvx2Lanes<double> * kAvx2Vecs, kAvx2Nr>(g);
+  return workspace_elements<kAvx2Lanes<double> * kAvx2Vecs>(g);
 }
 
 void gemm_avx2(const Args<float>& g, float* work) {

@@ -12,10 +12,10 @@ template <class T>
 constexpr int kAvx512Lanes = 64 / int(sizeof(T));
 
 int64_t avx512_workspace_elements(const Args<float>& g) {
-  return workspace_elements<kAvx512Lanes<float> * kAvx512Vecs, kAvx512Nr>(g);
+  return workspace_elements<kAvx512Lanes<float> * kAvx512Vecs>(g);
 }
 int64_t avx512_workspace_elements(const Args<double>& g) {
-  return workspace_elements<kAvx512Lanes<double> * kAvx512Vecs, kAvx512Nr>(g);
+  return workspace_elements<kAvx512Lanes<double> * kAvx512Vecs>(g);
 }
 
 void gemm_avx512(const Args<float>& g, float* work) {

@@ -41,11 +41,11 @@ int64_t a_columns(const Args<T>& g) {
   return g.pairs ? g.k / 2 : g.k;
 }
 
-// Elements of workspace a variant with kMr x kNr tiles needs for `g`: op(A)'s full blocks of kMr
-// rows (used when A is transposed), its last partial block, one kNr-column panel of op(B).
-template <int kMr, int kNr, class T>
+// Elements of workspace a variant with kMr-row tiles needs for `g`: op(A)'s full blocks of kMr
+// rows (used when A is transposed), its last partial block.
+template <int kMr, class T>
 int64_t workspace_elements(const Args<T>& g) {
-  return (g.m / kMr + 1) * kMr * a_columns(g) + kNr * g.k;
+  return (g.m / kMr + 1) * kMr * a_columns(g);
 }
 
 // kLanes elements of T in one vector register (GCC drops vector_size on an alias template, so the
@@ -88,20 +88,6 @@ void pack_a(const Args<T>& g, int64_t i0, T* out) {
   // op(A) = A^T: row i of op(A) is column i of A, contiguous in k.
   for (int64_t i = 0; i < rows; ++i) {
     for (int64_t p = 0; p < g.k; ++p) out[p * kMr + i] = g.a[(i0 + i) * g.lda + p];
-  }
-}
-
-// Columns [j0, j0 + kNr) of op(B) as k rows of kNr elements, zero past column n (for the last
-// panel, when n is not a multiple of kNr; full panels are read in place).
-template <int kNr, class T>
-void pack_b(const Args<T>& g, int64_t j0, T* out) {
-  const int64_t cols = g.n - j0;
-  for (int64_t p = 0; p < g.k; ++p) {
-    for (int64_t j = 0; j < kNr; ++j) {
-      out[p * kNr + j] = j >= cols   ? T(0)
-                         : g.trans_b ? g.b[j0 + j + p * g.ldb]
-                                     : g.b[p + (j0 + j) * g.ldb];
-    }
   }
 }
 
@@ -212,23 +198,51 @@ void tile(const Args<T>& g, int64_t i0, int64_t j0, const T* a, int64_t a_step, 
   update_c<kLanes, kVecs, kNr, kPairs>(g, i0, j0, acc);
 }
 
+// Every panel of op(B), read in place: tile_at(width, j0, b, row_stride, col_stride) for kNr
+// columns at a time, then the last n % kNr columns in panels of 4, 2 and 1. (Packed into one panel
+// of kNr columns, zero past n, the last took longer to pack than to multiply at 4^3, and its FMAs
+// on the zero columns as long as on the others.)
+template <int kNr, class T, class TileAt>
+[[gnu::always_inline]] inline void each_panel(const Args<T>& g, TileAt&& tile_at) {
+  auto at = [&](auto width, int64_t j0) {
+    if (g.trans_b) {
+      tile_at(width, j0, g.b + j0, g.ldb, int64_t(1));
+    } else {
+      tile_at(width, j0, g.b + j0 * g.ldb, int64_t(1), g.ldb);
+    }
+  };
+  static_assert(kNr <= 8, "a remainder (below kNr) is at most one tile each of 4, 2 and 1 columns");
+  int64_t j0 = 0;
+  for (; j0 + kNr <= g.n; j0 += kNr) at(std::integral_constant<int, kNr>{}, j0);
+  if (g.n - j0 >= 4) {
+    at(std::integral_constant<int, 4>{}, j0);
+    j0 += 4;
+  }
+  if (g.n - j0 >= 2) {
+    at(std::integral_constant<int, 2>{}, j0);
+    j0 += 2;
+  }
+  if (g.n - j0 >= 1) at(std::integral_constant<int, 1>{}, j0);
+}
+
 // The last block of op(A), rows [i0, m), at most kLanes of them, against every panel: one-vector
 // tiles of the narrowest vector (down to 16 bytes) that holds the rows, so that no FMA is wasted
 // on more padding than a vector's width; A's own rows where they fill it exactly and A is not
 // transposed, else packed into `work`, zero-padded.
-template <int kLanes, int kNr, bool kPairs, class T, class EachPanel>
-void narrow_block(const Args<T>& g, int64_t i0, T* work, EachPanel&& each_panel) {
+template <int kLanes, int kNr, bool kPairs, class T>
+void narrow_block(const Args<T>& g, int64_t i0, T* work) {
   if constexpr (kLanes / 2 * sizeof(T) >= 16) {
-    if (g.m - i0 <= kLanes / 2)
-      return narrow_block<kLanes / 2, kNr, kPairs>(g, i0, work, each_panel);
+    if (g.m - i0 <= kLanes / 2) return narrow_block<kLanes / 2, kNr, kPairs>(g, i0, work);
   }
   const bool in_place = g.m - i0 == kLanes && !g.trans_a;
   if (!in_place) pack_a<kLanes>(g, i0, work);
   const T* a = in_place ? g.a + i0 : work;
   const int64_t a_step = in_place ? g.lda : kLanes;
-  each_panel([&](int64_t j0, const T* b, int64_t row_stride, int64_t col_stride) {
-    tile<kLanes, 1, kNr, kPairs>(g, i0, j0, a, a_step, b, row_stride, col_stride);
-  });
+  each_panel<kNr>(g,
+                  [&](auto width, int64_t j0, const T* b, int64_t row_stride, int64_t col_stride) {
+                    tile<kLanes, 1, decltype(width)::value, kPairs>(g, i0, j0, a, a_step, b,
+                                                                    row_stride, col_stride);
+                  });
 }
 
 template <int kLanes, int kVecs, int kNr, bool kPairs, class T>
@@ -240,39 +254,28 @@ void gemm_blocks(const Args<T>& g, T* work) {
   // runs in narrow_block().
   T* a_full = work;
   T* a_tail = work + full * kMr * cols;
-  T* b_panel = a_tail + kMr * cols;
   if (g.trans_a) {
     for (int64_t ib = 0; ib < full; ++ib) pack_a<kMr>(g, ib * kMr, a_full + ib * kMr * cols);
   }
   if (tail > kLanes) pack_a<kMr>(g, full * kMr, a_tail);
-  // The last, narrower panel of op(B) packed once, with zero columns; full panels read in place.
-  const int64_t n_full = g.n / kNr * kNr;
-  if (n_full < g.n) pack_b<kNr>(g, n_full, b_panel);
   // Each block of op(A) (in L1) against every panel of op(B) (from L2): op(A) is read once.
-  auto each_panel = [&](auto&& tile_at) {
-    for (int64_t j0 = 0; j0 < g.n; j0 += kNr) {
-      if (j0 == n_full) {
-        tile_at(j0, b_panel, int64_t(kNr), int64_t(1));
-      } else if (g.trans_b) {
-        tile_at(j0, g.b + j0, g.ldb, int64_t(1));
-      } else {
-        tile_at(j0, g.b + j0 * g.ldb, int64_t(1), g.ldb);
-      }
-    }
-  };
   for (int64_t ib = 0; ib < full; ++ib) {
     const T* a = g.trans_a ? a_full + ib * kMr * cols : g.a + ib * kMr;
     const int64_t a_step = g.trans_a ? kMr : g.lda;
-    each_panel([&](int64_t j0, const T* b, int64_t row_stride, int64_t col_stride) {
-      tile<kLanes, kVecs, kNr, kPairs>(g, ib * kMr, j0, a, a_step, b, row_stride, col_stride);
-    });
+    each_panel<kNr>(
+        g, [&](auto width, int64_t j0, const T* b, int64_t row_stride, int64_t col_stride) {
+          tile<kLanes, kVecs, decltype(width)::value, kPairs>(g, ib * kMr, j0, a, a_step, b,
+                                                              row_stride, col_stride);
+        });
   }
   if (tail > kLanes) {
-    each_panel([&](int64_t j0, const T* b, int64_t row_stride, int64_t col_stride) {
-      tile<kLanes, kVecs, kNr, kPairs>(g, full * kMr, j0, a_tail, kMr, b, row_stride, col_stride);
-    });
+    each_panel<kNr>(
+        g, [&](auto width, int64_t j0, const T* b, int64_t row_stride, int64_t col_stride) {
+          tile<kLanes, kVecs, decltype(width)::value, kPairs>(g, full * kMr, j0, a_tail, kMr, b,
+                                                              row_stride, col_stride);
+        });
   } else if (tail > 0) {
-    narrow_block<kLanes, kNr, kPairs>(g, full * kMr, a_tail, each_panel);
+    narrow_block<kLanes, kNr, kPairs>(g, full * kMr, a_tail);
   }
 }
 
