@@ -334,9 +334,10 @@ namespace {
 // host-data GEMM asks) reads its slot with one atomic load.
 std::atomic<const Rates*> rate_slots[kDataTypeCount * 2];
 
-std::atomic<const Rates*>& slot_of(const Problem& p) {
-  return rate_slots[int(p.type) * 2 + (p.allow_tf32 ? 1 : 0)];
+std::atomic<const Rates*>& slot_of(DataType type, bool allow_tf32) {
+  return rate_slots[int(type) * 2 + (allow_tf32 ? 1 : 0)];
 }
+std::atomic<const Rates*>& slot_of(const Problem& p) { return slot_of(p.type, p.allow_tf32); }
 
 // measured_cpu_rates()' slots, one per data type.
 std::atomic<const Rates*> cpu_rate_slots[kDataTypeCount];
@@ -347,9 +348,9 @@ const Rates* rates_if_measured(const Problem& p) {
   return slot_of(p).load(std::memory_order_acquire);
 }
 
-const Rates* any_rates_if_measured(const Problem& p) {
-  if (const Rates* r = rates_if_measured(p)) return r;
-  return cpu_rate_slots[int(p.type)].load(std::memory_order_acquire);
+const Rates* any_rates_if_measured(DataType type, bool allow_tf32) {
+  if (const Rates* r = slot_of(type, allow_tf32).load(std::memory_order_acquire)) return r;
+  return cpu_rate_slots[int(type)].load(std::memory_order_acquire);
 }
 
 const Rates* measured_rates(const Problem& p, Device& device) {

@@ -23,8 +23,9 @@ class Device;
 const Rates* measured_rates(const Problem& p, Device& device);
 // The same once measured (one atomic load, nothing made current), else nullptr.
 const Rates* rates_if_measured(const Problem& p);
-// Those, else measured_cpu_rates()' once measured, else nullptr (at most two atomic loads).
-const Rates* any_rates_if_measured(const Problem& p);
+// Those of `type` (and TF32 choice, as Problem::allow_tf32), else measured_cpu_rates()' once
+// measured, else nullptr (at most two atomic loads).
+const Rates* any_rates_if_measured(DataType type, bool allow_tf32);
 // The points of p's Level-3 routine and type (src/router.h Level3Points), measured on the first
 // host call of that routine and type that needs them: the CPU BLAS routine, the plan on the host
 // (src/host_plans.h, its GEMMs routed by `rates`, those of p's type, kept in the points) and, with

@@ -2,10 +2,12 @@
 // one path, fall back to the CPU on any GPU failure, record the call. gemm() (src/gemm.cpp) and
 // level3() (src/level3.cpp) run it with a policy type that supplies what differs between them:
 //
-//   const char* run_small_host_call(Reason* why)
+//   static const char* run_small_host_call(const Problem& call, Reason* why)
 //                                      runs a small host call whose route needs no classification
 //                                      or costing (GEMM: src/router.h small_call_rule()) and
-//                                      returns what ran, with *why; nullptr where it does not apply
+//                                      returns what ran, with *why; nullptr where it does not
+//                                      apply. It reads the caller's Problem: the policy (which may
+//                                      copy it) is made, from the call, only for the other calls
 //   Problem problem                    the call (src/problem.h): what
 //                                      operands_of() describes and record_call() records
 //   Route route(const CallSite&)       prices the paths and routes (rates are measured on the
@@ -114,13 +116,14 @@ template <class Op>
 }
 
 template <class Op>
-void dispatch(Op& op, const char* routine) {
+void dispatch(const Problem& call, const char* routine) {
   // A small host call the measured rates settle alone.
   Reason small_why;
-  if (const char* ran = op.run_small_host_call(&small_why)) {
-    record_call(routine, op.problem, TILEBLAS_ROUTE_CPU, ran, std::move(small_why));
+  if (const char* ran = Op::run_small_host_call(call, &small_why)) {
+    record_call(routine, call, TILEBLAS_ROUTE_CPU, ran, std::move(small_why));
     return;
   }
+  Op op{call};
   dispatch_classified(op, routine);
 }
 

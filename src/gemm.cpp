@@ -61,45 +61,42 @@ struct GemmDispatch {
 
   // A host call within the measured rates' small_call_rule(): run on its CPU path, its operands
   // classified by address alone (heap and stack are host memory) and no cost computed. This comes
-  // before every other step of the dispatch, as most host calls are small. Returns what ran and
-  // sets *why; nullptr (nothing run) where the call does not qualify.
-  const char* run_small_host_call(Reason* why) {
-    const Problem& p = problem;
-    if (config().mode != Mode::kAuto || !p.multiplies()) return nullptr;
-    const Rates* measured = any_rates_if_measured(p);
+  // before every other step of the dispatch, as most host calls are small, and reads the caller's
+  // Problem: the policy's copy is made only past it. Returns what ran and sets *why; nullptr
+  // (nothing run) where the call does not qualify.
+  static const char* run_small_host_call(const Problem& p, Reason* why) {
+    const Config& cfg = config();
+    if (cfg.mode != Mode::kAuto || !p.multiplies()) return nullptr;
+    const Rates* measured =
+        any_rates_if_measured(p.type, p.type == DataType::kF32 && cfg.allow_tf32);
     const double flops = p.flops();
     if (!measured || !(flops <= measured->small_calls.flops())) return nullptr;
     if (!all_in_host_only_range({p.a, p.b, p.c})) return nullptr;
+    const std::optional<CpuPath> path = small_call_path(p, *measured, flops);
+    if (!path) return nullptr;
     // Rates measured without a GPU say so; a device lost since (a fork, a CUDA error) changes no
     // small call's route.
-    const std::string* no_device_why =
-        std::isinf(measured->gpu_overhead_s) ? &Device::unavailable_reason() : nullptr;
-    std::optional<GemmRoute> r = small_call_route(*measured, no_device_why, flops);
-    if (!r) return nullptr;
-    *why = std::move(r->reason);
-    if (r->cpu_path == CpuPath::kHostKernel) return run_host_kernel();
+    *why = small_call_reason(
+        *path, std::isinf(measured->gpu_overhead_s) ? &Device::unavailable_reason() : nullptr);
+    if (*path == CpuPath::kHostKernel) return run_host_kernel(p);
     on_cpu_blas(p, flops);
-    return cpu_blas_label();
+    return cpu_blas_label(p);
   }
 
-  // The route of p within the rates' small_call_rule() (the CPU path route_gemm() would pick,
+  // The CPU path of p within the rates' small_call_rule() (the one route_gemm() would pick,
   // without costing the GPU; between points of different paths, the CPU side's prediction), or
   // none where p is outside it or the host kernel, picked, does not support it.
-  std::optional<GemmRoute> small_call_route(const Rates& r, const std::string* no_device_why,
-                                            double flops) const {
+  static std::optional<CpuPath> small_call_path(const Problem& p, const Rates& r, double flops) {
     const SmallCallRule& rule = r.small_calls;
     if (!(flops <= rule.flops())) return std::nullopt;
     std::optional<CpuPath> path = rule.path_of(flops);
-    if (!path) path = route_gemm_on_cpu(problem, r).cpu_path;
+    if (!path) path = route_gemm_on_cpu(p, r).cpu_path;
     if (*path == CpuPath::kHostTeam ||
         (*path == CpuPath::kHostKernel &&
-         !gemm_host_small::supports(problem, gemm_host_small::best_isa()))) {
+         !gemm_host_small::supports(p, gemm_host_small::best_isa()))) {
       return std::nullopt;
     }
-    GemmRoute route;
-    route.cpu_path = *path;
-    route.reason = small_call_reason(*path, no_device_why);
-    return route;
+    return path;
   }
 
   GemmRoute route(const CallSite& site) {
@@ -118,19 +115,21 @@ struct GemmDispatch {
       }
     }
     if (rates) {
-      if (std::optional<GemmRoute> r =
-              small_call_route(*rates, site.device ? nullptr : &site.no_device_why, p.flops())) {
-        return std::move(*r);
+      if (const std::optional<CpuPath> path = small_call_path(p, *rates, p.flops())) {
+        GemmRoute r;
+        r.cpu_path = *path;
+        r.reason = small_call_reason(*path, site.device ? nullptr : &site.no_device_why);
+        return r;
       }
     }
     return route_gemm(p, site.where, config(), site.caps(), site.no_device_why, rates);
   }
 
   // Our host kernel on the calling thread; returns its name.
-  const char* run_host_kernel() {
+  static const char* run_host_kernel(const Problem& p) {
     const gemm_host_small::Isa isa = gemm_host_small::best_isa();
-    gemm_host_small::run(problem, isa);
-    return gemm_host_small::name_of(isa, problem.type);
+    gemm_host_small::run(p, isa);
+    return gemm_host_small::name_of(isa, p.type);
   }
 
   const char* run_own_cpu_path(GemmRoute& route, const CallSite& site) {
@@ -149,7 +148,7 @@ struct GemmDispatch {
           route_gemm(problem, site.where, config(), site.caps(), site.no_device_why, &without_team);
     }
     if (route.side == TILEBLAS_ROUTE_CPU && route.cpu_path == CpuPath::kHostKernel) {
-      return run_host_kernel();
+      return run_host_kernel(problem);
     }
     return nullptr;
   }
@@ -181,7 +180,10 @@ struct GemmDispatch {
     cpu_blas::note_call(flops);
   }
   static void on_cpu_blas(const Problem& p) { on_cpu_blas(p, p.flops()); }
-  const char* cpu_blas_label() const { return cpu_gemm_label(problem, CpuGemmPath::kCpuBlas); }
+  static const char* cpu_blas_label(const Problem& p) {
+    return cpu_gemm_label(p, CpuGemmPath::kCpuBlas);
+  }
+  const char* cpu_blas_label() const { return cpu_blas_label(problem); }
 };
 
 }  // namespace
@@ -195,9 +197,6 @@ void gemm_on_cpu_path(const Problem& call, const Rates& rates) {
   if (!op.run_own_cpu_path(route, site)) GemmDispatch::on_cpu_blas(op.problem);
 }
 
-void gemm(const Problem& call, const char* routine) {
-  GemmDispatch op(call);
-  dispatch(op, routine);
-}
+void gemm(const Problem& call, const char* routine) { dispatch<GemmDispatch>(call, routine); }
 
 }  // namespace tileblas

@@ -87,7 +87,7 @@ struct Level3Dispatch {
   // A host call within the routine's measured points' small calls (level3_small_call_path()), with
   // its operands in the brk heap or on the stack: its path at once, as route() would route it,
   // without classifying the operands.
-  const char* run_small_host_call(Reason* why) const {
+  static const char* run_small_host_call(const Problem& problem, Reason* why) {
     if (config().mode != Mode::kAuto) return nullptr;
     const Level3Points* pts = level3_points_if_measured(problem);
     if (!pts) return nullptr;
@@ -102,7 +102,7 @@ struct Level3Dispatch {
     }
     on_cpu_blas(problem, problem.flops());
     *why = "host data, measured for this routine: the CPU BLAS at this size";
-    return cpu_blas_label();
+    return cpu_blas_label(problem);
   }
 
   Level3Route route(const CallSite& site) {
@@ -174,7 +174,7 @@ struct Level3Dispatch {
   static void on_cpu_blas(const Problem& p) { on_cpu_blas(p, p.flops()); }
   // The CPU BLAS routine of the call's name and type, for the verbose line ("cpu_blas ztrsm_"):
   // made once per (routine, type), kept for the process (record_call() keeps the pointer).
-  const char* cpu_blas_label() const {
+  static const char* cpu_blas_label(const Problem& p) {
     static const std::vector<std::string> labels = [] {
       std::vector<std::string> l;
       for (int r = 0; r < cpu_blas::kRoutineCount; ++r) {
@@ -182,15 +182,13 @@ struct Level3Dispatch {
       }
       return l;
     }();
-    return labels[size_t(cpu_blas::routine_of(problem.op, problem.type))].c_str();
+    return labels[size_t(cpu_blas::routine_of(p.op, p.type))].c_str();
   }
+  const char* cpu_blas_label() const { return cpu_blas_label(problem); }
 };
 
 }  // namespace
 
-void level3(const Problem& p, const char* routine) {
-  Level3Dispatch op{p};
-  dispatch(op, routine);
-}
+void level3(const Problem& p, const char* routine) { dispatch<Level3Dispatch>(p, routine); }
 
 }  // namespace tileblas
