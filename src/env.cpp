@@ -87,21 +87,10 @@ Config parse_config(const char* const* env) {
   return c;
 }
 
-namespace {
-
-// Out of line: inlined into config(), the one-time parse made every call save and restore six
-// registers (config() runs several times on every BLAS call).
-[[gnu::cold, gnu::noinline]] Config read_config() {
+Config read_config() {
   Config parsed = parse_config(environ);
   for (const std::string& p : parsed.problems) std::fprintf(stderr, "tileblas: %s\n", p.c_str());
   return parsed;
-}
-
-}  // namespace
-
-const Config& config() {
-  static const Config c = read_config();
-  return c;
 }
 
 const char* name_of(Mode mode) {

@@ -23,9 +23,18 @@ struct Config {
 // Parses an environment (a list of "NAME=value" strings); pure, for tests.
 Config parse_config(const char* const* environ_list);
 
+// The environment parsed, its problems printed to stderr: config()'s first use only. Out of line
+// and cold: inlined into config(), the one-time parse made every call save and restore six
+// registers (config() runs several times on every BLAS call).
+[[gnu::cold, gnu::noinline]] Config read_config();
+
 // The process's configuration, parsed from the environment on first use (thread-safe). Problems
-// are printed once to stderr.
-const Config& config();
+// are printed once to stderr. Inline: every BLAS call asks for it, and a call cost more than the
+// initialization's check.
+inline const Config& config() {
+  static const Config c = read_config();
+  return c;
+}
 
 const char* name_of(Mode mode);
 
