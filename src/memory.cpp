@@ -184,14 +184,17 @@ const AddressRange& this_thread_stack() {
 }
 
 // The brk heap and the calling thread's stack as they are now: host memory nothing else can map.
+// The stack's range (a thread-local lookup) is read only for an address outside the heap.
 struct HostOnlyRanges {
   uintptr_t heap = heap_start();
   uintptr_t brk = heap != 0 ? reinterpret_cast<uintptr_t>(sbrk(0)) : 0;  // sbrk(0) is a call
-  const AddressRange& stack = this_thread_stack();
+  const AddressRange* stack = nullptr;
 
-  bool contain(const void* p) const {
+  bool contain(const void* p) {
     const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    return (a >= heap && a < brk) || (a >= stack.lo && a < stack.hi);
+    if (a >= heap && a < brk) return true;
+    if (!stack) stack = &this_thread_stack();
+    return a >= stack->lo && a < stack->hi;
   }
 };
 
@@ -200,7 +203,7 @@ struct HostOnlyRanges {
 bool in_host_only_range(const void* p) { return HostOnlyRanges{}.contain(p); }
 
 bool all_in_host_only_range(std::initializer_list<const void*> operands) {
-  const HostOnlyRanges ranges;  // once for all the operands
+  HostOnlyRanges ranges;  // once for all the operands
   for (const void* p : operands) {
     if (p && !ranges.contain(p)) return false;
   }
