@@ -41,22 +41,6 @@ std::string entry_label(NameSet s, const char* routine, bool cblas) {
   return cblas ? cpu_blas::cblas_name(s, routine) : cpu_blas::fortran_name(s, routine);
 }
 
-bool parse_trans(char c, DataType type, Op* op) {
-  if (lsame(c, 'N')) {
-    *op = Op::kNoTrans;
-    return true;
-  }
-  if (lsame(c, 'T')) {
-    *op = Op::kTrans;
-    return true;
-  }
-  if (lsame(c, 'C')) {
-    *op = is_complex(type) ? Op::kConjTrans : Op::kTrans;
-    return true;
-  }
-  return false;
-}
-
 int check_gemm_args(bool openblas, char transa, char transb, int64_t m, int64_t n, int64_t k,
                     int64_t lda, int64_t ldb, int64_t ldc) {
   // Only whether A and B are transposed matters here: 'C' is 'T', OpenBLAS's 'R' is 'N'.

@@ -95,8 +95,22 @@ inline bool lsame(char a, char b) {  // inline: a Level-3 call's argument checks
 }
 
 // 'N'/'n' -> kNoTrans; 'T' -> kTrans; 'C' -> kConjTrans for complex data, kTrans for real data
-// (either case). False if none of these.
-bool parse_trans(char c, DataType type, Op* op);
+// (either case). False if none of these. Inline: every GEMM call makes two.
+inline bool parse_trans(char c, DataType type, Op* op) {
+  if (lsame(c, 'N')) {
+    *op = Op::kNoTrans;
+    return true;
+  }
+  if (lsame(c, 'T')) {
+    *op = Op::kTrans;
+    return true;
+  }
+  if (lsame(c, 'C')) {
+    *op = is_complex(type) ? Op::kConjTrans : Op::kTrans;
+    return true;
+  }
+  return false;
+}
 
 // Where a GEMM-like call came from: its name set, xerbla's name for it, the reference CBLAS's.
 struct GemmSite {
