@@ -14,10 +14,13 @@ namespace tileblas::splitk {
 namespace {
 
 constexpr int kReduceThreads = 256;
-// Partial loads in flight per thread. Few output elements over many slices (sgemm 128x128x65536:
-// 16,384 threads, ~200 slices) make the reduce latency-bound; 32 instead of 8 gained 1 % there
-// (the same sums in the same order).
-constexpr int kReduceUnroll = 32;
+// Partial loads a thread issues at once: the slices are read in groups of this many, every load
+// of a group issued before the first add (the last group's loads past the slices are predicated
+// off and add zero). Few output elements over many slices (sgemm 128x128x65536: 16,384 threads,
+// ~200 slices) or few slices (gemm_skinny 16x4096x4096: 16) make the reduce latency-bound; a
+// loop unrolled by 32 ran a count of slices below 32 one load at a time (16 slices of 16 x 4096:
+// 9.5 us, 5.0 us in groups; H100, docs/bench/h100-2026-11-27-splitk-reduce-ncu.txt).
+constexpr int kReduceGroup = 16;
 // Grid: one thread per element of C, at most this many blocks per SM (a grid-stride loop does the
 // rest).
 constexpr int kReduceBlocksPerSm = 16;
@@ -61,8 +64,14 @@ __global__ void __launch_bounds__(kReduceThreads)
     if constexpr (!kComplex) {
       const Real* src = a.partial + at;
       Real sum = 0;
-#pragma unroll kReduceUnroll
-      for (int s = 0; s < a.slices; ++s) sum += src[int64_t(s) * slice_stride];
+      for (int s0 = 0; s0 < a.slices; s0 += kReduceGroup) {
+        Real x[kReduceGroup];
+#pragma unroll
+        for (int j = 0; j < kReduceGroup; ++j)
+          x[j] = s0 + j < a.slices ? src[int64_t(s0 + j) * slice_stride] : Real(0);
+#pragma unroll
+        for (int j = 0; j < kReduceGroup; ++j) sum += x[j];
+      }
       Out* dst = a.c + row + col * a.ldc;
       Real v = a.alpha_re * sum;
       if (!a.beta_zero) v = fma(a.beta_re, static_cast<Real>(*dst), v);
@@ -71,11 +80,16 @@ __global__ void __launch_bounds__(kReduceThreads)
       using Vec = typename Pair<Real>::type;
       const Vec* src = reinterpret_cast<const Vec*>(a.partial) + at;
       Real xr = 0, xi = 0;
-#pragma unroll kReduceUnroll
-      for (int s = 0; s < a.slices; ++s) {
-        const Vec x = src[int64_t(s) * slice_stride];
-        xr += x.x;
-        xi += x.y;
+      for (int s0 = 0; s0 < a.slices; s0 += kReduceGroup) {
+        Vec x[kReduceGroup];
+#pragma unroll
+        for (int j = 0; j < kReduceGroup; ++j)
+          x[j] = s0 + j < a.slices ? src[int64_t(s0 + j) * slice_stride] : Vec{0, 0};
+#pragma unroll
+        for (int j = 0; j < kReduceGroup; ++j) {
+          xr += x[j].x;
+          xi += x[j].y;
+        }
       }
       Out* dst = a.c + 2 * (row + col * a.ldc);
       Real re = fma(a.alpha_re, xr, -a.alpha_im * xi);
