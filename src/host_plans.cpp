@@ -227,6 +227,10 @@ class HostBackend final : public Level3Backend {
   }
   cudaError_t tri_block(const TriBlockProblem& p) override {
     const int64_t multiply_adds = p.order * p.order / 2 * p.count * (is_complex(p.type) ? 4 : 1);
+    if (multiply_adds < 2 * kTeamPartMultiplyAdds) {  // one part: on_team() would run it here
+      host_tri_block(p);
+      return cudaSuccess;
+    }
     on_team(p, p.count, multiply_adds / kTeamPartMultiplyAdds, tri_block_part,
             tri_block_host::lanes(p.type), multiply_adds >= kTeamWakeMultiplyAdds);
     return cudaSuccess;
