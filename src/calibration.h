@@ -9,6 +9,7 @@
 // routed: that routine at four sizes on each of its paths.
 #pragma once
 
+#include "env.h"
 #include "problem.h"
 #include "router.h"
 
@@ -26,6 +27,11 @@ const Rates* rates_if_measured(const Problem& p);
 // Those of `type` (and TF32 choice, as Problem::allow_tf32), else measured_cpu_rates()' once
 // measured, else nullptr (at most two atomic loads).
 const Rates* any_rates_if_measured(DataType type, bool allow_tf32);
+// GEMM's TF32 choice for a call of `type` (its Problem::allow_tf32, which keys its rates): fp32
+// where the user opted in.
+inline bool gemm_allows_tf32(DataType type) {
+  return type == DataType::kF32 && config().allow_tf32;
+}
 // The points of p's Level-3 routine and type (src/router.h Level3Points), measured on the first
 // host call of that routine and type that needs them: the CPU BLAS routine, the plan on the host
 // (src/host_plans.h, its GEMMs routed by `rates`, those of p's type, kept in the points) and, with

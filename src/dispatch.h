@@ -27,7 +27,7 @@
 //                                      until then) to what the CPU must still compute and returns
 //                                      true, or returns false where the output cannot be computed
 //                                      again, having said so on stderr
-//   static void on_cpu_blas(const Problem&), const char* cpu_blas_label()
+//   static void on_cpu_blas(const Problem&), static const char* cpu_blas_label(const Problem&)
 //                                      the CPU BLAS routine on host pointers, and its name
 #pragma once
 
@@ -108,7 +108,7 @@ template <class Op>
     } else {
       Op::on_cpu_blas(rest);
     }
-    ran = op.cpu_blas_label();
+    ran = Op::cpu_blas_label(op.problem);
   }
 
   // Record.

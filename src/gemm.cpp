@@ -52,7 +52,7 @@ Reason small_call_reason(CpuPath path, const std::string* no_device_why) {
 // CPU BLAS: our host kernel and the host team.
 struct GemmDispatch {
   explicit GemmDispatch(const Problem& call) : problem(call) {
-    problem.allow_tf32 = call.type == DataType::kF32 && config().allow_tf32;
+    problem.allow_tf32 = gemm_allows_tf32(call.type);
   }
 
   Problem problem;
@@ -65,10 +65,8 @@ struct GemmDispatch {
   // Problem: the policy's copy is made only past it. Returns what ran and sets *why; nullptr
   // (nothing run) where the call does not qualify.
   static const char* run_small_host_call(const Problem& p, Reason* why) {
-    const Config& cfg = config();
-    if (cfg.mode != Mode::kAuto || !p.multiplies()) return nullptr;
-    const Rates* measured =
-        any_rates_if_measured(p.type, p.type == DataType::kF32 && cfg.allow_tf32);
+    if (config().mode != Mode::kAuto || !p.multiplies()) return nullptr;
+    const Rates* measured = any_rates_if_measured(p.type, gemm_allows_tf32(p.type));
     const double flops = p.flops();
     if (!measured || !(flops <= measured->small_calls.flops())) return nullptr;
     if (!all_in_host_only_range({p.a, p.b, p.c})) return nullptr;
@@ -183,7 +181,6 @@ struct GemmDispatch {
   static const char* cpu_blas_label(const Problem& p) {
     return cpu_gemm_label(p, CpuGemmPath::kCpuBlas);
   }
-  const char* cpu_blas_label() const { return cpu_blas_label(problem); }
 };
 
 }  // namespace

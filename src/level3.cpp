@@ -115,7 +115,7 @@ struct Level3Dispatch {
       // The GEMM rates of p's type (and TF32 choice, as gemm() keys them), and the routine's own
       // points where they cover p.
       Problem like = gemm_like(p);
-      like.allow_tf32 = p.type == DataType::kF32 && config().allow_tf32;
+      like.allow_tf32 = gemm_allows_tf32(p.type);
       const bool small = level3_points_cover(p);
       if (small) points = level3_points_if_measured(p);
       if (device) {
@@ -184,7 +184,6 @@ struct Level3Dispatch {
     }();
     return labels[size_t(cpu_blas::routine_of(p.op, p.type))].c_str();
   }
-  const char* cpu_blas_label() const { return cpu_blas_label(problem); }
 };
 
 }  // namespace
