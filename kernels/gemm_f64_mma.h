@@ -41,7 +41,7 @@
 //
 // Split-K rows (dgemm_splitk_*, zgemm_splitk_*): the same kernels over slices of k, one per
 // blockIdx.y; each slice's blocks write their unscaled partial tiles (alpha 1, beta 0) to a
-// workspace, and splitk::reduce (kernels/splitk.h) sums the slices in slice order and applies alpha
+// workspace, and splitk::reduce (kernels/splitk.h) sums the slices in a fixed order and applies alpha
 // and beta: deterministic, no atomics; beta == 0 never reads C there either. They take no triangle
 // of C (Problem::c_triangle): a slice writes its tiles whole.
 //

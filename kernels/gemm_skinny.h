@@ -23,8 +23,8 @@
 // No tensor cores, so no TF32.
 //
 // Split-K (kernels/splitk.h): grid (blocks of 256 columns, slices of k); each slice writes its
-// unscaled partial sums to a workspace, m x n column-major, and splitk::reduce sums the slices in
-// slice order and applies alpha and beta (deterministic, no atomics; beta == 0 never reads C). The
+// unscaled partial sums to a workspace, m x n column-major, and splitk::reduce sums the slices in a
+// fixed order and applies alpha and beta (deterministic, no atomics; beta == 0 never reads C). The
 // slice rule fills the SMs with two blocks each (one for 32 rows of fp64 or complex data), each
 // slice at least 32 k.
 //

@@ -39,7 +39,7 @@
 // into slices by splitk::slices_for (enough blocks to fill every SM with as many blocks as the
 // tile's register and shared memory budget lets run together, at least kMinTilesPerSlice k-steps
 // each); the blocks of slice blockIdx.y write their unscaled partial tiles to a workspace, and
-// splitk::reduce sums the slices in slice order and applies alpha and beta: deterministic, no
+// splitk::reduce sums the slices in a fixed order and applies alpha and beta: deterministic, no
 // atomics. Workspaces (split-K partials, packed operands) come from the device's default memory
 // pool, whose release threshold is raised to hold the largest one asked for (256 MiB to 2 GiB) so
 // that back-to-back calls reuse them.

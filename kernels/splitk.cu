@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "gemm_device_common.cuh"
 
@@ -14,15 +15,18 @@ namespace tileblas::splitk {
 namespace {
 
 constexpr int kReduceThreads = 256;
-// Partial loads a thread issues at once: the slices are read in groups of this many, every load
-// of a group issued before the first add (the last group's loads past the slices are predicated
-// off and add zero). Few output elements over many slices (sgemm 128x128x65536: 16,384 threads,
-// ~200 slices) or few slices (gemm_skinny 16x4096x4096: 16) make the reduce latency-bound; a
-// loop unrolled by 32 ran a count of slices below 32 one load at a time (16 slices of 16 x 4096:
-// 9.5 us, 5.0 us in groups; H100, docs/bench/h100-2026-11-27-splitk-reduce-ncu.txt).
+// Partial loads a thread issues at once: its slices are read in groups of this many, every load of
+// a group issued before the first add (the last group's loads past its slices are predicated off
+// and add zero). A loop unrolled by 32 ran a count of slices below 32 one load at a time (16 slices
+// of 16 x 4096: 9.5 us, 5.0 us in groups; H100, docs/bench/h100-2026-11-27-splitk-reduce-ncu.txt).
 constexpr int kReduceGroup = 16;
-// Grid: one thread per element of C, at most this many blocks per SM (a grid-stride loop does the
-// rest).
+// Threads that share an element's slices, at most: with more than kReduceGroup slices, each of up
+// to this many threads sums a run of them, so that one thread's loads are not several round trips
+// to memory one after another (fp16 128x128x65536, 128 slices of 16,384 elements: 12.1 us with
+// one thread an element, 6.7 us in 8 runs; H100,
+// docs/bench/h100-2026-11-27-splitk-reduce-runs-ncu.csv).
+constexpr int kMaxRuns = 8;
+// Grid: at most this many blocks per SM (a grid-stride loop does the rest).
 constexpr int kReduceBlocksPerSm = 16;
 
 template <class Real>
@@ -42,6 +46,7 @@ template <class Real, class Out>
 struct ReduceArgs {
   int64_t m, n;
   int slices;
+  int run;              // slices per run: run r sums slices [r * run, (r + 1) * run)
   const Real* partial;  // slices of m_pad x n elements (2 Reals each if complex)
   int64_t m_pad;
   Real alpha_re, alpha_im, beta_re, beta_im;
@@ -50,50 +55,76 @@ struct ReduceArgs {
   int64_t ldc;
 };
 
-// One thread per element of C (grid-stride): the slices' partials of the element summed in slice
-// order, then alpha and beta.
+// An element's partials (Real, or a (re, im) pair), added as one value.
+template <class Real, bool kComplex>
+struct Acc {
+  using Value = std::conditional_t<kComplex, typename Pair<Real>::type, Real>;
+  __device__ static Value zero() {
+    if constexpr (kComplex) {
+      return Value{0, 0};
+    } else {
+      return Real(0);
+    }
+  }
+  __device__ static void add(Value& sum, const Value& x) {
+    if constexpr (kComplex) {
+      sum.x += x.x;
+      sum.y += x.y;
+    } else {
+      sum += x;
+    }
+  }
+};
+
+// Block (blockDim.x elements, blockDim.y runs): thread (x, r) sums, in slice order, run r of the
+// slices of element x of the block's current elements (grid-stride); thread (x, 0) then adds the
+// runs' sums in run order and applies alpha and beta. The sum's order depends only on the slice
+// count and the run length, never on the schedule; with one run it is the slices' order.
 template <class Real, class Out, bool kComplex>
 __global__ void __launch_bounds__(kReduceThreads)
     splitk_reduce_kernel(const ReduceArgs<Real, Out> a) {
+  using A = Acc<Real, kComplex>;
+  using Value = typename A::Value;
+  __shared__ Value run_sums[kReduceThreads];
   const int64_t total = a.m * a.n;
   const int64_t slice_stride = a.m_pad * a.n;
-  for (int64_t e = blockIdx.x * int64_t(blockDim.x) + threadIdx.x; e < total;
-       e += int64_t(gridDim.x) * blockDim.x) {
-    const int64_t row = e % a.m, col = e / a.m;
-    const int64_t at = row + col * a.m_pad;
-    if constexpr (!kComplex) {
-      const Real* src = a.partial + at;
-      Real sum = 0;
-      for (int s0 = 0; s0 < a.slices; s0 += kReduceGroup) {
-        Real x[kReduceGroup];
+  const int r = threadIdx.y;
+  const int s_begin = r * a.run, s_end = min(a.slices, s_begin + a.run);
+  // The loop's trip count is the block's, so every thread reaches its barriers.
+  for (int64_t base = blockIdx.x * int64_t(blockDim.x); base < total;
+       base += int64_t(gridDim.x) * blockDim.x) {
+    const int64_t e = base + threadIdx.x;
+    const bool valid = e < total;
+    const int64_t row = valid ? e % a.m : 0, col = valid ? e / a.m : 0;
+    const Value* src = reinterpret_cast<const Value*>(a.partial) + row + col * a.m_pad;
+    Value sum = A::zero();
+    for (int s0 = s_begin; valid && s0 < s_end; s0 += kReduceGroup) {
+      Value x[kReduceGroup];
 #pragma unroll
-        for (int j = 0; j < kReduceGroup; ++j)
-          x[j] = s0 + j < a.slices ? src[int64_t(s0 + j) * slice_stride] : Real(0);
+      for (int j = 0; j < kReduceGroup; ++j)
+        x[j] = s0 + j < s_end ? src[int64_t(s0 + j) * slice_stride] : A::zero();
 #pragma unroll
-        for (int j = 0; j < kReduceGroup; ++j) sum += x[j];
+      for (int j = 0; j < kReduceGroup; ++j) A::add(sum, x[j]);
+    }
+    if (blockDim.y > 1) {
+      run_sums[r * blockDim.x + threadIdx.x] = sum;
+      __syncthreads();
+      if (r == 0) {
+        for (int i = 1; i < int(blockDim.y); ++i)
+          A::add(sum, run_sums[i * blockDim.x + threadIdx.x]);
       }
+      __syncthreads();
+    }
+    if (r != 0 || !valid) continue;
+    if constexpr (!kComplex) {
       Out* dst = a.c + row + col * a.ldc;
       Real v = a.alpha_re * sum;
       if (!a.beta_zero) v = fma(a.beta_re, static_cast<Real>(*dst), v);
       *dst = static_cast<Out>(v);
     } else {
-      using Vec = typename Pair<Real>::type;
-      const Vec* src = reinterpret_cast<const Vec*>(a.partial) + at;
-      Real xr = 0, xi = 0;
-      for (int s0 = 0; s0 < a.slices; s0 += kReduceGroup) {
-        Vec x[kReduceGroup];
-#pragma unroll
-        for (int j = 0; j < kReduceGroup; ++j)
-          x[j] = s0 + j < a.slices ? src[int64_t(s0 + j) * slice_stride] : Vec{0, 0};
-#pragma unroll
-        for (int j = 0; j < kReduceGroup; ++j) {
-          xr += x[j].x;
-          xi += x[j].y;
-        }
-      }
       Out* dst = a.c + 2 * (row + col * a.ldc);
-      Real re = fma(a.alpha_re, xr, -a.alpha_im * xi);
-      Real im = fma(a.alpha_re, xi, a.alpha_im * xr);
+      Real re = fma(a.alpha_re, sum.x, -a.alpha_im * sum.y);
+      Real im = fma(a.alpha_re, sum.y, a.alpha_im * sum.x);
       if (!a.beta_zero) {
         const Real cr = dst[0], ci = dst[1];
         re += fma(a.beta_re, cr, -a.beta_im * ci);
@@ -110,8 +141,12 @@ cudaError_t launch_reduce(int64_t m, int64_t n, int64_t slices, const void* part
                           Scalar alpha, Scalar beta, void* c, int64_t ldc, cudaStream_t stream) {
   int sms = 0;
   if (cudaError_t err = gemm_device::current_sm_count(&sms); err != cudaSuccess) return err;
+  // One run per kReduceGroup slices, in a power of two up to kMaxRuns; runs of equal length.
+  int runs = 1;
+  while (runs < kMaxRuns && int64_t(runs) * kReduceGroup < slices) runs *= 2;
   ReduceArgs<Real, Out> a;
   a.m = m, a.n = n, a.slices = int(slices);
+  a.run = int((slices + runs - 1) / runs);
   a.partial = static_cast<const Real*>(partial);
   a.m_pad = m_pad;
   a.alpha_re = Real(alpha.re), a.alpha_im = Real(kComplex ? alpha.im : 0.0);
@@ -119,9 +154,10 @@ cudaError_t launch_reduce(int64_t m, int64_t n, int64_t slices, const void* part
   a.beta_zero = a.beta_re == Real(0) && a.beta_im == Real(0);
   a.c = static_cast<Out*>(c);
   a.ldc = ldc;
-  const int64_t blocks = std::min<int64_t>((m * n + kReduceThreads - 1) / kReduceThreads,
-                                           int64_t(sms) * kReduceBlocksPerSm);
-  splitk_reduce_kernel<Real, Out, kComplex><<<unsigned(blocks), kReduceThreads, 0, stream>>>(a);
+  const dim3 block(kReduceThreads / runs, runs);
+  const int64_t blocks =
+      std::min<int64_t>((m * n + block.x - 1) / block.x, int64_t(sms) * kReduceBlocksPerSm);
+  splitk_reduce_kernel<Real, Out, kComplex><<<unsigned(blocks), block, 0, stream>>>(a);
   return cudaGetLastError();
 }
 

@@ -9,8 +9,11 @@
 //      partial product (alpha 1, beta 0, every element of its tiles, no triangle), in the
 //      partial type of C (partial_type()), to partial + s * m_pad * n, column-major with leading
 //      dimension m_pad >= m;
-//   2. reduce(): C = alpha * (the slices' partials summed in slice order) + beta * C.
-// Deterministic: no atomics, each element's sum is taken in the same order whatever the schedule.
+//   2. reduce(): C = alpha * (the slices' partials summed) + beta * C. Up to 16 slices are summed
+//      in slice order; more are cut into 2, 4 or 8 runs of consecutive slices (as few as hold 16
+//      slices each), each summed in slice order, and the runs' sums added in run order.
+// Deterministic: no atomics, each element's sum is taken in an order that depends only on the
+// slice count, whatever the schedule.
 //
 // reduce() contract. Types of C: f32, f64, c32, c64 (complex interleaved re, im), the partials of
 // the same type (partial_type()); f16 and bf16, the partials fp32, and c32 also with c64 partials
@@ -79,7 +82,7 @@ inline Slices slices_for(const Geometry& g, int64_t m, int64_t n, int64_t k, int
 // (run() then only scales C).
 cudaError_t slices_of(const Geometry& g, const Problem& p, Slices* out);
 
-// C = alpha * (sum of the slices' partials, in slice order) + beta * C for C of `type`, partials
+// C = alpha * (sum of the slices' partials, in the order above) + beta * C for C of `type`, partials
 // of `partial_type` (see the contract above; other pairs: cudaErrorInvalidValue).
 cudaError_t reduce(DataType type, DataType partial_type, int64_t m, int64_t n, int64_t slices,
                    const void* partial, int64_t m_pad, Scalar alpha, Scalar beta, void* c,

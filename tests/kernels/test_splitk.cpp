@@ -5,7 +5,7 @@
 //     integer-valued partials and scalars (every sum and product exact, so C must equal the host's
 //     result bit for bit), 0, 1 and several slices, alpha and beta including 0 and complex values,
 //     NaN in C where beta == 0 (C must not be read), C's padding rows unchanged, C one real part
-//     off its element's alignment for complex types.
+//     off its element's alignment for complex types, slice counts that the reduce sums in runs.
 #include <cuda_runtime_api.h>
 
 #include <cmath>
@@ -220,6 +220,25 @@ TEST(SplitKReduce, EveryTypeSliceCountAndScalar) {
       }
     }
   }
+}
+
+// More slices than one thread sums (runs of them summed by threads side by side, then added in
+// order), with few elements and with more elements than a block's columns, in every type.
+TEST(SplitKReduce, ManySlicesInRuns) {
+  TB_REQUIRE_GPU();
+  for (DataType t : {DataType::kF32, DataType::kF64, DataType::kC32, DataType::kC64}) {
+    for (int64_t slices : {17, 33, 129, 200, 1000}) {
+      for (int64_t m : {1, 67}) {
+        ReduceCase rc{t, m, 5, slices, Scalar(-2.0), Scalar(1.0), false};
+        EXPECT_EQ(run_reduce_case(rc), "") << rc.str();
+        rc.beta = Scalar(0.0);
+        EXPECT_EQ(run_reduce_case(rc), "") << rc.str();
+      }
+    }
+  }
+  ReduceCase rc{DataType::kC32, 67, 5, 129, Scalar(2.0, -1.0), Scalar(0.0, 1.0), true};
+  rc.partial_type = DataType::kC64;
+  EXPECT_EQ(run_reduce_case(rc), "") << rc.str();
 }
 
 // More elements than the grid has threads (the grid-stride loop), in every type.
