@@ -340,12 +340,14 @@ int64_t register_bytes(gemm_host_small::Isa isa) {
   return isa == gemm_host_small::Isa::kAvx512 ? 64 : isa == gemm_host_small::Isa::kAvx2 ? 32 : 16;
 }
 
+// Vectors per chunk of a variant whose register is `bytes` wide.
+int64_t lanes_of(DataType type, int64_t bytes) {
+  return bytes / (type == DataType::kF64 || type == DataType::kC64 ? 8 : 4);
+}
+
 }  // namespace
 
-int64_t lanes(DataType type) {
-  const int64_t real = type == DataType::kF64 || type == DataType::kC64 ? 8 : 4;
-  return register_bytes(gemm_host_small::best_isa()) / real;
-}
+int64_t lanes(DataType type) { return lanes_of(type, register_bytes(gemm_host_small::best_isa())); }
 
 void run(const TriBlockProblem& p, gemm_host_small::Isa isa) {
 #if defined(__x86_64__)
@@ -358,6 +360,12 @@ void run(const TriBlockProblem& p, gemm_host_small::Isa isa) {
 
 void run(const TriBlockProblem& p) {
   static const gemm_host_small::Isa best = gemm_host_small::best_isa();
+  // Vectors that fit one AVX2 register of lanes run on it where AVX-512 would leave half of its
+  // lanes empty: real side-L blocks then go through the tiled transposes (an 8^2 strsm or strmm
+  // copied element by element on AVX-512), and no multiply-add runs on empty lanes.
+  if (best == gemm_host_small::Isa::kAvx512 && p.count <= lanes_of(p.type, 32)) {
+    return run(p, gemm_host_small::Isa::kAvx2);
+  }
   run(p, best);
 }
 

@@ -186,6 +186,14 @@ struct GemmDispatch {
 }  // namespace
 
 void gemm_on_cpu_path(const Problem& call, const Rates& rates) {
+  // Where the small-call rule says our host kernel (it beat the CPU BLAS and the team at the
+  // points on both sides), route_plan_gemm_on_cpu() would pick it too: run it without the costing
+  // (a small call's plan on the host, whose GEMMs take tens of nanoseconds).
+  if (rates.small_calls.path_of(call.flops()) == CpuPath::kHostKernel &&
+      gemm_host_small::supports(call, gemm_host_small::best_isa())) {
+    GemmDispatch::run_host_kernel(call);
+    return;
+  }
   static const std::string kNoDevice = "a step of a plan on the host";
   GemmDispatch op(call);
   op.rates = &rates;

@@ -65,6 +65,20 @@ void with_type(DataType type, Fn&& fn) {
   }
 }
 
+// y[0, n) = x[0, n) for the short columns of a small call's blocks: in 16-byte pieces inline, where
+// std::copy is a call of memmove per column (a third of an 8^2 syrk's tri_update).
+template <class T>
+void copy_short(const T* x, int64_t n, T* y) {
+  constexpr int64_t kPer16 = sizeof(T) >= 16 ? 1 : int64_t(16 / sizeof(T));
+  if (n > 4 * kPer16) {
+    std::copy(x, x + n, y);
+    return;
+  }
+  int64_t i = 0;
+  for (; i + kPer16 <= n; i += kPer16) __builtin_memcpy(y + i, x + i, kPer16 * sizeof(T));
+  for (; i < n; ++i) y[i] = x[i];
+}
+
 // Columns [j0, j1) of p.
 template <class T>
 void tri_update_typed(const TriUpdateProblem& p, int64_t j0, int64_t j1) {
@@ -73,23 +87,27 @@ void tri_update_typed(const TriUpdateProblem& p, int64_t j0, int64_t j1) {
   const T beta = scalar_of<T>(p.beta);
   const bool beta_zero = p.beta.is_zero();
   const bool stacked = t && p.block > 0;
+  // Where T holds blocks: the first row of column j's diagonal block (kept as j advances, so no
+  // division per column).
+  int64_t block0 = stacked ? j0 / p.block * p.block : 0;
   for (int64_t j = j0; j < j1; ++j) {
+    if (stacked && j == block0 + p.block) block0 = j;
     // Rows of column j that `fill` names, within j's diagonal block where T holds blocks.
     int64_t i0 = 0, i1 = p.m;
     if (p.fill == Fill::kLower) i0 = j;
     if (p.fill == Fill::kUpper) i1 = std::min(j + 1, p.m);
     if (p.fill == Fill::kDiagonal) i0 = j, i1 = std::min(j + 1, p.m);
     if (stacked) {
-      i0 = std::max(i0, j / p.block * p.block);
-      i1 = std::min(i1, (j / p.block + 1) * p.block);
+      i0 = std::max(i0, block0);
+      i1 = std::min(i1, block0 + p.block);
     }
     if (i0 >= i1) continue;  // no row of column j (past a triangle's or a block's rows)
-    const T* tj = t ? t + (stacked ? j % p.block : j) * p.ldt : nullptr;
+    const T* tj = t ? t + (stacked ? j - block0 : j) * p.ldt : nullptr;
     T* cj = c + j * p.ldc;
     const bool real_diagonal = p.real_diagonal && j >= i0 && j < i1;
     const T cjj = real_diagonal && !beta_zero ? cj[j] : T(0);
     if (tj && beta_zero) {
-      std::copy(tj + i0, tj + i1, cj + i0);
+      copy_short(tj + i0, i1 - i0, cj + i0);
     } else if (tj) {
       for (int64_t i = i0; i < i1; ++i) cj[i] = tj[i] + beta * cj[i];
     } else if (beta_zero) {
@@ -217,17 +235,27 @@ class HostBackend final : public Level3Backend {
     return cudaSuccess;
   }
   bool gemm_supports(const Problem& p) override { return p.c_triangle == Triangle::kAll; }
+  // Below two parts' work each runs on the calling thread at once, as on_team() would run it,
+  // without looking up the team and dividing the ranges (a small call's plan).
   cudaError_t tri_update(const TriUpdateProblem& p) override {
+    if (p.m * p.n < 2 * kTeamPartElements) {
+      host_tri_update(p);
+      return cudaSuccess;
+    }
     on_team(p, p.n, p.m * p.n / kTeamPartElements, tri_update_part);
     return cudaSuccess;
   }
   cudaError_t tri_fill(const TriFillProblem& p) override {
+    if (p.n * p.n < 2 * kTeamPartElements) {
+      host_tri_fill(p);
+      return cudaSuccess;
+    }
     on_team(p, p.n, p.n * p.n / kTeamPartElements, tri_fill_part);
     return cudaSuccess;
   }
   cudaError_t tri_block(const TriBlockProblem& p) override {
     const int64_t multiply_adds = p.order * p.order / 2 * p.count * (is_complex(p.type) ? 4 : 1);
-    if (multiply_adds < 2 * kTeamPartMultiplyAdds) {  // one part: on_team() would run it here
+    if (multiply_adds < 2 * kTeamPartMultiplyAdds) {
       host_tri_block(p);
       return cudaSuccess;
     }
@@ -239,9 +267,16 @@ class HostBackend final : public Level3Backend {
     host_tri_invert(p);
     return cudaSuccess;
   }
-  // The calling thread's buffers, one per scratch() of a plan, grown as needed and kept: a plan
-  // asks for at most three, and a host plan's are at most a few MiB (512^2 complex doubles).
+  // The plan's first buffer where it fits kSmallScratchBytes: the backend's own (a small call's
+  // diagonal block, syrk's of order 16 in complex double). Otherwise the calling thread's buffers,
+  // one per scratch() of a plan, grown as needed and kept: a plan asks for at most three, and a
+  // host plan's are at most a few MiB (512^2 complex doubles).
   cudaError_t scratch(size_t bytes, void** p) override {
+    if (!small_used_ && bytes <= sizeof(small_)) {
+      small_used_ = true;
+      *p = small_;
+      return cudaSuccess;
+    }
     thread_local std::vector<std::vector<unsigned char>> buffers;
     if (used_ == buffers.size()) buffers.emplace_back();
     std::vector<unsigned char>& buffer = buffers[used_++];
@@ -251,8 +286,11 @@ class HostBackend final : public Level3Backend {
   }
 
  private:
+  static constexpr size_t kSmallScratchBytes = 16 * 16 * sizeof(std::complex<double>);
   const Rates& rates_;
   size_t used_ = 0;
+  bool small_used_ = false;
+  alignas(64) unsigned char small_[kSmallScratchBytes];
 };
 
 }  // namespace

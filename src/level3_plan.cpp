@@ -2,7 +2,6 @@
 #include "level3_plan.h"
 
 #include <algorithm>
-#include <vector>
 
 #include "tri_block.h"
 
@@ -33,8 +32,10 @@ struct Operand {
 };
 
 Problem gemm_of(DataType type, int64_t m, int64_t n, int64_t k, const Scalar& alpha,
-                const Operand& a, const Operand& b, const Scalar& beta, void* c, int64_t ldc) {
+                const Operand& a, const Operand& b, const Scalar& beta, void* c, int64_t ldc,
+                Triangle c_triangle = Triangle::kAll) {
   Problem g;
+  g.c_triangle = c_triangle;
   g.type = g.c_type = type;
   g.trans_a = a.op, g.trans_b = b.op;
   g.m = m, g.n = n, g.k = k;
@@ -297,12 +298,12 @@ class RankPlan {
   bool triangles_supported(int64_t leaf) {
     for (int64_t off = 0; off < p_.n; off += leaf) {
       const int64_t len = std::min(leaf, p_.n - off);
-      for (const Problem& g : products(len, len, off, off, alpha_, alpha2_, beta_,
-                                       element_at(p_.c, off, off, p_.ldc, elem_), p_.ldc)) {
-        Problem t = g;
-        t.c_triangle = triangle();
-        if (!be_.gemm_supports(t)) return false;
-      }
+      const cudaError_t err = each_product(
+          len, len, off, off, alpha_, alpha2_, beta_, element_at(p_.c, off, off, p_.ldc, elem_),
+          p_.ldc, triangle(), [this](const Problem& g) {
+            return be_.gemm_supports(g) ? cudaSuccess : cudaErrorNotSupported;
+          });
+      if (err != cudaSuccess) return false;
     }
     return true;
   }
@@ -379,33 +380,35 @@ class RankPlan {
     return {element_at(x, 0, r, ld, elem_), ld, Op::kNoTrans};
   }
 
-  // The GEMMs of C_block (rows [ri, ri + rows), columns [cj, cj + cols) of the product) =
+  // fn(g) for each GEMM g of C_block (rows [ri, ri + rows), columns [cj, cj + cols) of the
+  // product) =
   //   a1*P_i*Q_j' + a2*Q_i*P_j' + beta*C_block  (2k forms), a1*P_i*P_j' + beta*C_block (rank k),
-  // in order.
-  std::vector<Problem> products(int64_t rows, int64_t cols, int64_t ri, int64_t cj,
-                                const Scalar& a1, const Scalar& a2, const Scalar& beta, void* c,
-                                int64_t ldc) const {
+  // in order, on `tri` of the block, until one returns a failure. Each g is made in place as fn's
+  // argument: a small call's plan copies no Problem.
+  template <class Fn>
+  cudaError_t each_product(int64_t rows, int64_t cols, int64_t ri, int64_t cj, const Scalar& a1,
+                           const Scalar& a2, const Scalar& beta, void* c, int64_t ldc, Triangle tri,
+                           Fn&& fn) const {
     const Operand pi = rows_of(p_.a, p_.lda, ri);
     if (!two_) {
-      return {gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.a, p_.lda, cj), beta, c,
-                      ldc)};
+      return fn(gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.a, p_.lda, cj), beta,
+                        c, ldc, tri));
     }
-    return {
-        gemm_of(p_.type, rows, cols, p_.k, a1, pi, rows_transposed(p_.b, p_.ldb, cj), beta, c, ldc),
-        gemm_of(p_.type, rows, cols, p_.k, a2, rows_of(p_.b, p_.ldb, ri),
-                rows_transposed(p_.a, p_.lda, cj), kOne, c, ldc)};
+    if (cudaError_t err = fn(gemm_of(p_.type, rows, cols, p_.k, a1, pi,
+                                     rows_transposed(p_.b, p_.ldb, cj), beta, c, ldc, tri));
+        err != cudaSuccess)
+      return err;
+    return fn(gemm_of(p_.type, rows, cols, p_.k, a2, rows_of(p_.b, p_.ldb, ri),
+                      rows_transposed(p_.a, p_.lda, cj), kOne, c, ldc, tri));
   }
 
-  // Runs products() (on `tri` of the block) in a lane of its own.
+  // Runs each_product() (on `tri` of the block) in a lane of its own.
   cudaError_t product(int64_t rows, int64_t cols, int64_t ri, int64_t cj, const Scalar& a1,
                       const Scalar& a2, const Scalar& beta, void* c, int64_t ldc,
                       Triangle tri = Triangle::kAll) {
     be_.next_lane();
-    for (Problem g : products(rows, cols, ri, cj, a1, a2, beta, c, ldc)) {
-      g.c_triangle = tri;
-      if (cudaError_t err = be_.gemm(g); err != cudaSuccess) return err;
-    }
-    return cudaSuccess;
+    return each_product(rows, cols, ri, cj, a1, a2, beta, c, ldc, tri,
+                        [this](const Problem& g) { return be_.gemm(g); });
   }
 
   // The off-diagonal blocks of C's diagonal block [off, off + len).

@@ -338,6 +338,15 @@ std::vector<Level3Case> level3_plan_cases(const std::vector<DataType>& types, bo
       b.rank_shapes = {{rank - 1, 5}, {rank + 37, 9}};
       b.symm_shapes = {{70, 33}};
       blocks.push_back(b);
+      // Small calls: trmm and trsm as one tri_block of a few vectors (on AVX-512 hosts the AVX2
+      // variant where they fit its register), syrk .. her2k as one diagonal block in the
+      // backend's own scratch (up to 16^2 complex doubles) or just past it.
+      Blocks small;
+      small.sizes = b.sizes;
+      small.tri_shapes = {{8, 8}, {16, 16}, {5, 3}, {16, 4}, {7, 9}};
+      small.rank_shapes = {{8, 8}, {16, 16}, {3, 7}, {17, 2}, {16, 1}};
+      small.symm_shapes = {{8, 8}, {16, 5}};
+      blocks.push_back(small);
     }
     return blocks;
   };
