@@ -918,6 +918,7 @@ cudaError_t launch_widened_3m(const Problem& p, cudaStream_t stream) {
 // MMA). H200, docs/NOTES-f64-complex.md.
 using ConfigF64 = Config<TypeF64, 128, 128, 16, 64, 32, 4, 1>;
 using ConfigF64Half = Config<TypeF64, 128, 64, 16, 64, 32, 4, 2>;
+using ConfigF64Small = Config<TypeF64, 64, 64, 16, 32, 32, 4, 3>;
 using ConfigC64 = Config<TypeC64, 64, 64, 8, 32, 32, 6, 2>;
 using ConfigC64Wide = Config<TypeC64, 128, 64, 8, 32, 32, 6, 1>;
 
@@ -940,6 +941,18 @@ bool supports_dgemm_128x64x16(const Problem& p, const DeviceCaps& caps) {
 }
 cudaError_t launch_dgemm_128x64x16(const Problem& p, cudaStream_t stream) {
   return launch_problem<TypeF64, ConfigF64Half, true>(p, stream);
+}
+bool supports_dgemm_64x64x16(const Problem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeF64, ConfigF64Small, true>(p, caps);
+}
+cudaError_t launch_dgemm_64x64x16(const Problem& p, cudaStream_t stream) {
+  return launch_problem<TypeF64, ConfigF64Small, true>(p, stream);
+}
+bool supports_dgemm_scalarload_64x64x16(const Problem& p, const DeviceCaps& caps) {
+  return supports_problem<TypeF64, ConfigF64Small, false>(p, caps);
+}
+cudaError_t launch_dgemm_scalarload_64x64x16(const Problem& p, cudaStream_t stream) {
+  return launch_problem<TypeF64, ConfigF64Small, false>(p, stream);
 }
 bool supports_zgemm_64x64x8(const Problem& p, const DeviceCaps& caps) {
   return supports_problem<TypeC64, ConfigC64, true>(p, caps);
@@ -1006,6 +1019,12 @@ bool supports_sgemm_widened_128x128x16(const Problem& p, const DeviceCaps& caps)
 }
 cudaError_t launch_sgemm_widened_128x128x16(const Problem& p, cudaStream_t stream) {
   return launch_sgemm_widened<ConfigF64>(p, stream);
+}
+bool supports_sgemm_widened_64x64x16(const Problem& p, const DeviceCaps& caps) {
+  return supports_widened<ConfigF64Small>(p, caps, DataType::kF32);
+}
+cudaError_t launch_sgemm_widened_64x64x16(const Problem& p, cudaStream_t stream) {
+  return launch_sgemm_widened<ConfigF64Small>(p, stream);
 }
 bool supports_sgemm_widened_128x64x16(const Problem& p, const DeviceCaps& caps) {
   return supports_widened<ConfigF64Half>(p, caps, DataType::kF32);

@@ -41,9 +41,9 @@
 //
 // Split-K rows (dgemm_splitk_*, zgemm_splitk_*): the same kernels over slices of k, one per
 // blockIdx.y; each slice's blocks write their unscaled partial tiles (alpha 1, beta 0) to a
-// workspace, and splitk::reduce (kernels/splitk.h) sums the slices in a fixed order and applies alpha
-// and beta: deterministic, no atomics; beta == 0 never reads C there either. They take no triangle
-// of C (Problem::c_triangle): a slice writes its tiles whole.
+// workspace, and splitk::reduce (kernels/splitk.h) sums the slices in a fixed order and applies
+// alpha and beta: deterministic, no atomics; beta == 0 never reads C there either. They take no
+// triangle of C (Problem::c_triangle): a slice writes its tiles whole.
 //
 // Complex fp32 on the FP64 tensor cores (cgemm_widened_*): A, B, C complex fp32 (kC32); alpha,
 // beta complex. op(A) and op(B) as stored are first widened, exactly, into a complex fp64 workspace
@@ -101,6 +101,12 @@ cudaError_t launch_dgemm_scalarload_128x128x16(const Problem& p, cudaStream_t st
 // Half-size tile, two blocks per SM: twice the tiles, for shapes with few of them.
 bool supports_dgemm_128x64x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_dgemm_128x64x16(const Problem& p, cudaStream_t stream);
+// Quarter-size tile (4 warps of 32 x 32), three blocks per SM: for shapes whose 128 x 64 tiles
+// leave much of a round of the SMs idle.
+bool supports_dgemm_64x64x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_dgemm_64x64x16(const Problem& p, cudaStream_t stream);
+bool supports_dgemm_scalarload_64x64x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_dgemm_scalarload_64x64x16(const Problem& p, cudaStream_t stream);
 
 bool supports_zgemm_64x64x8(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_zgemm_64x64x8(const Problem& p, cudaStream_t stream);
@@ -132,6 +138,8 @@ bool supports_sgemm_widened_128x128x16(const Problem& p, const DeviceCaps& caps)
 cudaError_t launch_sgemm_widened_128x128x16(const Problem& p, cudaStream_t stream);
 bool supports_sgemm_widened_128x64x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_sgemm_widened_128x64x16(const Problem& p, cudaStream_t stream);
+bool supports_sgemm_widened_64x64x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_sgemm_widened_64x64x16(const Problem& p, cudaStream_t stream);
 
 // Complex fp32 in three real fp64 products (3M), on the dgemm 128x128 tile or its 128x64 half.
 bool supports_cgemm_widened_3m_128x128x16(const Problem& p, const DeviceCaps& caps);

@@ -246,6 +246,31 @@ bool sgemm_widening_pays(const Problem& p, const DeviceCaps& caps) {
 bool sgemm_widened_fills_sms_128x128(const Problem& p, const DeviceCaps& caps) {
   return sgemm_widening_pays(p, caps) && fills_sms_4x_128x128(p, caps) && p.k >= 1024;
 }
+// The FP64 tensor cores' 64x64 tile (three blocks per SM) where its tiles take at most one round
+// of the SMs, on squares and near-squares of 251 and more (k at most twice the larger side; longer
+// k stays with split-K): the 128x64 tiles leave much of a round idle there or take a second one
+// for a few tiles (1025^3: 153 of them on 132 SMs), the 64x64 ones balance (289 on 396 slots).
+// Measured (H100, each row forced against the routing before, same run,
+// docs/bench/h100-2026-11-27-sweep-64x64-forced.md), ours / cuBLAS:
+// - fp32 widened, from 500 on (256-257 stay on the SIMT 64x64 row: 0.75-0.94 widened against
+//   0.88-1.02): 1025^3 0.99 against 0.79, 513^3 0.99 / 0.80, 511^3 0.99 / 0.89, 512^3 1.01 /
+//   0.94, 1009^3 0.98 / 0.95, 1023^3 1.19 / 1.06, 1024^3 NN / NT / TN / TT 1.22 / 0.91 / 1.08 /
+//   0.95 against 1.12 / 0.88 / 1.00 / 0.90; past one round it lost (2047^3 0.92 / 1.00, 2049^3
+//   0.95 / 1.18, 3001x2999x1531 NN 0.75 / 0.97);
+// - fp64, 16-byte loads where aligned, else 8-byte: 256^3 1.13 / 0.70, 512^3 1.10 / 0.80, 1024^3
+//   NN 1.14 / 1.07, 251^3-257^3 0.92-1.07 / 0.67-0.71, 511^3 and 513^3 1.17 and 1.28 / 0.88 and
+//   0.87, 1009^3-1025^3 1.03-1.14 / 0.78-0.96; it lost at 1024^3 NT and TT (1.01 / 1.06, 0.86 /
+//   0.92) and past one round (2048^3 0.81 / 1.02).
+bool one_round_of_64x64(const Problem& p, const DeviceCaps& caps, int64_t min_side) {
+  return std::min(p.m, p.n) >= min_side && p.k <= 2 * std::max(p.m, p.n) &&
+         tiles(p, 64, 64) <= 3 * int64_t(caps.num_sms);
+}
+bool dgemm_one_round_of_64x64(const Problem& p, const DeviceCaps& caps) {
+  return one_round_of_64x64(p, caps, 251);
+}
+bool sgemm_widened_one_round_of_64x64(const Problem& p, const DeviceCaps& caps) {
+  return fast_fp64(caps) && p.k >= 256 && one_round_of_64x64(p, caps, 500);
+}
 // Split-K on widened operands where the zgemm split-K rule holds and m and n exceed 128 (or B is
 // narrow under a tall C, above): the small squares 251^3-513^3 ran at 0.63-0.91 of cuBLAS against
 // 0.47-0.85 on the SIMT split-K row (the row forced, same sweep); with m or n at most 128 the SIMT
@@ -391,6 +416,10 @@ const Preference kGemmPreferences[] = {
     {"gemm_mma_f16_", always, "fp16 tensor cores"},
     {"gemm_mma_bf16_", always, "bf16 tensor cores"},
     {"gemm_mma_tf32_", large_tf32, "TF32 tensor cores (TILEBLAS_ALLOW_TF32=1)"},
+    {"dgemm_mma_f64_64x64x16", dgemm_one_round_of_64x64,
+     "fp64 tensor cores, 64x64 tiles: at most one round of the SMs"},
+    {"dgemm_mma_f64_scalarload_64x64x16", dgemm_one_round_of_64x64,
+     "fp64 tensor cores, 8-byte loads, 64x64 tiles: at most one round of the SMs"},
     {"dgemm_splitk_", split_k_pays_on<gemm_f64_mma::kDgemmSplitK>,
      "fp64: few tiles, long k: split-K"},
     {"zgemm_splitk_", zgemm_split_k_pays,
@@ -416,6 +445,8 @@ const Preference kGemmPreferences[] = {
      "complex fp32: few tiles, long k: split-K"},
     {"cgemm_simt_packed_", cgemm_packing_pays,
      "complex fp32: packed where not m/n-contiguous, edges peeled"},
+    {"sgemm_widened_64x64x16", sgemm_widened_one_round_of_64x64,
+     "fp32 on the FP64 tensor cores, 64x64 tiles: at most one round of the SMs"},
     {"sgemm_peeled_widened_128x128x16", peeled<sgemm_widened_fills_sms_128x128, 128, 128>,
      "fp32 on the FP64 tensor cores, 128x128 tiles, thin remainders of m and n peeled"},
     {"sgemm_widened_128x128x16", sgemm_widened_fills_sms_128x128,

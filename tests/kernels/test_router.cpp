@@ -788,8 +788,8 @@ TEST(RouterTest, PicksWgmmaOnHopperAndMmaElsewhere) {
 }
 
 // The preference table's choices for the shapes measured in docs/NOTES-sgemm.md: on Hopper the
-// widened rows where m, n >= 1000 and k >= 256 (docs/NOTES-f64-complex.md), the SIMT rows
-// elsewhere.
+// widened rows where m, n >= 1000 and k >= 256 (docs/NOTES-f64-complex.md), and their 64x64 tile
+// from m, n >= 500 where its tiles take at most one round of the SMs, the SIMT rows elsewhere.
 TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
   const DeviceCaps caps = tbtest::hopper_caps();
   struct Expect {
@@ -797,10 +797,14 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
     const char* kernel;
   } const cases[] = {
       {256, 256, 256, "sgemm_regblock_64x64x16_align16"},
-      {512, 512, 512, "sgemm_splitk_128x64x16_align16"},
-      {999, 999, 999, "sgemm_regblock_128x64x16_align4"},
-      {1024, 1024, 1024, "sgemm_widened_128x64x16"},
-      {1025, 1025, 1025, "sgemm_widened_128x64x16"},  // one round of the SMs peeled
+      {257, 257, 257, "sgemm_regblock_64x64x16_align4"},
+      {499, 499, 499, "sgemm_regblock_64x64x16_align4"},
+      {512, 512, 512, "sgemm_widened_64x64x16"},  // 64x64 tiles: at most one round of the SMs
+      {999, 999, 999, "sgemm_widened_64x64x16"},
+      {1024, 1024, 1024, "sgemm_widened_64x64x16"},
+      {1025, 1025, 1025, "sgemm_widened_64x64x16"},   // 289 tiles on 396 slots
+      {1025, 1025, 2051, "sgemm_widened_128x64x16"},  // k past twice the larger side
+      {1300, 1300, 1300, "sgemm_widened_128x64x16"},  // 441 tiles: more than one round
       {2049, 2049, 1024, "sgemm_peeled_widened_128x64x16"},
       {2064, 2064, 1024, "sgemm_peeled_widened_128x64x16"},
       {2065, 2065, 1024, "sgemm_widened_128x64x16"},
@@ -866,11 +870,12 @@ TEST(RouterTest, PicksTheFp64AndComplexRows) {
   } const cases[] = {
       {DataType::kF64, 8192, 8192, "dgemm_mma_f64_128x128x16"},
       {DataType::kF64, 4096, 4096, "dgemm_mma_f64_128x128x16"},
-      {DataType::kF64, 1024, 1024, "dgemm_mma_f64_128x64x16"},
+      {DataType::kF64, 2048, 2048, "dgemm_mma_f64_128x64x16"},
+      {DataType::kF64, 1024, 1024, "dgemm_mma_f64_64x64x16"},  // one round of 64x64 tiles
       {DataType::kF64, 4097, 4097, "dgemm_peeled_scalarload_128x128x16"},
       {DataType::kF64, 4097, 4098, "dgemm_peeled_128x128x16"},
       {DataType::kF64, 2049, 2050, "dgemm_peeled_128x64x16"},
-      {DataType::kF64, 1025, 1025, "dgemm_mma_f64_scalarload_128x128x16"},  // one wave either way
+      {DataType::kF64, 1025, 1025, "dgemm_mma_f64_scalarload_64x64x16"},  // 289 tiles, 396 slots
       {DataType::kC64, 4096, 4096, "zgemm_mma_f64_64x64x8"},
       // 16-byte elements stay aligned; 65^2 tiles of 64x64 take 33 rounds of the SMs, 64^2 32.
       {DataType::kC64, 4097, 4097, "zgemm_mma_f64_64x64x8"},
@@ -1148,10 +1153,13 @@ TEST(RouterTest, SplitsKForFewFp64TilesAndLongK) {
       {DataType::kF64, 128, 128, 65536, false, "dgemm_splitk_128x64x16"},
       {DataType::kF64, 16, 4096, 4096, false, "dgemm_splitk_128x64x16"},
       {DataType::kF64, 128, 128, 65535, true, "dgemm_splitk_scalarload_128x64x16"},
-      {DataType::kF64, 511, 511, 511, true, "dgemm_splitk_scalarload_128x64x16"},
+      {DataType::kF64, 511, 511, 511, true, "dgemm_mma_f64_scalarload_64x64x16"},  // one round
+      {DataType::kF64, 256, 256, 256, false, "dgemm_mma_f64_64x64x16"},
+      {DataType::kF64, 250, 250, 250, false, "dgemm_splitk_128x64x16"},  // below the 64x64 rule
       {DataType::kF64, 4096, 4096, 4096, false, "dgemm_mma_f64_128x128x16"},
       {DataType::kF64, 128, 128, 128, false, "dgemm_mma_f64_128x64x16"},     // k too short
-      {DataType::kF64, 1024, 1024, 1024, false, "dgemm_mma_f64_128x64x16"},  // 128 tiles
+      {DataType::kF64, 1024, 1024, 1024, false, "dgemm_mma_f64_64x64x16"},   // 256 64x64 tiles
+      {DataType::kF64, 2048, 2048, 2048, false, "dgemm_mma_f64_128x64x16"},  // 1024 of them
       {DataType::kF64, 64, 8192, 8192, false, "dgemm_splitk_128x64x16"},     // 128 tiles, long k
       {DataType::kF64, 8193, 32, 1024, true, "dgemm_splitk_scalarload_128x64x16"},
       {DataType::kC64, 128, 128, 65536, false, "zgemm_splitk_64x64x8"},
