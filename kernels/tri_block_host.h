@@ -18,7 +18,8 @@
 // before it is overwritten (multiply) or after it is solved (solve). M's elements are read from A
 // in place as scalars, so every trans, side and uplo runs the same loops. Variants: AVX-512,
 // AVX2+FMA and the baseline instruction set, one body compiled for each; the widest this CPU runs
-// is taken.
+// is taken, but AVX2 on an AVX-512 CPU where the vectors fit one AVX2 register (count <= 8 fp32
+// and c32, 4 fp64 and c64).
 #pragma once
 
 #include <cstdint>
@@ -32,7 +33,7 @@ namespace tileblas::tri_block_host {
 // each part whole chunks).
 int64_t lanes(DataType type);
 
-// Computes p on the calling thread with the widest variant this CPU runs. alpha == 0 is the plans'
+// Computes p on the calling thread with the variant named above. alpha == 0 is the plans'
 // own case (they write B's zeros without tri_block): here B is read and scaled like any alpha.
 void run(const TriBlockProblem& p);
 // The same with the variant of `isa` (kNone: the baseline instruction set); the CPU must run it.

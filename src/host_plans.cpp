@@ -235,6 +235,7 @@ class HostBackend final : public Level3Backend {
     return cudaSuccess;
   }
   bool gemm_supports(const Problem& p) override { return p.c_triangle == Triangle::kAll; }
+  bool computes_triangles() override { return false; }
   // Below two parts' work each runs on the calling thread at once, as on_team() would run it,
   // without looking up the team and dividing the ranges (a small call's plan).
   cudaError_t tri_update(const TriUpdateProblem& p) override {

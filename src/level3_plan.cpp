@@ -296,6 +296,7 @@ class RankPlan {
 
   // Whether the backend computes every diagonal block of order `leaf` on its triangle.
   bool triangles_supported(int64_t leaf) {
+    if (!be_.computes_triangles()) return false;
     for (int64_t off = 0; off < p_.n; off += leaf) {
       const int64_t len = std::min(leaf, p_.n - off);
       const cudaError_t err = each_product(

@@ -58,6 +58,9 @@ class Level3Backend {
   // Whether gemm(p) would run p (on the device: a kernel supports it), asked before a plan starts
   // where it has two ways (a triangle of C: Problem::c_triangle).
   virtual bool gemm_supports(const Problem& p) = 0;
+  // Whether gemm_supports() can hold for a GEMM on a triangle of C at all: a backend without
+  // triangle GEMMs says no here, and the plans ask nothing per block (a small call's plan).
+  virtual bool computes_triangles() { return true; }
   virtual cudaError_t tri_update(const TriUpdateProblem& p) = 0;
   virtual cudaError_t tri_fill(const TriFillProblem& p) = 0;
   virtual cudaError_t tri_block(const TriBlockProblem& p) = 0;
