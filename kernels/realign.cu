@@ -10,7 +10,11 @@ namespace {
 
 constexpr int kThreads = 256;
 constexpr int kWarps = kThreads / 32;  // one column a warp
-constexpr int kChunksPerLane = 4;      // 16-byte chunks a lane copies of a column piece
+// 16-byte chunks a lane copies of a column piece. One: pieces of 512 bytes a warp, so that a grid
+// of a few waves ends evenly (8193x1024 fp16 at 4 chunks a lane made 1,152 blocks, 1.09 waves of
+// the H100: 17.6 us; at one, 4,224 blocks: 16.8 us,
+// docs/bench/h100-2026-11-27-realign-one-chunk-ncu.csv).
+constexpr int kChunksPerLane = 1;
 constexpr int kChunksPerPiece = 32 * kChunksPerLane;
 
 struct Args {
