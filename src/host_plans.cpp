@@ -209,11 +209,16 @@ constexpr int64_t kTeamPartMultiplyAdds = 8192;
 constexpr int64_t kTeamWakeMultiplyAdds = int64_t(1) << 19;
 
 // Runs `job` over the `extent` columns of p in at most `wanted` ranges of whole granules on the
-// host team (waking sleeping workers if `wake`), or in one range on the calling thread where that
-// is fewer than two, or the team cannot take them now.
+// host team (waking sleeping workers if `wake`), or in one range on the calling thread where the
+// team cannot take them now. Where fewer than two are wanted, `whole` runs all of p on the calling
+// thread at once, without looking up the team and dividing the ranges (a small call's plan).
 template <class Call>
-void on_team(const Call& p, int64_t extent, int64_t wanted, CpuTeam::Job job, int64_t granule = 1,
-             bool wake = false) {
+void on_team(const Call& p, void (*whole)(const Call&), int64_t extent, int64_t wanted,
+             CpuTeam::Job job, int64_t granule = 1, bool wake = false) {
+  if (wanted < 2) {
+    whole(p);
+    return;
+  }
   CpuTeam* team = CpuTeam::get();
   ColumnRanges<Call> ranges{&p, extent, granule, 1};
   wanted = std::min(ranges.granules(), wanted);
@@ -236,31 +241,17 @@ class HostBackend final : public Level3Backend {
   }
   bool gemm_supports(const Problem& p) override { return p.c_triangle == Triangle::kAll; }
   bool computes_triangles() override { return false; }
-  // Below two parts' work each runs on the calling thread at once, as on_team() would run it,
-  // without looking up the team and dividing the ranges (a small call's plan).
   cudaError_t tri_update(const TriUpdateProblem& p) override {
-    if (p.m * p.n < 2 * kTeamPartElements) {
-      host_tri_update(p);
-      return cudaSuccess;
-    }
-    on_team(p, p.n, p.m * p.n / kTeamPartElements, tri_update_part);
+    on_team(p, host_tri_update, p.n, p.m * p.n / kTeamPartElements, tri_update_part);
     return cudaSuccess;
   }
   cudaError_t tri_fill(const TriFillProblem& p) override {
-    if (p.n * p.n < 2 * kTeamPartElements) {
-      host_tri_fill(p);
-      return cudaSuccess;
-    }
-    on_team(p, p.n, p.n * p.n / kTeamPartElements, tri_fill_part);
+    on_team(p, host_tri_fill, p.n, p.n * p.n / kTeamPartElements, tri_fill_part);
     return cudaSuccess;
   }
   cudaError_t tri_block(const TriBlockProblem& p) override {
     const int64_t multiply_adds = p.order * p.order / 2 * p.count * (is_complex(p.type) ? 4 : 1);
-    if (multiply_adds < 2 * kTeamPartMultiplyAdds) {
-      host_tri_block(p);
-      return cudaSuccess;
-    }
-    on_team(p, p.count, multiply_adds / kTeamPartMultiplyAdds, tri_block_part,
+    on_team(p, host_tri_block, p.count, multiply_adds / kTeamPartMultiplyAdds, tri_block_part,
             tri_block_host::lanes(p.type), multiply_adds >= kTeamWakeMultiplyAdds);
     return cudaSuccess;
   }
