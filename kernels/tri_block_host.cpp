@@ -363,7 +363,8 @@ void run(const TriBlockProblem& p) {
   // Vectors that fit one AVX2 register of lanes run on it where AVX-512 would leave half of its
   // lanes empty: real side-L blocks then go through the tiled transposes (an 8^2 strsm or strmm
   // copied element by element on AVX-512), and no multiply-add runs on empty lanes.
-  if (best == gemm_host_small::Isa::kAvx512 && p.count <= lanes_of(p.type, 32)) {
+  if (best == gemm_host_small::Isa::kAvx512 &&
+      p.count <= lanes_of(p.type, register_bytes(gemm_host_small::Isa::kAvx2))) {
     return run(p, gemm_host_small::Isa::kAvx2);
   }
   run(p, best);

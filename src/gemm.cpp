@@ -89,12 +89,15 @@ struct GemmDispatch {
     if (!(flops <= rule.flops())) return std::nullopt;
     std::optional<CpuPath> path = rule.path_of(flops);
     if (!path) path = route_gemm_on_cpu(p, r).cpu_path;
-    if (*path == CpuPath::kHostTeam ||
-        (*path == CpuPath::kHostKernel &&
-         !gemm_host_small::supports(p, gemm_host_small::best_isa()))) {
+    if (*path == CpuPath::kHostTeam || (*path == CpuPath::kHostKernel && !host_kernel_takes(p))) {
       return std::nullopt;
     }
     return path;
+  }
+
+  // Whether our host kernel, in the widest variant this CPU runs, computes p.
+  static bool host_kernel_takes(const Problem& p) {
+    return gemm_host_small::supports(p, gemm_host_small::best_isa());
   }
 
   GemmRoute route(const CallSite& site) {
@@ -190,7 +193,7 @@ void gemm_on_cpu_path(const Problem& call, const Rates& rates) {
   // points on both sides), route_plan_gemm_on_cpu() would pick it too: run it without the costing
   // (a small call's plan on the host, whose GEMMs take tens of nanoseconds).
   if (rates.small_calls.path_of(call.flops()) == CpuPath::kHostKernel &&
-      gemm_host_small::supports(call, gemm_host_small::best_isa())) {
+      GemmDispatch::host_kernel_takes(call)) {
     GemmDispatch::run_host_kernel(call);
     return;
   }
