@@ -40,9 +40,6 @@ constexpr int kAtomRows = 8;                       // rows of one swizzle atom
 constexpr int kAtomBytes = kAtomRows * kRowBytes;  // atoms start on 1024-byte boundaries
 constexpr int kWgmmaM = 64;                        // rows of C per warpgroup (wgmma's m)
 constexpr int kWarpgroupThreads = 128;
-// The epilogue's fp32 tile in shared memory: columns of a block's 128 rows and 4 floats of padding
-// (store_tile()).
-constexpr int kTileLd = 2 * kWgmmaM + 4;
 
 // fp32 accumulator registers a thread holds for one m64nN wgmma.
 __host__ __device__ constexpr int accumulators(int n) { return kWgmmaM * n / kWarpgroupThreads; }
@@ -254,11 +251,12 @@ __device__ uint64_t descriptor(uint32_t address, uint32_t leading_bytes, uint32_
 
 // ---- The kernel ---------------------------------------------------------------------------------
 
-// A row's tile: two warpgroups of m64 x kBlockN (one wgmma.m64n<kBlockN> a k-step each), kStages
-// stages, kBlocksPerSm blocks resident on an SM (their shared memory and registers must fit).
-template <class T, int kBlockN_, int kStages_, int kBlocksPerSm_>
+// A row's tile: kWarpgroups warpgroups of m64 x kBlockN (one wgmma.m64n<kBlockN> a k-step each),
+// kStages stages, kBlocksPerSm blocks resident on an SM (their shared memory and registers must
+// fit).
+template <class T, int kBlockN_, int kStages_, int kBlocksPerSm_, int kWarpgroups_ = 2>
 struct Config {
-  static constexpr int kWarpgroups = 2;
+  static constexpr int kWarpgroups = kWarpgroups_;
   static constexpr int kThreads = kWarpgroupThreads * kWarpgroups;
   static constexpr int kBlockM = kWgmmaM * kWarpgroups;
   static constexpr int kBlockN = kBlockN_;
@@ -278,6 +276,9 @@ struct Config {
   // Plus one atom: the dynamic shared memory base is rounded up to a 1024-byte boundary.
   static constexpr int kSmemBytes = kStages * kStageBytes + kBarrierBytes + kAtomBytes;
   static constexpr int kRasterGroup = 8;  // tile rows per rasterization group (L2 reuse of B)
+  // The epilogue's fp32 tile in shared memory: columns of the block's rows and 4 floats of padding
+  // (store_tile()).
+  static constexpr int kTileLd = kBlockM + 4;
 
   static_assert(kBlockK % T::kMmaK == 0, "a k-tile is a whole number of wgmma k-steps");
   static_assert(T::kMmaK * kBytes == 32, "a wgmma k-step spans two 16-byte chunks of a row");
@@ -290,7 +291,6 @@ struct Config {
                 "tiles are whole atoms, so every tile starts 1024-byte aligned");
   static_assert(kLoadAhead >= 1, "at least one k-tile loads while another is multiplied");
   static_assert(T::has_width(kBlockN), "a wgmma of this width exists for this type");
-  static_assert(kBlockM + 4 == kTileLd, "the epilogue's tile columns hold the block's rows");
   static_assert(kBlockN * kTileLd * 4 <= kStages * kStageBytes,
                 "the ring holds the fp32 tile for the epilogue");
   // Hopper: 228 KiB of shared memory per SM, of which each block's runtime takes 1 KiB.
@@ -320,10 +320,10 @@ __device__ inline int2 accumulator_at(int2 origin, int i) {
   return make_int2(origin.x + ((i >> 1) & 1) * 8, origin.y + (i >> 2) * 8 + (i & 1));
 }
 
-// Epilogue of the block's 128 x N tile at (m0, n0), run by all its threads once both warpgroups
-// are done with the ring, whose memory (`tile`) then holds the tile: C = alpha * acc + beta * C,
-// or (split-K) acc into this slice's partial tile. With no k-tiles acc was never written and
-// counts as zero. The accumulators go to shared memory first, column-major with columns of
+// Epilogue of the block's kBlockM x N tile at (m0, n0), run by all its threads once its
+// warpgroups are done with the ring, whose memory (`tile`) then holds the tile: C = alpha * acc +
+// beta * C, or (split-K) acc into this slice's partial tile. With no k-tiles acc was never written
+// and counts as zero. The accumulators go to shared memory first, column-major with columns of
 // kTileLd floats, each accumulator where accumulator_at() says, and the padding puts one store's 8
 // rows x 4 columns in 32 different banks. Then each warp writes whole columns, a lane every 32nd
 // row: 128 contiguous bytes a store, whatever C's alignment (per-accumulator stores wrote 32 bytes
@@ -338,7 +338,7 @@ __device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceAr
 #pragma unroll
   for (int i = 0; i < Cfg::kAccumulators; ++i) {
     const int2 at = accumulator_at(at0, i);
-    tile[at.y * kTileLd + at.x] = have_acc ? acc[i] : 0.0f;
+    tile[at.y * Cfg::kTileLd + at.x] = have_acc ? acc[i] : 0.0f;
   }
   __syncthreads();
   constexpr int kWarps = Cfg::kThreads / 32;
@@ -349,7 +349,7 @@ __device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceAr
 #pragma unroll
     for (int r = lane; r < Cfg::kBlockM; r += 32) {
       if (m0 + r >= args.m) break;
-      const float x = tile[col * kTileLd + r];
+      const float x = tile[col * Cfg::kTileLd + r];
       const int64_t at = m0 + r + c_col;
       if (slice != nullptr) {
         slice[at] = x;
@@ -399,8 +399,8 @@ __device__ void store_direct(const float (&acc)[Cfg::kAccumulators], const Args&
 }
 
 // Thread 0 issues the copies of a k-tile kLoadAhead ahead into a ring of kStages stages, each
-// with an mbarrier that completes when its bytes have landed; both warpgroups wait on it, issue
-// their wgmmas, and keep one wgmma group in flight. The barrier at the top of each k-step tells
+// with an mbarrier that completes when its bytes have landed; every warpgroup waits on it, issues
+// its wgmmas, and keeps one wgmma group in flight. The barrier at the top of each k-step tells
 // thread 0 that every warpgroup is done with the stage it refills. blockIdx.y is the k slice.
 // Tiles: without kPersistent, blockIdx.x is the block's one output tile and the epilogue passes it
 // through the ring (store_tile()). With kPersistent (no k slices, an fp32 C of 32-byte aligned
@@ -512,7 +512,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
     if constexpr (kPersistent) {
       store_direct<Cfg>(acc, args, origin.x, origin.y, k_tiles > 0);
     } else {
-      __syncthreads();  // both warpgroups are done with the ring: it holds the tile from here on
+      __syncthreads();  // every warpgroup is done with the ring: it holds the tile from here on
       store_tile<Cfg>(acc, sa, reinterpret_cast<float*>(smem + (smem0 - smem_address(smem))),
                       origin.x, origin.y, k_tiles > 0);
     }
@@ -699,23 +699,24 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
     sa.g.a = a.data, sa.g.lda = a.ld;
     sa.g.b = b.data, sa.g.ldb = b.ld;
   }
-  if (err == cudaSuccess && kMode != Mode::kSplitK) {
+  // The split-K rows' slices; where their rule gives one slice (or none: alpha == 0 or k == 0),
+  // the kernel writes C itself.
+  splitk::Slices slices;
+  if (err == cudaSuccess && kMode == Mode::kSplitK) err = splitk::slices_of(kSplitK, p, &slices);
+  if (err == cudaSuccess && slices.count <= 1) {
     sa.k_tiles_per_slice = int((p.k + Cfg::kBlockK - 1) / Cfg::kBlockK);
     err = launch_read_as<T, Cfg, kMode == Mode::kPersistent>(sa, a.k_major, b.k_major, 1, stream);
   } else if (err == cudaSuccess) {
-    splitk::Slices slices;
-    err = splitk::slices_of(kSplitK, p, &slices);
     const int64_t m_pad = (p.m + 3) / 4 * 4;  // 16-byte partial columns
-    if (err == cudaSuccess)
-      err = splitk::run(
-          p, splitk::partial_type(p.c_type), slices, m_pad,
-          [&](void* partial) {
-            sa.k_tiles_per_slice = int(slices.k_steps);
-            sa.partial = static_cast<float*>(partial);
-            sa.m_pad = m_pad;
-            return launch_read_as<T, Cfg, false>(sa, a.k_major, b.k_major, slices.count, stream);
-          },
-          stream);
+    err = splitk::run(
+        p, splitk::partial_type(p.c_type), slices, m_pad,
+        [&](void* partial) {
+          sa.k_tiles_per_slice = int(slices.k_steps);
+          sa.partial = static_cast<float*>(partial);
+          sa.m_pad = m_pad;
+          return launch_read_as<T, Cfg, false>(sa, a.k_major, b.k_major, slices.count, stream);
+        },
+        stream);
   }
   if (workspace != nullptr) {
     const cudaError_t free_err = cudaFreeAsync(workspace, stream);

@@ -16,7 +16,8 @@
 // TF32); N = 128 with 3 stages and N = 64 with 4 stages, two blocks per SM (f16, bf16): more
 // blocks for small outputs, and a block's epilogue runs beside the other's main loop.
 // Split-K rows (_splitk_): the 128 x 128 kernel over blockIdx.y slices of k (splitk.h: slice rule
-// kSplitK, fp32 partials, then the shared reduce). One thread issues the copy engine (TMA,
+// kSplitK, fp32 partials, then the shared reduce); where the rule gives one slice the row runs as a
+// plain row (no partials). One thread issues the copy engine (TMA,
 // cp.async.bulk.tensor with 128-byte-swizzle tensor maps) stages - 2 k-tiles ahead into the ring,
 // each stage completing on an mbarrier; one wgmma group stays in flight while the next is issued.
 // 16-bit operands are read as they lie in memory: k-contiguous ones K-major, m/n-contiguous ones
