@@ -4,8 +4,6 @@
 
 #include <cstring>
 
-#include "half_convert.h"
-
 namespace tileblas::compat {
 
 namespace {
@@ -66,25 +64,6 @@ int check_gemm_args(bool openblas, char transa, char transb, int64_t m, int64_t 
 
 bool gemm_quick_return(int64_t m, int64_t n, int64_t k, Scalar alpha, Scalar beta) {
   return m == 0 || n == 0 || ((alpha.is_zero() || k == 0) && beta.is_one());
-}
-
-Scalar scalar_at(const void* v, DataType type) {
-  switch (type) {
-    case DataType::kF16:
-      return half_to_float(*static_cast<const uint16_t*>(v));
-    case DataType::kF64:
-      return *static_cast<const double*>(v);
-    case DataType::kC32: {
-      const float* re_im = static_cast<const float*>(v);
-      return {re_im[0], re_im[1]};
-    }
-    case DataType::kC64: {
-      const double* re_im = static_cast<const double*>(v);
-      return {re_im[0], re_im[1]};
-    }
-    default:
-      return *static_cast<const float*>(v);
-  }
 }
 
 bool refuse_wide(NameSet s, const char* srname, int64_t limit,

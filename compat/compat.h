@@ -10,6 +10,7 @@
 #include <string>
 
 #include "cpu_blas.h"
+#include "half_convert.h"
 #include "library_abi.h"  // generated per library: kLibraryNameSet
 #include "problem.h"
 
@@ -134,8 +135,26 @@ inline int check_gemm_args(char transa, char transb, int64_t m, int64_t n, int64
 // == 1.
 bool gemm_quick_return(int64_t m, int64_t n, int64_t k, Scalar alpha, Scalar beta);
 
-// One element of `type` at `v` (fp16, float, double, or a re, im pair of them) as a Scalar.
-Scalar scalar_at(const void* v, DataType type);
+// One element of `type` at `v` (fp16, float, double, or a re, im pair of them) as a Scalar. Inline:
+// every Level-3 call reads two.
+inline Scalar scalar_at(const void* v, DataType type) {
+  switch (type) {
+    case DataType::kF16:
+      return half_to_float(*static_cast<const uint16_t*>(v));
+    case DataType::kF64:
+      return *static_cast<const double*>(v);
+    case DataType::kC32: {
+      const float* re_im = static_cast<const float*>(v);
+      return {re_im[0], re_im[1]};
+    }
+    case DataType::kC64: {
+      const double* re_im = static_cast<const double*>(v);
+      return {re_im[0], re_im[1]};
+    }
+    default:
+      return *static_cast<const float*>(v);
+  }
+}
 
 // The arguments of a GEMM-like call, before checks (CBLAS form; Fortran callers use kColMajor and
 // pass their trans characters).

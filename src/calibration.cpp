@@ -398,6 +398,8 @@ const Rates* measured_rates(const Problem& p, Device& device) {
   return stored;
 }
 
+std::atomic<const Level3Points*> calibration_detail::level3_slots[kOperationCount * kDataTypeCount];
+
 namespace {
 
 constexpr int kLevel3Sizes[Level3Points::kCount] = {8, 16, 32, 64, 128, 256, 512};
@@ -406,11 +408,8 @@ constexpr int kLevel3Sizes[Level3Points::kCount] = {8, 16, 32, 64, 128, 256, 512
 // either path), and a millisecond holds hundreds of them.
 double level3_window_seconds(const Problem& p) { return p.n < 64 ? 0.001 : 0.005; }
 
-constexpr int kLevel3Slots = kOperationCount * kDataTypeCount;  // Operation x DataType
-std::atomic<const Level3Points*> level3_slots[kLevel3Slots];
-
 std::atomic<const Level3Points*>& level3_slot_of(const Problem& p) {
-  return level3_slots[int(p.op) * kDataTypeCount + int(p.type)];
+  return calibration_detail::level3_slots[int(p.op) * kDataTypeCount + int(p.type)];
 }
 
 // One unit element of `type` at `at`.
@@ -506,10 +505,6 @@ bool measure_level3_points(const Problem& like, Device* device, const Rates& rat
 
 bool level3_points_cover(const Problem& p) {
   return p.flops() <= level3_square(p, kLevel3Sizes[Level3Points::kCount - 1]).flops();
-}
-
-const Level3Points* level3_points_if_measured(const Problem& p) {
-  return level3_slot_of(p).load(std::memory_order_acquire);
 }
 
 const Level3Points* measured_level3_points(const Problem& p, Device* device, const Rates& rates) {

@@ -9,6 +9,8 @@
 // routed: that routine at four sizes on each of its paths.
 #pragma once
 
+#include <atomic>
+
 #include "env.h"
 #include "problem.h"
 #include "router.h"
@@ -41,8 +43,15 @@ inline bool gemm_allows_tf32(DataType type) {
 // BLAS's workers' spin after its points; without a device the GPU's times are infinite). nullptr
 // while another thread is measuring, or where a run failed.
 const Level3Points* measured_level3_points(const Problem& p, Device* device, const Rates& rates);
-// The same once measured, else nullptr.
-const Level3Points* level3_points_if_measured(const Problem& p);
+namespace calibration_detail {
+// The points of each (operation, type) once measured_level3_points() has stored them.
+extern std::atomic<const Level3Points*> level3_slots[kOperationCount * kDataTypeCount];
+}  // namespace calibration_detail
+// The same once measured, else nullptr. Inline (one load): every small Level-3 call asks.
+inline const Level3Points* level3_points_if_measured(const Problem& p) {
+  return calibration_detail::level3_slots[int(p.op) * kDataTypeCount + int(p.type)].load(
+      std::memory_order_acquire);
+}
 // Whether p is at most as much work as the largest point (only such calls need the points).
 bool level3_points_cover(const Problem& p);
 

@@ -266,20 +266,24 @@ Target resolve(NameSet s, Routine r) {
   return t;
 }
 
+std::array<std::array<Target, kRoutineCount>, kNameSetCount> g_targets;
+// Set once the target is resolved. Every CPU BLAS call comes here: std::call_once alone costs
+// thread-local writes and a pthread_once call each time.
+std::array<std::array<std::atomic<bool>, kRoutineCount>, kNameSetCount> g_resolved;
+
+// target()'s first call for routine r of set e (already effective()).
+[[gnu::noinline]] const Target& resolve_once(NameSet e, Routine r) {
+  static std::array<std::array<std::once_flag, kRoutineCount>, kNameSetCount> once;
+  std::call_once(once[int(e)][int(r)], [&] { g_targets[int(e)][int(r)] = resolve(e, r); });
+  g_resolved[int(e)][int(r)].store(true, std::memory_order_release);
+  return g_targets[int(e)][int(r)];
+}
+
 // Routine r of set s, resolved once.
 const Target& target(NameSet s, Routine r) {
-  static std::array<std::array<std::once_flag, kRoutineCount>, kNameSetCount> once;
-  static std::array<std::array<Target, kRoutineCount>, kNameSetCount> targets;
-  // Set once the target is resolved. Every CPU BLAS call comes here: std::call_once alone costs
-  // thread-local writes and a pthread_once call each time.
-  static std::array<std::array<std::atomic<bool>, kRoutineCount>, kNameSetCount> resolved;
   const NameSet e = effective(s);
-  std::atomic<bool>& done = resolved[int(e)][int(r)];
-  if (!done.load(std::memory_order_acquire)) {
-    std::call_once(once[int(e)][int(r)], [&] { targets[int(e)][int(r)] = resolve(e, r); });
-    done.store(true, std::memory_order_release);
-  }
-  return targets[int(e)][int(r)];
+  if (g_resolved[int(e)][int(r)].load(std::memory_order_acquire)) return g_targets[int(e)][int(r)];
+  return resolve_once(e, r);
 }
 
 [[noreturn]] void no_cpu_blas(const std::string& name) {
@@ -399,9 +403,7 @@ void set_library_name_set(NameSet s) { g_library_set.store(s); }
 
 NameSet library_name_set() { return g_library_set.load(std::memory_order_relaxed); }
 
-void note_call(double flops) {
-  if (flops >= kThreadedCallFlops) g_last_call_ns.store(steady_ns(), std::memory_order_relaxed);
-}
+void note_threaded_call() { g_last_call_ns.store(steady_ns(), std::memory_order_relaxed); }
 
 bool workers_may_spin() {
   constexpr int64_t kWindowNs = int64_t(kWorkersSpinSeconds * 1e9);
@@ -478,6 +480,9 @@ Element element_of(Scalar v, DataType type) {
   return e;
 }
 
+namespace {
+
+// run()'s Level-3 routines other than GEMM, one per argument shape.
 void symm_hemm(NameSet s, Operation op, DataType type, char side, char uplo, int64_t m, int64_t n,
                const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
                const void* beta, void* c, int64_t ldc) {
@@ -522,6 +527,7 @@ void syr2k_her2k(NameSet s, Operation op, DataType type, char uplo, char trans, 
   }
 }
 
+// B (m x n, ldb) is read and written.
 void trmm_trsm(NameSet s, Operation op, DataType type, char side, char uplo, char transa, char diag,
                int64_t m, int64_t n, const void* alpha, const void* a, int64_t lda, void* b,
                int64_t ldb) {
@@ -535,6 +541,8 @@ void trmm_trsm(NameSet s, Operation op, DataType type, char side, char uplo, cha
                                                  &lda32, b, &ldb32, 1, 1, 1, 1);
   }
 }
+
+}  // namespace
 
 void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
            int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {

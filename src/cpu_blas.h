@@ -117,23 +117,6 @@ void gemm(NameSet s, DataType type, char transa, char transb, int64_t m, int64_t
 // sgemm_ of the standard set.
 void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
            int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc);
-// The Level-3 routines other than GEMM, one call per argument shape, each reaching set s's Fortran
-// symbol of `op` and `type` (strsm_, scipy_zher2k_64_, ...) with the width of the library that runs
-// it. alpha and beta point at one element of `type`, except herk's alpha and beta and her2k's beta,
-// which are real (an element of the real type of the same precision), as netlib declares them.
-void symm_hemm(NameSet s, Operation op, DataType type, char side, char uplo, int64_t m, int64_t n,
-               const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
-               const void* beta, void* c, int64_t ldc);
-void syrk_herk(NameSet s, Operation op, DataType type, char uplo, char trans, int64_t n, int64_t k,
-               const void* alpha, const void* a, int64_t lda, const void* beta, void* c,
-               int64_t ldc);
-void syr2k_her2k(NameSet s, Operation op, DataType type, char uplo, char trans, int64_t n,
-                 int64_t k, const void* alpha, const void* a, int64_t lda, const void* b,
-                 int64_t ldb, const void* beta, void* c, int64_t ldc);
-// B (m x n, ldb) is read and written.
-void trmm_trsm(NameSet s, Operation op, DataType type, char side, char uplo, char transa, char diag,
-               int64_t m, int64_t n, const void* alpha, const void* a, int64_t lda, void* b,
-               int64_t ldb);
 // A threaded CPU BLAS's workers spin for a while after a call that used them (OpenBLAS: 2^28 ticks
 // of its timer, 0.08-0.15 s on the H100 host), on the cores tileblas's host team (src/cpu_team.h)
 // runs on: a team's parts started in that window wait for cores (the H100 host ran csyr2k_ 128 as
@@ -145,12 +128,19 @@ void trmm_trsm(NameSet s, Operation op, DataType type, char side, char uplo, cha
 // sizable share of its time (27 ns of 120-180 for an 8^3 zgemm_ on the CI host).
 constexpr double kWorkersSpinSeconds = 0.15;
 constexpr double kThreadedCallFlops = 2.0 * 64 * 64 * 64;
-void note_call(double flops);
+void note_threaded_call();
+// Inline: every call the dispatch runs on the CPU BLAS notes itself, mostly below the threshold.
+inline void note_call(double flops) {
+  if (flops >= kThreadedCallFlops) note_threaded_call();
+}
 bool workers_may_spin();
 
-// p (host pointers) on its routine above: the same routine, type and arguments a caller passed.
-// The four BLAS types only: a GEMM of 16-bit data runs on sgemm as gemm_on_cpu() (src/cpu_gemm.h)
-// widens it.
+// p (host pointers) on its routine above: the same routine, type and arguments a caller passed,
+// reaching set p.name_set's Fortran symbol of p's operation and type (strsm_, scipy_zher2k_64_,
+// ...) with the width of the library that runs it; alpha and beta as one element of the type,
+// except herk's alpha and beta and her2k's beta, which are real, as netlib declares them. The four
+// BLAS types only: a GEMM of 16-bit data runs on sgemm as gemm_on_cpu() (src/cpu_gemm.h) widens
+// it.
 void run(const Problem& p);
 void saxpy(NameSet s, int64_t n, float alpha, const float* x, int64_t incx, float* y, int64_t incy);
 // OpenBLAS extensions; false when no library has them (the caller then uses its own loop).

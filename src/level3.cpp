@@ -77,6 +77,16 @@ const char* plan_label(Operation op, bool on_host) {
   return labels[size_t(op) * 2 + (on_host ? 1 : 0)].c_str();
 }
 
+// "cpu_blas ztrsm_" for each CPU BLAS routine: made as the library loads (no guard on the calls),
+// kept for the process (record_call() keeps the pointer).
+const std::vector<std::string> cpu_blas_labels = [] {
+  std::vector<std::string> l;
+  for (int r = 0; r < cpu_blas::kRoutineCount; ++r) {
+    l.push_back(std::string("cpu_blas ") + cpu_blas::stem_of(cpu_blas::Routine(r)) + "_");
+  }
+  return l;
+}();
+
 // Level 3's part of the dispatch (src/dispatch.h). Its CPU path has one option of its own beside
 // the CPU BLAS: the routine's plan on the host (src/host_plans.h).
 struct Level3Dispatch {
@@ -100,7 +110,8 @@ struct Level3Dispatch {
       *why = "host data, measured for this routine: the host plan at this size";
       return plan_label(problem.op, true);
     }
-    on_cpu_blas(problem, problem.flops());
+    const double flops = problem.flops();  // before the call: the problem is read again after it
+    on_cpu_blas(problem, flops);
     *why = "host data, measured for this routine: the CPU BLAS at this size";
     return cpu_blas_label(problem);
   }
@@ -172,17 +183,9 @@ struct Level3Dispatch {
     cpu_blas::note_call(flops);
   }
   static void on_cpu_blas(const Problem& p) { on_cpu_blas(p, p.flops()); }
-  // The CPU BLAS routine of the call's name and type, for the verbose line ("cpu_blas ztrsm_"):
-  // made once per (routine, type), kept for the process (record_call() keeps the pointer).
+  // The CPU BLAS routine of the call's name and type, for the verbose line ("cpu_blas ztrsm_").
   static const char* cpu_blas_label(const Problem& p) {
-    static const std::vector<std::string> labels = [] {
-      std::vector<std::string> l;
-      for (int r = 0; r < cpu_blas::kRoutineCount; ++r) {
-        l.push_back(std::string("cpu_blas ") + cpu_blas::stem_of(cpu_blas::Routine(r)) + "_");
-      }
-      return l;
-    }();
-    return labels[size_t(cpu_blas::routine_of(p.op, p.type))].c_str();
+    return cpu_blas_labels[size_t(cpu_blas::routine_of(p.op, p.type))].c_str();
   }
 };
 

@@ -39,27 +39,13 @@ std::string Reason::str() const {
   return owned_ ? s + owned_->detail : s;
 }
 
-namespace {
-
-// What the call left behind, unformatted; last_call() formats it into `record` once.
-struct PendingCall {
-  tileblas_route route = TILEBLAS_ROUTE_NONE;
-  const char* kernel = "";
-  Reason reason;
-  bool formatted = true;
-  CallRecord record;
-};
-
-// Out of line: inlined, GCC called __tls_get_addr again after each store into the record.
-[[gnu::noinline]] PendingCall& pending_call() {
+log_detail::PendingCall& log_detail::pending_call() {
   thread_local PendingCall call;
   return call;
 }
 
-}  // namespace
-
 CallRecord& last_call() {
-  PendingCall& call = pending_call();
+  log_detail::PendingCall& call = log_detail::pending_call();
   if (!call.formatted) {
     call.record.route = call.route;
     call.record.kernel = call.kernel;
@@ -67,14 +53,6 @@ CallRecord& last_call() {
     call.formatted = true;
   }
   return call.record;
-}
-
-void set_last_call(tileblas_route route, const char* kernel, Reason&& reason) {
-  PendingCall& call = pending_call();
-  call.route = route;
-  call.kernel = kernel;
-  call.reason = std::move(reason);
-  call.formatted = false;
 }
 
 std::string describe(const AxpyProblem& p) {

@@ -83,9 +83,29 @@ std::string describe(const Problem& p);
 std::string describe(const AxpyProblem& p);
 std::string describe(const TransposeProblem& p);
 
+namespace log_detail {
+// What the thread's last call left behind, unformatted; last_call() formats it into `record` once.
+struct PendingCall {
+  tileblas_route route = TILEBLAS_ROUTE_NONE;
+  const char* kernel = "";
+  Reason reason;
+  bool formatted = true;
+  CallRecord record;
+};
+// The calling thread's. Out of line: inlined, GCC called __tls_get_addr again after each store
+// into the record.
+PendingCall& pending_call();
+}  // namespace log_detail
+
 // Records the call as the thread's last one. `kernel` is a static string (a kernel table name or
-// a literal); nothing is formatted until last_call() is read.
-void set_last_call(tileblas_route route, const char* kernel, Reason&& reason);
+// a literal); nothing is formatted until last_call() is read. Inline: every call records itself.
+inline void set_last_call(tileblas_route route, const char* kernel, Reason&& reason) {
+  log_detail::PendingCall& call = log_detail::pending_call();
+  call.route = route;
+  call.kernel = kernel;
+  call.reason = std::move(reason);
+  call.formatted = false;
+}
 
 // Records the call and, with TILEBLAS_VERBOSE=1, prints
 // "tileblas: <routine> <problem> -> <gpu|cpu> <kernel> (<reason>)" (described only then).

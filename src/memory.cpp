@@ -142,23 +142,6 @@ MemKind classify_with_runtime(const void* p, int device) {
   }
 }
 
-// The start of the program's brk heap (/proc/self/stat field 47, start_brk), or 0 if unknown.
-uintptr_t heap_start() {
-  static const uintptr_t start = [] {
-    std::FILE* f = std::fopen("/proc/self/stat", "r");
-    if (!f) return uintptr_t(0);
-    char buf[4096];
-    const size_t len = std::fread(buf, 1, sizeof buf - 1, f);
-    std::fclose(f);
-    buf[len] = '\0';
-    // Field 2 (the command name, in parentheses) may hold spaces: count fields after its ')'.
-    const char* at = std::strrchr(buf, ')');
-    for (int field = 2; at && field < 47; ++field) at = std::strchr(at + 1, ' ');
-    return at ? uintptr_t(std::strtoull(at + 1, nullptr, 10)) : uintptr_t(0);
-  }();
-  return start;
-}
-
 struct AddressRange {
   uintptr_t lo = 0, hi = 0;
 };
@@ -183,32 +166,27 @@ const AddressRange& this_thread_stack() {
   return range;
 }
 
-// The brk heap and the calling thread's stack as they are now: host memory nothing else can map.
-// The stack's range (a thread-local lookup) is read only for an address outside the heap.
-struct HostOnlyRanges {
-  uintptr_t heap = heap_start();
-  uintptr_t brk = heap != 0 ? reinterpret_cast<uintptr_t>(sbrk(0)) : 0;  // sbrk(0) is a call
-  const AddressRange* stack = nullptr;
-
-  bool contain(const void* p) {
-    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
-    if (a >= heap && a < brk) return true;
-    if (!stack) stack = &this_thread_stack();
-    return a >= stack->lo && a < stack->hi;
-  }
-};
-
 }  // namespace
 
-bool in_host_only_range(const void* p) { return HostOnlyRanges{}.contain(p); }
-
-bool all_in_host_only_range(std::initializer_list<const void*> operands) {
-  HostOnlyRanges ranges;  // once for all the operands
-  for (const void* p : operands) {
-    if (p && !ranges.contain(p)) return false;
-  }
-  return true;
+uintptr_t memory_detail::read_heap_start() {
+  std::FILE* f = std::fopen("/proc/self/stat", "r");
+  if (!f) return 0;
+  char buf[4096];
+  const size_t len = std::fread(buf, 1, sizeof buf - 1, f);
+  std::fclose(f);
+  buf[len] = '\0';
+  // Field 2 (the command name, in parentheses) may hold spaces: count fields after its ')'.
+  const char* at = std::strrchr(buf, ')');
+  for (int field = 2; at && field < 47; ++field) at = std::strchr(at + 1, ' ');
+  return at ? uintptr_t(std::strtoull(at + 1, nullptr, 10)) : 0;
 }
+
+bool memory_detail::on_this_thread_stack(uintptr_t a) {
+  const AddressRange& stack = this_thread_stack();
+  return a >= stack.lo && a < stack.hi;
+}
+
+bool in_host_only_range(const void* p) { return p && all_in_host_only_range({p}); }
 
 MemKind classify(const void* p, int device) {
   if (!p || in_host_only_range(p) || !cuda_context_exists()) return MemKind::kHostPageable;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cuda_runtime_api.h>
+#include <unistd.h>
 
 #include <atomic>
 #include <condition_variable>
@@ -30,8 +31,30 @@ bool cuda_context_exists();
 // there registered with cudaHostRegister is then taken as pageable, which is correct, if slower
 // to copy).
 bool in_host_only_range(const void* p);
-// The same for a call's operands; nullptr (an operand the routine lacks) counts as in range.
-bool all_in_host_only_range(std::initializer_list<const void*> operands);
+
+namespace memory_detail {
+// The start of the program's brk heap (/proc/self/stat field 47, start_brk), or 0 if unknown.
+uintptr_t read_heap_start();
+inline uintptr_t heap_start() {
+  static const uintptr_t start = read_heap_start();
+  return start;
+}
+// Whether address a lies on the calling thread's stack (a thread-local lookup).
+bool on_this_thread_stack(uintptr_t a);
+}  // namespace memory_detail
+
+// in_host_only_range() for a call's operands; nullptr (an operand the routine lacks) counts as in
+// range. Inline, the heap's bounds read once for all of them: every small host call asks, and its
+// operands mostly lie in the heap; the stack is looked up only for one outside it.
+inline bool all_in_host_only_range(std::initializer_list<const void*> operands) {
+  const uintptr_t heap = memory_detail::heap_start();
+  const uintptr_t brk = heap != 0 ? reinterpret_cast<uintptr_t>(sbrk(0)) : 0;  // sbrk(0) is a call
+  for (const void* p : operands) {
+    const uintptr_t a = reinterpret_cast<uintptr_t>(p);
+    if (p && !(a >= heap && a < brk) && !memory_detail::on_this_thread_stack(a)) return false;
+  }
+  return true;
+}
 
 // Classifies a pointer for tileblas's device `device`. Only call with a usable device; without any
 // CUDA context every pointer is host pageable and no context is created. Pointers
