@@ -678,8 +678,9 @@ cudaError_t stage_operands(Operand* a, Operand* b, void** workspace, cudaStream_
   return err;
 }
 
-// How a row runs its tiles: one block per tile (and k slice: split-K), or persistent blocks.
-enum class Mode { kTiles, kSplitK, kPersistent };
+// How a row runs its tiles: one block per tile (and k slice: split-K, with the geometry kSplitK
+// or kNarrowSplitK), or persistent blocks.
+enum class Mode { kTiles, kSplitK, kNarrowSplitK, kPersistent };
 
 template <class T, class Cfg, Mode kMode>
 cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
@@ -702,7 +703,8 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
   // The split-K rows' slices; where their rule gives one slice (or none: alpha == 0 or k == 0),
   // the kernel writes C itself.
   splitk::Slices slices;
-  if (err == cudaSuccess && kMode == Mode::kSplitK) err = splitk::slices_of(kSplitK, p, &slices);
+  if (err == cudaSuccess && (kMode == Mode::kSplitK || kMode == Mode::kNarrowSplitK))
+    err = splitk::slices_of(kMode == Mode::kSplitK ? kSplitK : kNarrowSplitK, p, &slices);
   if (err == cudaSuccess && slices.count <= 1) {
     sa.k_tiles_per_slice = int((p.k + Cfg::kBlockK - 1) / Cfg::kBlockK);
     err = launch_read_as<T, Cfg, kMode == Mode::kPersistent>(sa, a.k_major, b.k_major, 1, stream);
@@ -754,6 +756,15 @@ using ConfigBF16N128 = Config<TypeBF16, 128, 3, 2>;
 // 128 x 64 tiles, 4 stages of 24 KiB: two blocks per SM, 32 accumulators a thread.
 using ConfigF16N64 = Config<TypeF16, 64, 4, 2>;
 using ConfigBF16N64 = Config<TypeBF16, 64, 4, 2>;
+// 64 x 64 tiles, one warpgroup, 12 stages of 16 KiB: one block per SM, 32 accumulators a thread.
+using ConfigF16M64 = Config<TypeF16, 64, 12, 1, 1>;
+using ConfigBF16M64 = Config<TypeBF16, 64, 12, 1, 1>;
+static_assert(ConfigF16M64::kBlockM == kNarrowSplitK.block_m &&
+                  ConfigF16M64::kBlockN == kNarrowSplitK.block_n &&
+                  ConfigF16M64::kBlockK == kNarrowSplitK.block_k &&
+                  ConfigF16M64::kBlocksPerSm == kNarrowSplitK.blocks_per_sm &&
+                  ConfigBF16M64::kBlockK == kNarrowSplitK.block_k,
+              "kNarrowSplitK describes the narrow split-K rows' tile");
 static_assert(ConfigF16N128::kBlockM == kSplitK.block_m &&
                   ConfigF16N128::kBlockN == kSplitK.block_n &&
                   ConfigF16N128::kBlockK == kSplitK.block_k &&
@@ -781,6 +792,10 @@ TILEBLAS_WGMMA_ROW(f16_128x64x64, TypeF16, ConfigF16N64, kTiles, supports_proble
 TILEBLAS_WGMMA_ROW(bf16_128x64x64, TypeBF16, ConfigBF16N64, kTiles, supports_problem)
 TILEBLAS_WGMMA_ROW(f16_splitk_128x128x64, TypeF16, ConfigF16N128, kSplitK, supports_problem)
 TILEBLAS_WGMMA_ROW(bf16_splitk_128x128x64, TypeBF16, ConfigBF16N128, kSplitK, supports_problem)
+TILEBLAS_WGMMA_ROW(f16_narrow_splitk_64x64x64, TypeF16, ConfigF16M64, kNarrowSplitK,
+                   supports_problem)
+TILEBLAS_WGMMA_ROW(bf16_narrow_splitk_64x64x64, TypeBF16, ConfigBF16M64, kNarrowSplitK,
+                   supports_problem)
 TILEBLAS_WGMMA_ROW(f16_persistent_128x256x64, TypeF16, ConfigF16, kPersistent, supports_persistent)
 TILEBLAS_WGMMA_ROW(bf16_persistent_128x256x64, TypeBF16, ConfigBF16, kPersistent,
                    supports_persistent)

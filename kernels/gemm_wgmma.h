@@ -9,38 +9,39 @@
 // All products are accumulated in fp32; the epilogue computes alpha * acc + beta * C in fp32 and
 // rounds once to C's type.
 //
-// Tiling: a block of two warpgroups (256 threads) computes a 128 x N tile of C, each warpgroup
-// 64 x N with one wgmma.m64nN per k-step (k16; k8 for TF32), both operands read from shared
-// memory through matrix descriptors, accumulators in registers. Block k-tile: 128 bytes per row
-// (64 16-bit elements, 32 fp32). Rows: N = 256 with 4 stages and one block per SM (f16, bf16,
-// TF32); N = 128 with 3 stages and N = 64 with 4 stages, two blocks per SM (f16, bf16): more
-// blocks for small outputs, and a block's epilogue runs beside the other's main loop.
-// Split-K rows (_splitk_): the 128 x 128 kernel over blockIdx.y slices of k (splitk.h: slice rule
-// kSplitK, fp32 partials, then the shared reduce); where the rule gives one slice the row runs as a
-// plain row (no partials). One thread issues the copy engine (TMA,
+// Tiling: a block of two warpgroups (256 threads) computes a 128 x N tile of C (the narrow rows
+// below: one warpgroup, 64 x 64), each warpgroup 64 x N with one wgmma.m64nN per k-step (k16; k8
+// for TF32), both operands read from shared memory through matrix descriptors, accumulators in
+// registers. Block k-tile: 128 bytes per row (64 16-bit elements, 32 fp32). Rows: N = 256 with 4
+// stages and one block per SM (f16, bf16, TF32); N = 128 with 3 stages and N = 64 with 4 stages,
+// two blocks per SM (f16, bf16): more blocks for small outputs, and a block's epilogue runs beside
+// the other's main loop. Split-K rows (_splitk_): the 128 x 128 kernel over blockIdx.y slices of k
+// (splitk.h: slice rule kSplitK, fp32 partials, then the shared reduce); the narrow ones
+// (_narrow_splitk_) the 64 x 64 kernel (kNarrowSplitK below). Where a split-K row's rule gives one
+// slice the row runs as a plain row (no partials). One thread issues the copy engine (TMA,
 // cp.async.bulk.tensor with 128-byte-swizzle tensor maps) stages - 2 k-tiles ahead into the ring,
 // each stage completing on an mbarrier; one wgmma group stays in flight while the next is issued.
 // 16-bit operands are read as they lie in memory: k-contiguous ones K-major, m/n-contiguous ones
 // MN-major (wgmma's transpose immediates). Staging: TF32 wgmma reads K-major operands only, so
 // launch() first transposes an m/n-contiguous fp32 operand (A not transposed, B transposed; with
-// kernels/transpose.h's sheared row) into a
-// k-contiguous workspace; an operand the copy engine cannot read in place (base or leading
-// dimension not a multiple of 16 bytes) is first copied as it lies into a workspace with 16-byte
-// rows (kernels/realign.h: both operands in one launch). Workspaces come from the device's default
-// memory pool (cudaMallocAsync, freed stream-ordered). Blocks are rasterized in groups of 8 tile
-// rows (L2 reuse).
+// kernels/transpose.h's sheared row) into a k-contiguous workspace; an operand the copy engine
+// cannot read in place (base or leading dimension not a multiple of 16 bytes) is first copied as
+// it lies into a workspace with 16-byte rows (kernels/realign.h: both operands in one launch).
+// Workspaces come from the device's default memory pool (cudaMallocAsync, freed stream-ordered).
+// Blocks are rasterized in groups of 8 tile rows (L2 reuse).
 //
 // Edges: any m, n >= 1 and k >= 0. The copy engine zero-fills rows, columns and k outside the
 // matrix. The epilogue passes the tile through shared memory (the ring, free by then) and writes
-// C a column at a time, 32 consecutive rows a store, predicated per element; the persistent rows
-// (below) store from the accumulators, 8 consecutive rows of 4 columns a store, predicated.
-// k == 0 or alpha == 0: A and B are not read, C = beta * C.  beta == 0: C is not read.
+// C (or a slice's partials) a column at a time, 32 consecutive rows a store, predicated per
+// element; the persistent rows (below) store from the accumulators, 8 consecutive rows of 4 columns
+// a store, predicated. k == 0 or alpha == 0: A and B are not read, C = beta * C.  beta == 0: C is
+// not read.
 //
 // Alignment: any for A and B (staged as above where not 16-byte aligned, or lda, ldb not multiples
 // of 16 bytes); C needs only element alignment. Needs an sm_90 device, this file built for sm_90a
 // (CMake does so when 90 is in TILEBLAS_CUDA_ARCHS; otherwise supports() is always false), a
 // driver with cuTensorMapEncodeTiled, and 194 KiB (N = 256), 97 KiB (N = 128) or 98 KiB (N = 64)
-// of dynamic shared memory per block.
+// of dynamic shared memory per block (the narrow rows: 194 KiB).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -90,5 +91,15 @@ bool supports_f16_splitk_128x128x64(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_f16_splitk_128x128x64(const Problem& p, cudaStream_t stream);
 bool supports_bf16_splitk_128x128x64(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_bf16_splitk_128x128x64(const Problem& p, cudaStream_t stream);
+
+// The narrow split-K rows: a 64 x 64 tile of one warpgroup with a 12-stage ring (one block per SM),
+// over slices of k where the tiles leave SMs idle (one slice: no partials, the kernel writes C),
+// for outputs with a side of 128 or less and long k: such calls stream the wide operand, and the
+// deep ring keeps ten of its k-tiles in flight per SM.
+inline constexpr splitk::Geometry kNarrowSplitK{64, 64, 64, 1, 8};
+bool supports_f16_narrow_splitk_64x64x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_narrow_splitk_64x64x64(const Problem& p, cudaStream_t stream);
+bool supports_bf16_narrow_splitk_64x64x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_narrow_splitk_64x64x64(const Problem& p, cudaStream_t stream);
 
 }  // namespace tileblas::gemm_wgmma

@@ -46,6 +46,10 @@ const std::vector<GemmKernel>& gemm_kernels() {
        gemm_wgmma::launch_f16_splitk_128x128x64},
       {"gemm_wgmma_bf16_splitk_128x128x64", gemm_wgmma::supports_bf16_splitk_128x128x64,
        gemm_wgmma::launch_bf16_splitk_128x128x64},
+      {"gemm_wgmma_f16_narrow_splitk_64x64x64", gemm_wgmma::supports_f16_narrow_splitk_64x64x64,
+       gemm_wgmma::launch_f16_narrow_splitk_64x64x64},
+      {"gemm_wgmma_bf16_narrow_splitk_64x64x64", gemm_wgmma::supports_bf16_narrow_splitk_64x64x64,
+       gemm_wgmma::launch_bf16_narrow_splitk_64x64x64},
       // tensor cores, mma.sync (kernels/gemm_mma.cu): fp16/bf16, and fp32 only with allow_tf32.
       // 16-byte-load rows before the scalar-load ones.
       {"gemm_mma_f16_128x128x32", gemm_mma::supports_f16_128x128x32,

@@ -135,6 +135,17 @@ bool half_fills_sms_128x64(const Problem& p, const DeviceCaps& caps) {
 // - 128x128 tiles elsewhere (panels: 4096^2 x 32-256 0.89-0.99, 8192^2 x 32-256 0.77-0.88).
 // The mma.sync rows lost to these everywhere on Hopper (4096^2 x 32: 0.90 against 0.99) and serve
 // other devices.
+// The narrow split-K rows (64x64 tiles of one warpgroup, a 12-stage ring, one block per SM) where
+// an output side is 128 or less, k is long and the 64x64 tiles take at most one block per SM.
+// H100, forced over the f16 sweep's tall and skinny shapes against the routing before, same run
+// (docs/NOTES-tensorcore.md): 64x8192x8192 0.97 of cuBLAS (split-K 128x128: 0.79), 32x8192x2048
+// 0.96 (128x64: 0.79), 128x128x65536 0.88 (0.82), 16x4096x4096 0.81 (0.78), 4096x16x4096 0.87
+// (0.86); with more tiles than SMs it lost (16384x64x4096 0.90 against 1.03, 16384x8x1024 0.97
+// against 1.04), and at k = 1024 (8193x32x1024 0.80 against 0.82). Routed in the next run: f16
+// and bf16 64x8192x8192 0.97-0.98, 32x8192x2048 0.98-1.01, 128x128x65536 0.89.
+bool wgmma_narrow_pays(const Problem& p, const DeviceCaps& caps) {
+  return std::min(p.m, p.n) <= 128 && p.k >= 2048 && tiles(p, 64, 64) <= caps.num_sms;
+}
 bool wgmma_split_k_pays(const Problem& p, const DeviceCaps& caps) {
   return 2 * p.m * p.n <= int64_t(caps.num_sms) * 128 * 64 && p.k >= 4096 &&
          splitk::slices_for(gemm_wgmma::kSplitK, p.m, p.n, p.k, caps.num_sms).count >= 2;
@@ -391,6 +402,10 @@ struct Preference {
 const Preference kGemmPreferences[] = {
     {"gemm_skinny_16", skinny_16_pays, "one side of C at most 16: a thread per column, split-K"},
     {"gemm_skinny_32", skinny_32_pays, "one side of C at most 32: a thread per column, split-K"},
+    {"gemm_wgmma_f16_narrow_splitk_", wgmma_narrow_pays,
+     "fp16 tensor cores, wgmma (sm_90): a narrow output, long k: 64x64 tiles, deep ring"},
+    {"gemm_wgmma_bf16_narrow_splitk_", wgmma_narrow_pays,
+     "bf16 tensor cores, wgmma (sm_90): a narrow output, long k: 64x64 tiles, deep ring"},
     {"gemm_wgmma_f16_splitk_", wgmma_split_k_pays,
      "fp16 tensor cores, wgmma (sm_90): few tiles, long k: split-K"},
     {"gemm_wgmma_bf16_splitk_", wgmma_split_k_pays,

@@ -1101,9 +1101,13 @@ TEST(RouterTest, PicksTheMeasuredWgmmaRow) {
     int64_t m, n, k;
     const char* row;
   } cases[] = {
-      {128, 128, 65536, "splitk_128x128x64"},
-      {16, 4096, 4096, "splitk_128x128x64"},
-      {64, 8192, 8192, "splitk_128x128x64"},
+      {128, 128, 65536, "narrow_splitk_64x64x64"},
+      {16, 4096, 4096, "narrow_splitk_64x64x64"},
+      {64, 8192, 8192, "narrow_splitk_64x64x64"},
+      {32, 8192, 2048, "narrow_splitk_64x64x64"},
+      {4096, 16, 4096, "narrow_splitk_64x64x64"},
+      {16384, 8, 1024, "128x64x64"},
+      {1024, 256, 8192, "splitk_128x128x64"},
       {8192, 128, 8192, "128x64x64"},
       {1024, 1024, 1024, "128x64x64"},
       {16384, 64, 4096, "128x64x64"},
