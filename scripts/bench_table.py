@@ -5,7 +5,8 @@ Works for every operation: a benchmark named "<op>/<kernel>/<shape>[/<transposes
 `ours`, `ref`, `ratio` and the label "UNIT|YARDSTICK[|KERNEL]" (bench/bench_support.h) becomes one
 row. The GPU comes from --gpu, else from the JSON context ("gpu", set by bench/bench_main.cpp); the
 date from the JSON context. Several JSON files make one table, each row keeping its own file's GPU
-and date (the sweep of one type measured on another machine or day than the others').
+and date (the sweep of one type measured on another machine or day than the others'); a benchmark
+named again in a later file replaces the earlier file's row (a newer run of some of the types).
 
 The GEMM shape sweep (bench/bench_sweep.cpp, rows "sweep/<type>/<class>/<m>x<n>x<k>/<ops>", the
 label's KERNEL the kernel the call was routed to) has its own tables:
@@ -150,14 +151,16 @@ def main():
     mode.add_argument("--sweep-rows", action="store_true", help="the GEMM sweep's rows")
     ap.add_argument("--worst", type=int, default=0, help="with --sweep-rows: only the N lowest ratios per type")
     args = ap.parse_args()
-    rows = []
+    by_name = {}  # insertion-ordered: a later file's row takes the earlier row's place
     for name in args.json:
         with open(name) as f:
             data = json.load(f)
         context = data.get("context", {})
         gpu = args.gpu or context.get("gpu", "unknown GPU")
         date = context.get("date", "")[:10]
-        rows += [dict(r, gpu=gpu, date=date) for r in rows_of(data, args.filter)]
+        for r in rows_of(data, args.filter):
+            by_name[r["name"]] = dict(r, gpu=gpu, date=date)
+    rows = list(by_name.values())
     if args.sweep_summary or args.sweep_rows:
         rows = sweep_rows(rows)
         if not rows:
