@@ -87,11 +87,12 @@ bool rank_k_trans_valid(Operation op, DataType type, char t) {
   return false;
 }
 
-// netlib's argument checks of `op` on Fortran arguments, in its INFO order; 0 when all are valid.
-int check_args(Operation op, DataType type, const Level3Chars& ch, const Level3Args& g) {
+// netlib's argument checks of Op on Fortran arguments, in its INFO order; 0 when all are valid.
+template <Operation Op>
+int check_args(DataType type, const Level3Chars& ch, const Level3Args& g) {
   const bool upper_or_lower = lsame(ch.uplo, 'U') || lsame(ch.uplo, 'L');
   const bool left_or_right = lsame(ch.side, 'L') || lsame(ch.side, 'R');
-  switch (family_of(op)) {
+  switch (family_of(Op)) {
     case Family::kSymm: {
       const int64_t nrowa = lsame(ch.side, 'L') ? g.m : g.n;
       if (!left_or_right) return 1;
@@ -105,9 +106,9 @@ int check_args(Operation op, DataType type, const Level3Chars& ch, const Level3A
     }
     case Family::kRankK: {
       const int64_t nrowa = lsame(ch.trans, 'N') ? g.n : g.k;
-      const bool two = op == Operation::kSyr2k || op == Operation::kHer2k;
+      const bool two = Op == Operation::kSyr2k || Op == Operation::kHer2k;
       if (!upper_or_lower) return 1;
-      if (!rank_k_trans_valid(op, type, ch.trans)) return 2;
+      if (!rank_k_trans_valid(Op, type, ch.trans)) return 2;
       if (g.n < 0) return 3;
       if (g.k < 0) return 4;
       if (g.lda < max1(nrowa)) return 7;
@@ -133,8 +134,9 @@ int check_args(Operation op, DataType type, const Level3Chars& ch, const Level3A
 
 // netlib's quick returns: nothing to do at all (alpha == 0 with beta != 1 still scales C, and
 // trmm/trsm with alpha == 0 still zero B).
-bool quick_return(Operation op, const Level3Args& g) {
-  switch (family_of(op)) {
+template <Operation Op>
+bool quick_return(const Level3Args& g) {
+  switch (family_of(Op)) {
     case Family::kSymm:
       return g.m == 0 || g.n == 0 || (g.alpha.is_zero() && g.beta.is_one());
     case Family::kRankK:
@@ -146,11 +148,12 @@ bool quick_return(Operation op, const Level3Args& g) {
 }
 
 // Valid, column-major arguments as the library's problem.
-Problem to_problem(Operation op, DataType type, const Level3Chars& ch, const Level3Args& g) {
+template <Operation Op>
+Problem to_problem(DataType type, const Level3Chars& ch, const Level3Args& g) {
   Problem p;
-  p.op = op;
+  p.op = Op;
   p.type = type;
-  const Family f = family_of(op);
+  const Family f = family_of(Op);
   p.side =
       f == Family::kRankK || lsame(ch.side, 'L') ? tileblas::Side::kLeft : tileblas::Side::kRight;
   p.uplo = lsame(ch.uplo, 'U') ? tileblas::Uplo::kUpper : tileblas::Uplo::kLower;
@@ -172,18 +175,19 @@ Problem to_problem(Operation op, DataType type, const Level3Chars& ch, const Lev
 }
 
 // The Fortran INFO number of the first size or leading dimension wider than `limit`, or 0.
-int first_too_wide(Operation op, const Level3Args& g, int64_t limit) {
+template <Operation Op>
+int first_too_wide(const Level3Args& g, int64_t limit) {
   auto first = [limit](std::initializer_list<NumberedArg> args) {
     for (const NumberedArg& a : args) {
       if (a.value > limit) return a.info;
     }
     return 0;
   };
-  switch (family_of(op)) {
+  switch (family_of(Op)) {
     case Family::kSymm:
       return first({{g.m, 3}, {g.n, 4}, {g.lda, 7}, {g.ldb, 9}, {g.ldc, 12}});
     case Family::kRankK: {
-      const bool two = op == Operation::kSyr2k || op == Operation::kHer2k;
+      const bool two = Op == Operation::kSyr2k || Op == Operation::kHer2k;
       return first({{g.n, 3}, {g.k, 4}, {g.lda, 7}, {two ? g.ldb : 0, 9}, {g.ldc, two ? 12 : 10}});
     }
     case Family::kTriangular:
@@ -194,18 +198,18 @@ int first_too_wide(Operation op, const Level3Args& g, int64_t limit) {
 
 // After the checks: quick return, refusal of arguments wider than the set's CPU BLAS takes
 // (reported by `report` with the Fortran INFO), then the computation.
-template <class Report>
-void run_checked(NameSet s, Operation op, DataType type, const Level3Chars& ch, const Level3Args& g,
+template <Operation Op, class Report>
+void run_checked(NameSet s, DataType type, const Level3Chars& ch, const Level3Args& g,
                  const char* label, Report report) {
-  if (quick_return(op, g)) return;
+  if (quick_return<Op>(g)) return;
   if (cpu_blas::info(s).int64) {
     if (const int info =
-            first_too_wide(op, g, cpu_blas::max_int(s, cpu_blas::routine_of(op, type)))) {
+            first_too_wide<Op>(g, cpu_blas::max_int(s, cpu_blas::routine_of(Op, type)))) {
       report(info);
       return;
     }
   }
-  Problem p = to_problem(op, type, ch, g);
+  Problem p = to_problem<Op>(type, ch, g);
   p.name_set = s;
   tileblas::level3(p, label);
 }
@@ -214,15 +218,16 @@ void run_checked(NameSet s, Operation op, DataType type, const Level3Chars& ch, 
 
 const char* level3_name(Operation op, DataType type) { return names_of(op, type).fortran; }
 
-void run_level3_fortran(NameSet s, Operation op, DataType type, const Level3Chars& ch,
-                        const Level3Args& g, const char* label) {
-  const Names& names = names_of(op, type);
+template <Operation Op>
+void run_level3_fortran(NameSet s, DataType type, const Level3Chars& ch, const Level3Args& g,
+                        const char* label) {
+  const Names& names = names_of(Op, type);
   auto report = [&](int info) { report_xerbla(s, names.srname, info); };
-  if (const int info = check_args(op, type, ch, g)) {
+  if (const int info = check_args<Op>(type, ch, g)) {
     report(info);
     return;
   }
-  run_checked(s, op, type, ch, g, label, report);
+  run_checked<Op>(s, type, ch, g, label, report);
 }
 
 // A CBLAS call: the reference CBLAS's enum checks (layout 1; then side 2, uplo 3 for symm, hemm,
@@ -231,12 +236,13 @@ void run_level3_fortran(NameSet s, Operation op, DataType type, const Level3Char
 // her2k), its mapping onto the Fortran routine, the Fortran checks (INFO + 1), quick return, then
 // the computation. Under OpenBLAS's names the same checks, reported with the Fortran routine's
 // numbers through the set's xerbla.
-void run_level3_cblas(NameSet s, Operation op, DataType type, int layout, int side, int uplo,
-                      int trans, int diag, Level3Args g, const char* label) {
-  const Names& names = names_of(op, type);
+template <Operation Op>
+void run_level3_cblas(NameSet s, DataType type, int layout, int side, int uplo, int trans, int diag,
+                      Level3Args g, const char* label) {
+  const Names& names = names_of(Op, type);
   const char* const rout = names.cblas;
   const bool openblas = openblas_conventions(s);
-  const Family f = family_of(op);
+  const Family f = family_of(Op);
   // `reference`: the reference CBLAS's number; `fortran`: the Fortran routine's.
   auto report = [&](int reference, int fortran, bool row_major) {
     if (openblas) {
@@ -267,15 +273,15 @@ void run_level3_cblas(NameSet s, Operation op, DataType type, int layout, int si
     } else if (uplo == kCblasLower) {
       ch.uplo = row ? 'U' : 'L';
     } else {
-      info = f != Family::kRankK ? 3 : row && op != Operation::kHer2k ? 3 : 2;
+      info = f != Family::kRankK ? 3 : row && Op != Operation::kHer2k ? 3 : 2;
       fortran = f != Family::kRankK ? 2 : 1;
     }
   }
   if (!info && f != Family::kSymm) {
-    // Row major, syrk .. her2k: op(A) op(A)^T of the row-major A is op'(A') op'(A')^T of the
-    // column-major A' = A^T with op' the other transpose (T and C both become N).
+    // Row major, syrk .. her2k: Op(A) Op(A)^T of the row-major A is Op'(A') Op'(A')^T of the
+    // column-major A' = A^T with Op' the other transpose (T and C both become N).
     if (trans == kCblasNoTrans) {
-      ch.trans = f == Family::kRankK && row ? (is_hermitian(op) ? 'C' : 'T') : 'N';
+      ch.trans = f == Family::kRankK && row ? (is_hermitian(Op) ? 'C' : 'T') : 'N';
     } else if (trans == kCblasTrans) {
       ch.trans = f == Family::kRankK && row ? 'N' : 'T';
     } else if (trans == kCblasConjTrans) {
@@ -299,17 +305,51 @@ void run_level3_cblas(NameSet s, Operation op, DataType type, int layout, int si
     return;
   }
   if (row) {
-    // C^T = B^T A^T (symm, hemm), B^T op(A)^T (trmm, trsm): the column-major problem is n x m.
+    // C^T = B^T A^T (symm, hemm), B^T Op(A)^T (trmm, trsm): the column-major problem is n x m.
     if (f != Family::kRankK) std::swap(g.m, g.n);
     // her2k: the conjugated problem's two terms trade alpha and conj(alpha).
-    if (op == Operation::kHer2k) g.alpha.im = -g.alpha.im;
+    if (Op == Operation::kHer2k) g.alpha.im = -g.alpha.im;
   }
-  if (const int fortran_info = check_args(op, type, ch, g)) {
+  if (const int fortran_info = check_args<Op>(type, ch, g)) {
     report(fortran_info + 1, fortran_info, row);
     return;
   }
-  run_checked(s, op, type, ch, g, label,
-              [&](int fortran_info) { report(fortran_info + 1, fortran_info, row); });
+  run_checked<Op>(s, type, ch, g, label,
+                  [&](int fortran_info) { report(fortran_info + 1, fortran_info, row); });
 }
+
+// The instantiations compat/level3_entry.h's templates call: every operation but GEMM.
+template void run_level3_fortran<Operation::kSymm>(NameSet, DataType, const Level3Chars&,
+                                                   const Level3Args&, const char*);
+template void run_level3_fortran<Operation::kHemm>(NameSet, DataType, const Level3Chars&,
+                                                   const Level3Args&, const char*);
+template void run_level3_fortran<Operation::kSyrk>(NameSet, DataType, const Level3Chars&,
+                                                   const Level3Args&, const char*);
+template void run_level3_fortran<Operation::kHerk>(NameSet, DataType, const Level3Chars&,
+                                                   const Level3Args&, const char*);
+template void run_level3_fortran<Operation::kSyr2k>(NameSet, DataType, const Level3Chars&,
+                                                    const Level3Args&, const char*);
+template void run_level3_fortran<Operation::kHer2k>(NameSet, DataType, const Level3Chars&,
+                                                    const Level3Args&, const char*);
+template void run_level3_fortran<Operation::kTrmm>(NameSet, DataType, const Level3Chars&,
+                                                   const Level3Args&, const char*);
+template void run_level3_fortran<Operation::kTrsm>(NameSet, DataType, const Level3Chars&,
+                                                   const Level3Args&, const char*);
+template void run_level3_cblas<Operation::kSymm>(NameSet, DataType, int, int, int, int, int,
+                                                 Level3Args, const char*);
+template void run_level3_cblas<Operation::kHemm>(NameSet, DataType, int, int, int, int, int,
+                                                 Level3Args, const char*);
+template void run_level3_cblas<Operation::kSyrk>(NameSet, DataType, int, int, int, int, int,
+                                                 Level3Args, const char*);
+template void run_level3_cblas<Operation::kHerk>(NameSet, DataType, int, int, int, int, int,
+                                                 Level3Args, const char*);
+template void run_level3_cblas<Operation::kSyr2k>(NameSet, DataType, int, int, int, int, int,
+                                                  Level3Args, const char*);
+template void run_level3_cblas<Operation::kHer2k>(NameSet, DataType, int, int, int, int, int,
+                                                  Level3Args, const char*);
+template void run_level3_cblas<Operation::kTrmm>(NameSet, DataType, int, int, int, int, int,
+                                                 Level3Args, const char*);
+template void run_level3_cblas<Operation::kTrsm>(NameSet, DataType, int, int, int, int, int,
+                                                 Level3Args, const char*);
 
 }  // namespace tileblas::compat

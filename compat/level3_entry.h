@@ -38,15 +38,19 @@ struct Level3Chars {
 // "ssyrk": the Fortran name without its "_", the CBLAS name without "cblas_".
 const char* level3_name(Operation op, DataType type);
 
-// A Fortran call of set s: checks, quick return, refusal of arguments wider than the set's CPU
-// BLAS takes, then tileblas::level3 under `label`.
-void run_level3_fortran(NameSet s, Operation op, DataType type, const Level3Chars& ch,
-                        const Level3Args& g, const char* label);
+// A Fortran call of Op on set s: checks, quick return, refusal of arguments wider than the set's
+// CPU BLAS takes, then tileblas::level3 under `label`. One instantiation per operation
+// (compat/level3.cpp), so that its checks and its Problem are made without asking which
+// operation's they are.
+template <Operation Op>
+void run_level3_fortran(NameSet s, DataType type, const Level3Chars& ch, const Level3Args& g,
+                        const char* label);
 
-// A CBLAS call of set s: enum checks, row-major mapping, then as run_level3_fortran(); errors in
-// the set's CBLAS convention (compat/level3.cpp).
-void run_level3_cblas(NameSet s, Operation op, DataType type, int layout, int side, int uplo,
-                      int trans, int diag, Level3Args g, const char* label);
+// A CBLAS call of Op on set s: enum checks, row-major mapping, then as run_level3_fortran();
+// errors in the set's CBLAS convention (compat/level3.cpp).
+template <Operation Op>
+void run_level3_cblas(NameSet s, DataType type, int layout, int side, int uplo, int trans, int diag,
+                      Level3Args g, const char* label);
 
 constexpr DataType real_of(DataType t) {
   return t == DataType::kC64 ? DataType::kF64 : t == DataType::kC32 ? DataType::kF32 : t;
@@ -85,7 +89,7 @@ void symm_fortran(const char* side, const char* uplo, const Int<S>* m, const Int
   g.a = a, g.lda = *lda, g.b = b, g.ldb = *ldb, g.c = c, g.ldc = *ldc;
   Level3Chars ch;
   ch.side = *side, ch.uplo = *uplo;
-  run_level3_fortran(S, Op, T, ch, g, label.c_str());
+  run_level3_fortran<Op>(S, T, ch, g, label.c_str());
 }
 
 template <Operation Op, DataType T, NameSet S>
@@ -97,7 +101,7 @@ void symm_cblas(int layout, int side, int uplo, Int<S> m, Int<S> n, CblasValue<T
   g.m = m, g.n = n;
   g.alpha = scalar_at(address_of(alpha), T), g.beta = scalar_at(address_of(beta), T);
   g.a = a, g.lda = lda, g.b = b, g.ldb = ldb, g.c = c, g.ldc = ldc;
-  run_level3_cblas(S, Op, T, layout, side, uplo, kCblasNoTrans, kCblasNonUnit, g, label.c_str());
+  run_level3_cblas<Op>(S, T, layout, side, uplo, kCblasNoTrans, kCblasNonUnit, g, label.c_str());
 }
 
 // syrk and herk; syr2k and her2k (with B).
@@ -118,9 +122,9 @@ void syrk_fortran(const char* uplo, const char* trans, const Int<S>* n, const In
   static const std::string label = entry_label(S, level3_name(Op, T), false);
   Level3Chars ch;
   ch.uplo = *uplo, ch.trans = *trans;
-  run_level3_fortran(S, Op, T, ch,
-                     rank_k_args<Op, T>(*n, *k, alpha, a, *lda, nullptr, 0, beta, c, *ldc),
-                     label.c_str());
+  run_level3_fortran<Op>(S, T, ch,
+                         rank_k_args<Op, T>(*n, *k, alpha, a, *lda, nullptr, 0, beta, c, *ldc),
+                         label.c_str());
 }
 
 template <Operation Op, DataType T, NameSet S>
@@ -128,8 +132,8 @@ void syrk_cblas(int layout, int uplo, int trans, Int<S> n, Int<S> k,
                 CblasValue<alpha_type(Op, T)> alpha, const void* a, Int<S> lda,
                 CblasValue<beta_type(Op, T)> beta, void* c, Int<S> ldc) noexcept {
   static const std::string label = entry_label(S, level3_name(Op, T), true);
-  run_level3_cblas(
-      S, Op, T, layout, kCblasLeft, uplo, trans, kCblasNonUnit,
+  run_level3_cblas<Op>(
+      S, T, layout, kCblasLeft, uplo, trans, kCblasNonUnit,
       rank_k_args<Op, T>(n, k, address_of(alpha), a, lda, nullptr, 0, address_of(beta), c, ldc),
       label.c_str());
 }
@@ -141,9 +145,8 @@ void syr2k_fortran(const char* uplo, const char* trans, const Int<S>* n, const I
   static const std::string label = entry_label(S, level3_name(Op, T), false);
   Level3Chars ch;
   ch.uplo = *uplo, ch.trans = *trans;
-  run_level3_fortran(S, Op, T, ch,
-                     rank_k_args<Op, T>(*n, *k, alpha, a, *lda, b, *ldb, beta, c, *ldc),
-                     label.c_str());
+  run_level3_fortran<Op>(
+      S, T, ch, rank_k_args<Op, T>(*n, *k, alpha, a, *lda, b, *ldb, beta, c, *ldc), label.c_str());
 }
 
 template <Operation Op, DataType T, NameSet S>
@@ -151,8 +154,8 @@ void syr2k_cblas(int layout, int uplo, int trans, Int<S> n, Int<S> k,
                  CblasValue<alpha_type(Op, T)> alpha, const void* a, Int<S> lda, const void* b,
                  Int<S> ldb, CblasValue<beta_type(Op, T)> beta, void* c, Int<S> ldc) noexcept {
   static const std::string label = entry_label(S, level3_name(Op, T), true);
-  run_level3_cblas(
-      S, Op, T, layout, kCblasLeft, uplo, trans, kCblasNonUnit,
+  run_level3_cblas<Op>(
+      S, T, layout, kCblasLeft, uplo, trans, kCblasNonUnit,
       rank_k_args<Op, T>(n, k, address_of(alpha), a, lda, b, ldb, address_of(beta), c, ldc),
       label.c_str());
 }
@@ -169,7 +172,7 @@ void trmm_fortran(const char* side, const char* uplo, const char* transa, const 
   g.a = a, g.lda = *lda, g.c = b, g.ldc = *ldb;
   Level3Chars ch;
   ch.side = *side, ch.uplo = *uplo, ch.trans = *transa, ch.diag = *diag;
-  run_level3_fortran(S, Op, T, ch, g, label.c_str());
+  run_level3_fortran<Op>(S, T, ch, g, label.c_str());
 }
 
 template <Operation Op, DataType T, NameSet S>
@@ -180,7 +183,7 @@ void trmm_cblas(int layout, int side, int uplo, int transa, int diag, Int<S> m, 
   g.m = m, g.n = n;
   g.alpha = scalar_at(address_of(alpha), T);
   g.a = a, g.lda = lda, g.c = b, g.ldc = ldb;
-  run_level3_cblas(S, Op, T, layout, side, uplo, transa, diag, g, label.c_str());
+  run_level3_cblas<Op>(S, T, layout, side, uplo, transa, diag, g, label.c_str());
 }
 
 }  // namespace tileblas::compat

@@ -7,6 +7,7 @@
 #include <array>
 #include <atomic>
 #include <chrono>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -218,7 +219,7 @@ void say_once(NameSet s, bool always, const std::string& message) {
   if (always || config().verbose) std::fprintf(stderr, "tileblas: %s\n", message.c_str());
 }
 
-const Target& target(NameSet s, Routine r);
+inline const Target& target(NameSet s, Routine r);
 
 // Routine r of set s (already effective()): the set's own name first, then the fallbacks of the
 // header.
@@ -279,14 +280,14 @@ std::array<std::array<std::atomic<bool>, kRoutineCount>, kNameSetCount> g_resolv
   return g_targets[int(e)][int(r)];
 }
 
-// Routine r of set s, resolved once.
-const Target& target(NameSet s, Routine r) {
+// Routine r of set s, resolved once. Inline: every CPU BLAS call asks.
+[[gnu::always_inline]] inline const Target& target(NameSet s, Routine r) {
   const NameSet e = effective(s);
   if (g_resolved[int(e)][int(r)].load(std::memory_order_acquire)) return g_targets[int(e)][int(r)];
   return resolve_once(e, r);
 }
 
-[[noreturn]] void no_cpu_blas(const std::string& name) {
+[[noreturn, gnu::cold]] void no_cpu_blas(const std::string& name) {
   const DefaultBlas& d = default_blas();
   const bool ilp64 = info(library_name_set()).int64;
   std::fprintf(stderr,
@@ -298,9 +299,14 @@ const Target& target(NameSet s, Routine r) {
   std::exit(1);
 }
 
-const Target& require_target(NameSet s, Routine r) {
+[[noreturn, gnu::cold, gnu::noinline]] void no_cpu_blas(NameSet s, Routine r) {
+  no_cpu_blas(fortran_name(effective(s), stem_of(r)));
+}
+
+// target(), or require()'s message and exit where no library has the routine. Inline, as target().
+[[gnu::always_inline]] inline const Target& require_target(NameSet s, Routine r) {
   const Target& t = target(s, r);
-  if (!t.address) no_cpu_blas(fortran_name(effective(s), stem_of(r)));
+  if (!t.address) no_cpu_blas(s, r);
   return t;
 }
 
@@ -631,6 +637,17 @@ DataType real_of(DataType t) {
 
 char op_char(Op op) { return op == Op::kNoTrans ? 'N' : op == Op::kTrans ? 'T' : 'C'; }
 
+// `v` as one element of `type`, by address: for fp64 and complex fp64 the Scalar itself (its re and
+// im are that element), which the call reads where the caller stored it; else `made`, filled by
+// element_of().
+const void* element_address(const Scalar& v, DataType type, Element* made) {
+  static_assert(std::is_standard_layout_v<Scalar> && sizeof(Scalar) == 2 * sizeof(double) &&
+                offsetof(Scalar, im) == sizeof(double));
+  if (type == DataType::kF64 || type == DataType::kC64) return &v;
+  *made = element_of(v, type);
+  return made->bytes;
+}
+
 }  // namespace
 
 void run(const Problem& p) {
@@ -641,34 +658,34 @@ void run(const Problem& p) {
   const DataType alpha_type = p.op == Operation::kHerk ? real_of(p.type) : p.type;
   const DataType beta_type =
       p.op == Operation::kHerk || p.op == Operation::kHer2k ? real_of(p.type) : p.type;
-  const Element alpha = element_of(p.alpha, alpha_type);
-  const Element beta = element_of(p.beta, beta_type);
+  Element alpha_made, beta_made;
+  const void* alpha = element_address(p.alpha, alpha_type, &alpha_made);
+  const void* beta = element_address(p.beta, beta_type, &beta_made);
   // The routine of the caller's name set, with 64-bit sizes (src/cpu_blas.h).
   const NameSet s = p.name_set;
   switch (p.op) {
     case Operation::kGemm:
-      gemm(s, p.type, trans, op_char(p.trans_b), p.m, p.n, p.k, alpha.bytes, p.a, p.lda, p.b, p.ldb,
-           beta.bytes, p.c, p.ldc);
+      gemm(s, p.type, trans, op_char(p.trans_b), p.m, p.n, p.k, alpha, p.a, p.lda, p.b, p.ldb, beta,
+           p.c, p.ldc);
       break;
     case Operation::kSymm:
     case Operation::kHemm:
-      symm_hemm(s, p.op, p.type, side, uplo, p.m, p.n, alpha.bytes, p.a, p.lda, p.b, p.ldb,
-                beta.bytes, p.c, p.ldc);
+      symm_hemm(s, p.op, p.type, side, uplo, p.m, p.n, alpha, p.a, p.lda, p.b, p.ldb, beta, p.c,
+                p.ldc);
       break;
     case Operation::kSyrk:
     case Operation::kHerk:
-      syrk_herk(s, p.op, p.type, uplo, trans, p.n, p.k, alpha.bytes, p.a, p.lda, beta.bytes, p.c,
-                p.ldc);
+      syrk_herk(s, p.op, p.type, uplo, trans, p.n, p.k, alpha, p.a, p.lda, beta, p.c, p.ldc);
       break;
     case Operation::kSyr2k:
     case Operation::kHer2k:
-      syr2k_her2k(s, p.op, p.type, uplo, trans, p.n, p.k, alpha.bytes, p.a, p.lda, p.b, p.ldb,
-                  beta.bytes, p.c, p.ldc);
+      syr2k_her2k(s, p.op, p.type, uplo, trans, p.n, p.k, alpha, p.a, p.lda, p.b, p.ldb, beta, p.c,
+                  p.ldc);
       break;
     case Operation::kTrmm:
     case Operation::kTrsm:
       trmm_trsm(s, p.op, p.type, side, uplo, trans, p.diag == Diag::kUnit ? 'U' : 'N', p.m, p.n,
-                alpha.bytes, p.a, p.lda, p.c, p.ldc);
+                alpha, p.a, p.lda, p.c, p.ldc);
       break;
   }
 }

@@ -101,7 +101,8 @@ struct Level3Dispatch {
     if (config().mode != Mode::kAuto) return nullptr;
     const Level3Points* pts = level3_points_if_measured(problem);
     if (!pts) return nullptr;
-    const std::optional<Level3CpuPath> path = level3_small_call_path(problem, *pts);
+    const double flops = problem.flops();
+    const std::optional<Level3CpuPath> path = level3_small_call_path(*pts, flops);
     if (!path || !all_in_host_only_range({problem.a, problem.b, problem.c})) return nullptr;
     if (*path == Level3CpuPath::kHostPlan) {
       // While the CPU BLAS's workers may still spin, route() decides (route_level3()).
@@ -110,7 +111,6 @@ struct Level3Dispatch {
       *why = "host data, measured for this routine: the host plan at this size";
       return plan_label(problem.op, true);
     }
-    const double flops = problem.flops();  // before the call: the problem is read again after it
     on_cpu_blas(problem, flops);
     *why = "host data, measured for this routine: the CPU BLAS at this size";
     return cpu_blas_label(problem);

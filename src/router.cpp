@@ -969,25 +969,27 @@ Level3CpuPath level3_cpu_path_at(const Level3Points& pts, int i) {
 
 Level3SmallCalls level3_small_calls(const Level3Points& pts) {
   Level3SmallCalls small;
+  bool first_path = true;  // every point so far has path[0]
   for (int i = 0; i < Level3Points::kCount; ++i) {
     const Level3CpuPath path = level3_cpu_path_at(pts, i);
     const double t_cpu = path == Level3CpuPath::kHostPlan ? pts.host_s[i] : pts.cpu_s[i];
     if (pts.gpu_s[i] * kGpuAdvantage < t_cpu) break;
     small.path[i] = path;
     small.points = i + 1;
+    first_path = first_path && path == small.path[0];
+    if (first_path) small.first_path_flops = pts.flops[i];
   }
   return small;
 }
 
 namespace {
 
-// Host data at most as much work as the points' largest: the faster CPU path at p's FLOPs, both
+// Host data at most as much work as the points' largest, `f` FLOPs: the faster CPU path there, both
 // sides' times read off the points as level3_point_seconds() reads them (the host plan where it
 // wins by its margin; its time kHostPlanSlowdownWhileSpinning times over while the CPU BLAS's
 // workers spin), and its seconds.
-double level3_cpu_path(const Problem& p, const Level3Points& pts, bool cpu_blas_workers_spin,
+double level3_cpu_path(double f, const Level3Points& pts, bool cpu_blas_workers_spin,
                        Level3Route* r) {
-  const double f = p.flops();
   const double t_blas = level3_point_seconds(pts, pts.cpu_s, f);
   const bool host_measured =
       std::all_of(std::begin(pts.host_s), std::end(pts.host_s), [](double s) { return s > 0; });
@@ -1006,13 +1008,12 @@ bool covered_by(const Problem& p, const Level3Points& pts) {
   return p.multiplies() && p.flops() <= pts.flops[Level3Points::kCount - 1];
 }
 
-// route_level3() for a host call (every operand in host memory, auto mode) at most as much work as
-// the points' largest, from the points alone.
-Level3Route route_level3_on_points(const Problem& p, const Level3Points& pts,
-                                   bool cpu_blas_workers_spin) {
+// route_level3() for a host call (every operand in host memory, auto mode) of `f` FLOPs, at most as
+// much work as the points' largest, from the points alone.
+Level3Route route_level3_on_points(double f, const Level3Points& pts, bool cpu_blas_workers_spin) {
   Level3Route r;
-  const double t_cpu = level3_cpu_path(p, pts, cpu_blas_workers_spin, &r);
-  const double t_gpu = level3_point_seconds(pts, pts.gpu_s, p.flops());
+  const double t_cpu = level3_cpu_path(f, pts, cpu_blas_workers_spin, &r);
+  const double t_gpu = level3_point_seconds(pts, pts.gpu_s, f);
   if (t_gpu * kGpuAdvantage < t_cpu) {
     r.side = TILEBLAS_ROUTE_GPU;
     r.cpu_path = Level3CpuPath::kCpuBlas;
@@ -1028,13 +1029,12 @@ Level3Route route_level3_on_points(const Problem& p, const Level3Points& pts,
 
 }  // namespace
 
-std::optional<Level3CpuPath> level3_small_call_path(const Problem& p, const Level3Points& pts) {
-  const double f = p.flops();
+std::optional<Level3CpuPath> level3_small_call_path_above_first(const Level3Points& pts, double f) {
   const Level3SmallCalls& small = pts.small_calls;
   for (int i = 0; i < small.points; ++i) {
     if (!(f <= pts.flops[i])) continue;
     if (i == 0 || f == pts.flops[i] || small.path[i] == small.path[i - 1]) return small.path[i];
-    const Level3Route r = route_level3_on_points(p, pts, false);
+    const Level3Route r = route_level3_on_points(f, pts, false);
     if (r.side != TILEBLAS_ROUTE_CPU) return std::nullopt;
     return r.cpu_path;
   }
@@ -1050,7 +1050,7 @@ Level3Route route_level3(const Problem& p, const Placement& where, const Config&
       points && where.all_host() && cfg.mode == Mode::kAuto && covered_by(p, *points);
   if (!caps || !plan_supports) {
     // Host data still has two CPU paths, which the points choose between.
-    if (measured) level3_cpu_path(p, *points, cpu_blas_workers_spin, &r);
+    if (measured) level3_cpu_path(p.flops(), *points, cpu_blas_workers_spin, &r);
     const bool host_plan = r.cpu_path == Level3CpuPath::kHostPlan;
     if (!caps) {
       r.reason = Reason(host_plan ? "host plan (measured for this routine); no GPU: " : "no GPU: ",
@@ -1070,7 +1070,7 @@ Level3Route route_level3(const Problem& p, const Placement& where, const Config&
     r.reason = "host data, alpha == 0 or k == 0: O(n^2) work stays on the CPU";
     return r;
   }
-  if (measured) return route_level3_on_points(p, *points, cpu_blas_workers_spin);
+  if (measured) return route_level3_on_points(p.flops(), *points, cpu_blas_workers_spin);
   if (!rates) {
     r.reason = "host data, no measured rates";
     return r;

@@ -3,6 +3,7 @@
 // device's capabilities and the measured rates, so tests can exercise them without a GPU.
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 
@@ -235,11 +236,13 @@ enum class Level3CpuPath : uint8_t {
 // the first `points` of a routine's measured points (Level3Points, the smallest first) the GPU
 // loses by route_level3()'s margin and the CPU path path[i] wins (level3_cpu_path_at());
 // level3_small_call_path() reads them, costing a call only between points of different paths.
-// points 0: none.
+// points 0: none. Every call of at most `first_path_flops` FLOPs (the largest of the leading
+// points that all have path[0]; -infinity where points is 0) takes path[0].
 struct Level3SmallCalls {
   static constexpr int kMaxPoints = 7;
   int points = 0;
   Level3CpuPath path[kMaxPoints] = {};
+  double first_path_flops = -std::numeric_limits<double>::infinity();
 };
 
 // One Level-3 routine in one type as it runs, at square sizes from 8 up to where the GPU plan
@@ -278,12 +281,22 @@ struct Level3Route {
   Reason reason;
 };
 
-// The CPU path of a host call (every operand in host memory, auto mode, the CPU BLAS's workers not
-// spinning) within pts.small_calls, as route_level3() would route it: at or below the first point,
-// at a point, or between two points of one path, that path; between points of different paths,
-// the path the points' times at p's FLOPs give, where the GPU loses there too. nullopt for other
-// calls.
-std::optional<Level3CpuPath> level3_small_call_path(const Problem& p, const Level3Points& pts);
+// The CPU path of a host call of `flops` FLOPs (p.flops(); every operand in host memory, auto mode,
+// the CPU BLAS's workers not spinning) within pts.small_calls, as route_level3() would route it: at
+// or below the first point, at a point, or between two points of one path, that path; between
+// points of different paths, the path the points' times at those FLOPs give, where the GPU loses
+// there too. nullopt for other calls. Inline up to first_path_flops, the calls of most routines:
+// every small Level-3 call asks.
+std::optional<Level3CpuPath> level3_small_call_path_above_first(const Level3Points& pts,
+                                                                double flops);
+inline std::optional<Level3CpuPath> level3_small_call_path(const Level3Points& pts, double flops) {
+  if (flops <= pts.small_calls.first_path_flops) return pts.small_calls.path[0];
+  return level3_small_call_path_above_first(pts, flops);
+}
+inline std::optional<Level3CpuPath> level3_small_call_path(const Problem& p,
+                                                           const Level3Points& pts) {
+  return level3_small_call_path(pts, p.flops());
+}
 
 // Whether route_level3() needs measured rates and points for p: host data in auto mode, with
 // products to compute (has_products()).
