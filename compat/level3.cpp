@@ -319,37 +319,19 @@ void run_level3_cblas(NameSet s, DataType type, int layout, int side, int uplo, 
 }
 
 // The instantiations compat/level3_entry.h's templates call: every operation but GEMM.
-template void run_level3_fortran<Operation::kSymm>(NameSet, DataType, const Level3Chars&,
-                                                   const Level3Args&, const char*);
-template void run_level3_fortran<Operation::kHemm>(NameSet, DataType, const Level3Chars&,
-                                                   const Level3Args&, const char*);
-template void run_level3_fortran<Operation::kSyrk>(NameSet, DataType, const Level3Chars&,
-                                                   const Level3Args&, const char*);
-template void run_level3_fortran<Operation::kHerk>(NameSet, DataType, const Level3Chars&,
-                                                   const Level3Args&, const char*);
-template void run_level3_fortran<Operation::kSyr2k>(NameSet, DataType, const Level3Chars&,
-                                                    const Level3Args&, const char*);
-template void run_level3_fortran<Operation::kHer2k>(NameSet, DataType, const Level3Chars&,
-                                                    const Level3Args&, const char*);
-template void run_level3_fortran<Operation::kTrmm>(NameSet, DataType, const Level3Chars&,
-                                                   const Level3Args&, const char*);
-template void run_level3_fortran<Operation::kTrsm>(NameSet, DataType, const Level3Chars&,
-                                                   const Level3Args&, const char*);
-template void run_level3_cblas<Operation::kSymm>(NameSet, DataType, int, int, int, int, int,
-                                                 Level3Args, const char*);
-template void run_level3_cblas<Operation::kHemm>(NameSet, DataType, int, int, int, int, int,
-                                                 Level3Args, const char*);
-template void run_level3_cblas<Operation::kSyrk>(NameSet, DataType, int, int, int, int, int,
-                                                 Level3Args, const char*);
-template void run_level3_cblas<Operation::kHerk>(NameSet, DataType, int, int, int, int, int,
-                                                 Level3Args, const char*);
-template void run_level3_cblas<Operation::kSyr2k>(NameSet, DataType, int, int, int, int, int,
-                                                  Level3Args, const char*);
-template void run_level3_cblas<Operation::kHer2k>(NameSet, DataType, int, int, int, int, int,
-                                                  Level3Args, const char*);
-template void run_level3_cblas<Operation::kTrmm>(NameSet, DataType, int, int, int, int, int,
-                                                 Level3Args, const char*);
-template void run_level3_cblas<Operation::kTrsm>(NameSet, DataType, int, int, int, int, int,
-                                                 Level3Args, const char*);
+#define TILEBLAS_LEVEL3_RUNNERS(op)                                                         \
+  template void run_level3_fortran<Operation::op>(NameSet, DataType, const Level3Chars&,    \
+                                                  const Level3Args&, const char*);          \
+  template void run_level3_cblas<Operation::op>(NameSet, DataType, int, int, int, int, int, \
+                                                Level3Args, const char*);
+TILEBLAS_LEVEL3_RUNNERS(kSymm)
+TILEBLAS_LEVEL3_RUNNERS(kHemm)
+TILEBLAS_LEVEL3_RUNNERS(kSyrk)
+TILEBLAS_LEVEL3_RUNNERS(kHerk)
+TILEBLAS_LEVEL3_RUNNERS(kSyr2k)
+TILEBLAS_LEVEL3_RUNNERS(kHer2k)
+TILEBLAS_LEVEL3_RUNNERS(kTrmm)
+TILEBLAS_LEVEL3_RUNNERS(kTrsm)
+#undef TILEBLAS_LEVEL3_RUNNERS
 
 }  // namespace tileblas::compat
