@@ -759,18 +759,18 @@ using ConfigBF16N64 = Config<TypeBF16, 64, 4, 2>;
 // 64 x 64 tiles, one warpgroup, 12 stages of 16 KiB: one block per SM, 32 accumulators a thread.
 using ConfigF16M64 = Config<TypeF16, 64, 12, 1, 1>;
 using ConfigBF16M64 = Config<TypeBF16, 64, 12, 1, 1>;
-static_assert(ConfigF16M64::kBlockM == kNarrowSplitK.block_m &&
-                  ConfigF16M64::kBlockN == kNarrowSplitK.block_n &&
-                  ConfigF16M64::kBlockK == kNarrowSplitK.block_k &&
-                  ConfigF16M64::kBlocksPerSm == kNarrowSplitK.blocks_per_sm &&
-                  ConfigBF16M64::kBlockK == kNarrowSplitK.block_k,
-              "kNarrowSplitK describes the narrow split-K rows' tile");
-static_assert(ConfigF16N128::kBlockM == kSplitK.block_m &&
-                  ConfigF16N128::kBlockN == kSplitK.block_n &&
-                  ConfigF16N128::kBlockK == kSplitK.block_k &&
-                  ConfigF16N128::kBlocksPerSm == kSplitK.blocks_per_sm &&
-                  ConfigBF16N128::kBlockK == kSplitK.block_k,
+
+// Whether a split-K geometry (the header's, which the router and the tests read) describes Cfg's
+// tile.
+template <class Cfg>
+constexpr bool describes(const splitk::Geometry& g) {
+  return Cfg::kBlockM == g.block_m && Cfg::kBlockN == g.block_n && Cfg::kBlockK == g.block_k &&
+         Cfg::kBlocksPerSm == g.blocks_per_sm;
+}
+static_assert(describes<ConfigF16N128>(kSplitK) && describes<ConfigBF16N128>(kSplitK),
               "kSplitK describes the split-K rows' tile");
+static_assert(describes<ConfigF16M64>(kNarrowSplitK) && describes<ConfigBF16M64>(kNarrowSplitK),
+              "kNarrowSplitK describes the narrow split-K rows' tile");
 
 }  // namespace
 
