@@ -278,8 +278,8 @@ void run_level3_cblas(NameSet s, DataType type, int layout, int side, int uplo, 
     }
   }
   if (!info && f != Family::kSymm) {
-    // Row major, syrk .. her2k: Op(A) Op(A)^T of the row-major A is Op'(A') Op'(A')^T of the
-    // column-major A' = A^T with Op' the other transpose (T and C both become N).
+    // Row major, syrk .. her2k: op(A) op(A)^T of the row-major A is op'(A') op'(A')^T of the
+    // column-major A' = A^T with op' the other transpose (T and C both become N).
     if (trans == kCblasNoTrans) {
       ch.trans = f == Family::kRankK && row ? (is_hermitian(Op) ? 'C' : 'T') : 'N';
     } else if (trans == kCblasTrans) {
@@ -305,7 +305,7 @@ void run_level3_cblas(NameSet s, DataType type, int layout, int side, int uplo, 
     return;
   }
   if (row) {
-    // C^T = B^T A^T (symm, hemm), B^T Op(A)^T (trmm, trsm): the column-major problem is n x m.
+    // C^T = B^T A^T (symm, hemm), B^T op(A)^T (trmm, trsm): the column-major problem is n x m.
     if (f != Family::kRankK) std::swap(g.m, g.n);
     // her2k: the conjugated problem's two terms trade alpha and conj(alpha).
     if (Op == Operation::kHer2k) g.alpha.im = -g.alpha.im;
