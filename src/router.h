@@ -293,10 +293,6 @@ inline std::optional<Level3CpuPath> level3_small_call_path(const Level3Points& p
   if (flops <= pts.small_calls.first_path_flops) return pts.small_calls.path[0];
   return level3_small_call_path_above_first(pts, flops);
 }
-inline std::optional<Level3CpuPath> level3_small_call_path(const Problem& p,
-                                                           const Level3Points& pts) {
-  return level3_small_call_path(pts, p.flops());
-}
 
 // Whether route_level3() needs measured rates and points for p: host data in auto mode, with
 // products to compute (has_products()).

@@ -100,7 +100,8 @@ tileblas::Level3Route route_trsm(int64_t n, const tileblas::Level3Points& pts, b
 // without one, at every size up to the largest point; past the small calls, none.
 void expect_small_call_paths_are_the_routes(const tileblas::Level3Points& pts) {
   for (int64_t n = 1; n <= 600; ++n) {
-    const auto path = tileblas::level3_small_call_path(problem(Operation::kTrsm, n, n), pts);
+    const auto path =
+        tileblas::level3_small_call_path(pts, problem(Operation::kTrsm, n, n).flops());
     for (const bool with_gpu : {true, false}) {
       const tileblas::Level3Route r = route_trsm(n, pts, with_gpu);
       if (path) {
@@ -391,11 +392,11 @@ TEST(Level3Router, SmallCallsEndWhereTheGpuFirstWins) {
   pts.small_calls = tileblas::level3_small_calls(pts);
   for (const int64_t n : {1, 8, 64, 100, 128, 200, 256}) {
     EXPECT_EQ(route_trsm(n, pts, true).side, TILEBLAS_ROUTE_CPU) << n;
-    EXPECT_EQ(tileblas::level3_small_call_path(problem(Operation::kTrsm, n, n), pts),
+    EXPECT_EQ(tileblas::level3_small_call_path(pts, problem(Operation::kTrsm, n, n).flops()),
               tileblas::Level3CpuPath::kCpuBlas)
         << n;
   }
-  EXPECT_EQ(tileblas::level3_small_call_path(problem(Operation::kTrsm, 300, 300), pts),
+  EXPECT_EQ(tileblas::level3_small_call_path(pts, problem(Operation::kTrsm, 300, 300).flops()),
             std::nullopt);
   pts.gpu_s[at(256)] = 200e-6;  // the GPU wins at 256: the CPU only up to 128
   EXPECT_EQ(tileblas::level3_small_calls(pts).points, at(128) + 1);
@@ -479,7 +480,8 @@ TEST(Level3Router, HostPlanWhereItsPointsWin) {
   EXPECT_EQ(pts.small_calls.path[at(128)], Level3CpuPath::kCpuBlas);
   EXPECT_EQ(pts.small_calls.path[at(256)], Level3CpuPath::kHostPlan);
   for (const int64_t n : {1, 32, 64, 100, 128, 130, 200, 256, 300, 500}) {
-    const auto path = tileblas::level3_small_call_path(problem(Operation::kTrsm, n, n), pts);
+    const auto path =
+        tileblas::level3_small_call_path(pts, problem(Operation::kTrsm, n, n).flops());
     const auto r = route_trsm(n, pts, true);
     EXPECT_EQ(path, r.cpu_path) << n << ": " << r.reason.str();
     EXPECT_EQ(r.cpu_path, n <= 32 || (n >= 200 && n <= 300) ? Level3CpuPath::kHostPlan
