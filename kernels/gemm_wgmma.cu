@@ -215,6 +215,25 @@ __device__ void tma_load_2d(uint32_t dst, const CUtensorMap* map, int x, int y, 
       : "memory");
 }
 
+// Every thread of every block of the cluster arrives, then waits for all of them: the arrival
+// releases this block's shared-memory writes, the wait acquires the other blocks'.
+__device__ void cluster_sync() {
+  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::
+                   : "memory");
+}
+// The address in the cluster's shared window of `address` (this block's shared memory) in the
+// block of cluster rank `rank`.
+__device__ uint32_t cluster_address(uint32_t address, uint32_t rank) {
+  uint32_t out;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(out) : "r"(address), "r"(rank));
+  return out;
+}
+__device__ float load_cluster_f32(uint32_t address) {
+  float v;
+  asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(address) : "memory");
+  return v;
+}
+
 __device__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 template <int kPending>
@@ -299,13 +318,16 @@ struct Config {
 };
 
 // The kernel's arguments: the problem, and the k-tiles of each blockIdx.y slice (all of them
-// without split-K). Split-K: slice s writes its unscaled partial tile to partial + s * m_pad * n
-// (splitk.h), else the epilogue writes C.
+// without split-K). Split-K through a workspace (partial not null): slice s writes its unscaled
+// partial tile to partial + s * m_pad * n (splitk.h). Split-K in clusters (cluster_slices > 1):
+// the grid's blockIdx.y slices of a tile are one cluster, which sums them (store_tile()). Else
+// the epilogue writes C.
 struct SliceArgs {
   Args g;
   int k_tiles_per_slice;
   float* partial;
   int64_t m_pad;
+  int cluster_slices;
 };
 
 // Where a thread's accumulators lie in the block's tile (wgmma's m64nN D layout: warp w of a
@@ -321,13 +343,21 @@ __device__ inline int2 accumulator_at(int2 origin, int i) {
 }
 
 // Epilogue of the block's kBlockM x N tile at (m0, n0), run by all its threads once its
-// warpgroups are done with the ring, whose memory (`tile`) then holds the tile: C = alpha * acc +
-// beta * C, or (split-K) acc into this slice's partial tile. With no k-tiles acc was never written
-// and counts as zero. The accumulators go to shared memory first, column-major with columns of
-// kTileLd floats, each accumulator where accumulator_at() says, and the padding puts one store's 8
-// rows x 4 columns in 32 different banks. Then each warp writes whole columns, a lane every 32nd
-// row: 128 contiguous bytes a store, whatever C's alignment (per-accumulator stores wrote 32 bytes
-// a column, each sector of an unaligned C in two pieces at different times).
+// warpgroups are done with the ring, whose memory (`tile`) then holds the tile. With no k-tiles acc
+// was never written and counts as zero. The accumulators go to shared memory first, column-major
+// with columns of kTileLd floats, each accumulator where accumulator_at() says, and the padding
+// puts one store's 8 rows x 4 columns in 32 different banks. Then each warp writes whole columns, a
+// lane every 32nd row: 128 contiguous bytes a store, whatever C's alignment (per-accumulator stores
+// wrote 32 bytes a column, each sector of an unaligned C in two pieces at different times). What
+// it writes:
+// - one slice: C = alpha * acc + beta * C;
+// - a slice of split-K through the workspace: acc into the slice's partial tile;
+// - split-K in a cluster of S slices: once every block of the cluster holds its tile (a cluster
+//   barrier), the block of cluster rank r writes columns r * W + w, (r + S) * W + w, ... (W warps,
+//   warp w): C = alpha * (the S tiles' elements summed in slice order, read through distributed
+//   shared memory, each group of S loads issued before the adds) + beta * C, the reduce's order
+//   and arithmetic (splitk.h), so the result is the workspace path's to the bit. A second barrier
+//   keeps every block's tile in place until all have read it.
 template <class Cfg>
 __device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceArgs& sa, float* tile,
                            int m0, int n0, bool have_acc) {
@@ -342,14 +372,38 @@ __device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceAr
   }
   __syncthreads();
   constexpr int kWarps = Cfg::kThreads / 32;
+  const int slices = sa.cluster_slices;
+  uint32_t slice_tiles[kMaxClusterSlices] = {};  // the cluster's tiles, in slice order
+  int first_col = warp, col_step = kWarps;
+  if (slices > 1) {
+    cluster_sync();
+    uint32_t rank;
+    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+#pragma unroll
+    for (int s = 0; s < kMaxClusterSlices; ++s)
+      if (s < slices) slice_tiles[s] = cluster_address(smem_address(tile), uint32_t(s));
+    first_col = int(rank) * kWarps + warp;
+    col_step = slices * kWarps;
+  }
   float* const slice =
       sa.partial != nullptr ? sa.partial + int64_t(blockIdx.y) * sa.m_pad * args.n : nullptr;
-  for (int col = warp; col < Cfg::kBlockN && n0 + col < args.n; col += kWarps) {
+  for (int col = first_col; col < Cfg::kBlockN && n0 + col < args.n; col += col_step) {
     const int64_t c_col = int64_t(n0 + col) * (slice != nullptr ? sa.m_pad : args.ldc);
 #pragma unroll
     for (int r = lane; r < Cfg::kBlockM; r += 32) {
       if (m0 + r >= args.m) break;
-      const float x = tile[col * Cfg::kTileLd + r];
+      const int in_tile = col * Cfg::kTileLd + r;
+      float x = 0.0f;
+      if (slices > 1) {
+        float part[kMaxClusterSlices];
+#pragma unroll
+        for (int s = 0; s < kMaxClusterSlices; ++s)
+          part[s] = s < slices ? load_cluster_f32(slice_tiles[s] + uint32_t(in_tile) * 4) : 0.0f;
+#pragma unroll
+        for (int s = 0; s < kMaxClusterSlices; ++s) x += part[s];
+      } else {
+        x = tile[in_tile];
+      }
       const int64_t at = m0 + r + c_col;
       if (slice != nullptr) {
         slice[at] = x;
@@ -360,6 +414,7 @@ __device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceAr
       }
     }
   }
+  if (slices > 1) cluster_sync();
 }
 
 // Issues the copies of one operand tile (kRows m or n rows of k-tile k0) into shared memory at
@@ -584,9 +639,25 @@ cudaError_t launch_layouts(const SliceArgs& sa, int64_t slices, cudaStream_t str
     if (err != cudaSuccess) return err;
     blocks = std::min<int64_t>(blocks, int64_t(sms) * Cfg::kBlocksPerSm);
   }
-  kernel<<<dim3(unsigned(blocks), unsigned(slices)), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
-      map_a, map_b, sa);
-  return cudaGetLastError();
+  if (sa.cluster_slices <= 1) {
+    kernel<<<dim3(unsigned(blocks), unsigned(slices)), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
+        map_a, map_b, sa);
+    return cudaGetLastError();
+  }
+  // Split-K in clusters: a tile's slices are one cluster.
+  cudaLaunchAttribute cluster{};
+  cluster.id = cudaLaunchAttributeClusterDimension;
+  cluster.val.clusterDim.x = 1;
+  cluster.val.clusterDim.y = unsigned(slices);
+  cluster.val.clusterDim.z = 1;
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(unsigned(blocks), unsigned(slices));
+  config.blockDim = dim3(Cfg::kThreads);
+  config.dynamicSmemBytes = Cfg::kSmemBytes;
+  config.stream = stream;
+  config.attrs = &cluster;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel, map_a, map_b, sa);
 }
 
 // Launches sa over `slices` k slices, A and B read k-contiguous (K-major) or not.
@@ -688,6 +759,7 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
                 p.ldb, p.c, p.ldc, p.c_type},
                0,
                nullptr,
+               0,
                0};
   // A as stored is m-contiguous unless transposed; B is k-contiguous unless transposed.
   Operand a{p.a, p.lda, p.a_rows(), p.a_cols(), p.trans_a == Op::kTrans};
@@ -701,13 +773,18 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
     sa.g.b = b.data, sa.g.ldb = b.ld;
   }
   // The split-K rows' slices; where their rule gives one slice (or none: alpha == 0 or k == 0),
-  // the kernel writes C itself.
+  // the kernel writes C itself; up to kMaxClusterSlices, a tile's slices sum in their cluster;
+  // more go through the partials' workspace and the reduce.
   splitk::Slices slices;
   if (err == cudaSuccess && (kMode == Mode::kSplitK || kMode == Mode::kNarrowSplitK))
     err = splitk::slices_of(kMode == Mode::kSplitK ? kSplitK : kNarrowSplitK, p, &slices);
   if (err == cudaSuccess && slices.count <= 1) {
     sa.k_tiles_per_slice = int((p.k + Cfg::kBlockK - 1) / Cfg::kBlockK);
     err = launch_read_as<T, Cfg, kMode == Mode::kPersistent>(sa, a.k_major, b.k_major, 1, stream);
+  } else if (err == cudaSuccess && slices.count <= kMaxClusterSlices) {
+    sa.k_tiles_per_slice = int(slices.k_steps);
+    sa.cluster_slices = int(slices.count);
+    err = launch_read_as<T, Cfg, false>(sa, a.k_major, b.k_major, slices.count, stream);
   } else if (err == cudaSuccess) {
     const int64_t m_pad = (p.m + 3) / 4 * 4;  // 16-byte partial columns
     err = splitk::run(

@@ -16,19 +16,23 @@
 // stages and one block per SM (f16, bf16, TF32); N = 128 with 3 stages and N = 64 with 4 stages,
 // two blocks per SM (f16, bf16): more blocks for small outputs, and a block's epilogue runs beside
 // the other's main loop. Split-K rows (_splitk_): the 128 x 128 kernel over blockIdx.y slices of k
-// (splitk.h: slice rule kSplitK, fp32 partials, then the shared reduce); the narrow ones
-// (_narrow_splitk_) the 64 x 64 kernel (kNarrowSplitK below). Where a split-K row's rule gives one
-// slice the row runs as a plain row (no partials). One thread issues the copy engine (TMA,
-// cp.async.bulk.tensor with 128-byte-swizzle tensor maps) stages - 2 k-tiles ahead into the ring,
-// each stage completing on an mbarrier; one wgmma group stays in flight while the next is issued.
-// 16-bit operands are read as they lie in memory: k-contiguous ones K-major, m/n-contiguous ones
-// MN-major (wgmma's transpose immediates). Staging: TF32 wgmma reads K-major operands only, so
-// launch() first transposes an m/n-contiguous fp32 operand (A not transposed, B transposed; with
-// kernels/transpose.h's sheared row) into a k-contiguous workspace; an operand the copy engine
-// cannot read in place (base or leading dimension not a multiple of 16 bytes) is first copied as
-// it lies into a workspace with 16-byte rows (kernels/realign.h: both operands in one launch).
-// Workspaces come from the device's default memory pool (cudaMallocAsync, freed stream-ordered).
-// Blocks are rasterized in groups of 8 tile rows (L2 reuse).
+// (splitk.h: slice rule kSplitK); the narrow ones (_narrow_splitk_) the 64 x 64 kernel
+// (kNarrowSplitK below). Where a split-K row's rule gives one slice the row runs as a plain row.
+// Up to kMaxClusterSlices slices, a tile's slices are one thread-block cluster: each block puts its
+// fp32 tile in its shared memory, and after a cluster barrier each writes its share of the tile's
+// columns of C, summing the slices' tiles in slice order through distributed shared memory (no
+// workspace, no second kernel; the same sums, in the same order, as splitk::reduce()). More slices
+// write fp32 partials to a workspace, which splitk::reduce() sums. One thread issues the copy
+// engine (TMA, cp.async.bulk.tensor with 128-byte-swizzle tensor maps) stages - 2 k-tiles ahead
+// into the ring, each stage completing on an mbarrier; one wgmma group stays in flight while the
+// next is issued. 16-bit operands are read as they lie in memory: k-contiguous ones K-major,
+// m/n-contiguous ones MN-major (wgmma's transpose immediates). Staging: TF32 wgmma reads K-major
+// operands only, so launch() first transposes an m/n-contiguous fp32 operand (A not transposed, B
+// transposed; with kernels/transpose.h's sheared row) into a k-contiguous workspace; an operand the
+// copy engine cannot read in place (base or leading dimension not a multiple of 16 bytes) is first
+// copied as it lies into a workspace with 16-byte rows (kernels/realign.h: both operands in one
+// launch). Workspaces come from the device's default memory pool (cudaMallocAsync, freed
+// stream-ordered). Blocks are rasterized in groups of 8 tile rows (L2 reuse).
 //
 // Edges: any m, n >= 1 and k >= 0. The copy engine zero-fills rows, columns and k outside the
 // matrix. The epilogue passes the tile through shared memory (the ring, free by then) and writes
@@ -82,6 +86,11 @@ bool supports_f16_persistent_128x128x64(const Problem& p, const DeviceCaps& caps
 cudaError_t launch_f16_persistent_128x128x64(const Problem& p, cudaStream_t stream);
 bool supports_bf16_persistent_128x128x64(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_bf16_persistent_128x128x64(const Problem& p, cudaStream_t stream);
+
+// A split-K row whose rule gives at most this many slices (the portable thread-block cluster size)
+// launches each tile's slices as one cluster, which sums them through distributed shared memory;
+// more slices go through the partials' workspace and splitk::reduce().
+inline constexpr int kMaxClusterSlices = 8;
 
 // The split-K rows' geometry (the 128 x 128 tile, two blocks per SM; a slice is at least eight
 // k-tiles, 512 of k: the ring fills and drains twice a slice, and half as many partials as with

@@ -391,9 +391,10 @@ TEST(GemmTensorCore, ZeroKScalesC) {
   }
 }
 
-// Few output tiles and a long k: the split-K rows' slice rule cuts k into several slices (checked),
-// whose partials the reduce adds; every transpose, both C types, beta 0 (NaN C) and not, aligned
-// and staged operands; the narrow rows' outputs have a narrow m or a narrow n.
+// Few output tiles and a long k: the split-K rows' slice rule cuts k into several slices (checked):
+// up to kMaxClusterSlices, which a tile's cluster sums, and more (one tile, a longer k), whose
+// partials the reduce adds; every transpose, both C types, beta 0 (NaN C) and not, aligned and
+// staged operands; the narrow rows' outputs have a narrow m or a narrow n.
 TEST(GemmTensorCore, SplitKRowsOverSeveralSlices) {
   TB_REQUIRE_GPU();
   const DeviceCaps caps = tbtest::device_caps();
@@ -403,19 +404,29 @@ TEST(GemmTensorCore, SplitKRowsOverSeveralSlices) {
     const tileblas::splitk::Geometry& geometry =
         narrow ? tileblas::gemm_wgmma::kNarrowSplitK : tileblas::gemm_wgmma::kSplitK;
     int i = 0;
-    for (Op ta : {Op::kNoTrans, Op::kTrans}) {
-      for (Op tb : {Op::kNoTrans, Op::kTrans}) {
-        Case c = random_case(*row, {1}, int64_t(1e9), false, i % 2 == 1);
-        c.ta = ta, c.tb = tb;
-        c.m = 130, c.n = 129 + 64 * (i % 2), c.k = 3001;
-        if (narrow) c.m = i % 2 == 0 ? 24 : 1000, c.n = i % 2 == 0 ? 1000 : 40;
-        c.alpha = 0.7f, c.beta = i < 2 ? 0.0f : -2.0f;
-        c.c_type = c_types_of(*row)[size_t(i) % 2];
-        ++i;
-        const int64_t slices =
-            tileblas::splitk::slices_for(geometry, c.m, c.n, c.k, caps.num_sms).count;
-        ASSERT_GE(slices, 2) << row->name << " " << c.str();
-        EXPECT_EQ(run_case(*row, caps, c), "") << row->name << " " << c.str();
+    for (bool many_slices : {false, true}) {
+      for (Op ta : {Op::kNoTrans, Op::kTrans}) {
+        for (Op tb : {Op::kNoTrans, Op::kTrans}) {
+          Case c = random_case(*row, {1}, int64_t(1e9), false, i % 2 == 1);
+          c.ta = ta, c.tb = tb;
+          c.m = 130, c.n = 129 + 64 * (i % 2), c.k = 3001;
+          if (narrow) c.m = i % 2 == 0 ? 24 : 1000, c.n = i % 2 == 0 ? 1000 : 40;
+          if (many_slices) c.m = 60 + i % 3, c.n = 50, c.k = 9000;
+          c.alpha = 0.7f, c.beta = i % 4 < 2 ? 0.0f : -2.0f;
+          c.c_type = c_types_of(*row)[size_t(i) % 2];
+          ++i;
+          const int64_t slices =
+              tileblas::splitk::slices_for(geometry, c.m, c.n, c.k, caps.num_sms).count;
+          if (many_slices) {
+            ASSERT_GT(slices, tileblas::gemm_wgmma::kMaxClusterSlices)
+                << row->name << " " << c.str();
+          } else {
+            ASSERT_GE(slices, 2) << row->name << " " << c.str();
+            ASSERT_LE(slices, tileblas::gemm_wgmma::kMaxClusterSlices)
+                << row->name << " " << c.str();
+          }
+          EXPECT_EQ(run_case(*row, caps, c), "") << row->name << " " << c.str();
+        }
       }
     }
   }
