@@ -8,10 +8,12 @@
 // to cblas_xerbla with the Fortran INFO plus one, as the reference CBLAS's xerbla does; under
 // OpenBLAS's (wheel and ILP64) names to the set's Fortran xerbla, numbered as the Fortran routine
 // numbers its arguments (0 for a bad layout), as OpenBLAS does. The computation is
-// tileblas::level3.
+// tileblas::level3, whose first step for a small call handed to the CPU BLAS runs here
+// (src/level3_small_call.h).
 #include <utility>
 
 #include "level3_entry.h"
+#include "level3_small_call.h"
 #include "ops.h"
 
 namespace tileblas::compat {
@@ -147,12 +149,15 @@ bool quick_return(const Level3Args& g) {
   return false;
 }
 
-// Valid, column-major arguments as the library's problem.
+// Valid, column-major arguments of a call on set s as the library's problem. Inline
+// (run_checked()).
 template <Operation Op>
-Problem to_problem(DataType type, const Level3Chars& ch, const Level3Args& g) {
+[[gnu::always_inline]] inline Problem to_problem(NameSet s, DataType type, const Level3Chars& ch,
+                                                 const Level3Args& g) {
   Problem p;
   p.op = Op;
   p.type = type;
+  p.name_set = s;
   const Family f = family_of(Op);
   p.side =
       f == Family::kRankK || lsame(ch.side, 'L') ? tileblas::Side::kLeft : tileblas::Side::kRight;
@@ -196,11 +201,22 @@ int first_too_wide(const Level3Args& g, int64_t limit) {
   return 0;
 }
 
+// level3() on the call's Problem, made again: out of line, where the dispatch takes its address,
+// so that run_checked()'s own Problem, read only by level3_small_call_on_cpu_blas(), stays in
+// registers.
+template <Operation Op>
+[[gnu::noinline]] void route(NameSet s, DataType type, const Level3Chars& ch, const Level3Args& g,
+                             const char* label) {
+  tileblas::level3(to_problem<Op>(s, type, ch, g), label);
+}
+
 // After the checks: quick return, refusal of arguments wider than the set's CPU BLAS takes
-// (reported by `report` with the Fortran INFO), then the computation.
+// (reported by `report` with the Fortran INFO), then the computation: a small call handed to the
+// CPU BLAS at once (src/level3_small_call.h), any other through level3(). Inline in the runners.
 template <Operation Op, class Report>
-void run_checked(NameSet s, DataType type, const Level3Chars& ch, const Level3Args& g,
-                 const char* label, Report report) {
+[[gnu::always_inline]] inline void run_checked(NameSet s, DataType type, const Level3Chars& ch,
+                                               const Level3Args& g, const char* label,
+                                               Report report) {
   if (quick_return<Op>(g)) return;
   if (cpu_blas::info(s).int64) {
     if (const int info =
@@ -209,9 +225,8 @@ void run_checked(NameSet s, DataType type, const Level3Chars& ch, const Level3Ar
       return;
     }
   }
-  Problem p = to_problem<Op>(type, ch, g);
-  p.name_set = s;
-  tileblas::level3(p, label);
+  if (level3_small_call_on_cpu_blas(to_problem<Op>(s, type, ch, g))) return;
+  route<Op>(s, type, ch, g, label);
 }
 
 }  // namespace

@@ -52,18 +52,6 @@ template <Operation Op>
 void run_level3_cblas(NameSet s, DataType type, int layout, int side, int uplo, int trans, int diag,
                       Level3Args g, const char* label);
 
-constexpr DataType real_of(DataType t) {
-  return t == DataType::kC64 ? DataType::kF64 : t == DataType::kC32 ? DataType::kF32 : t;
-}
-
-// The type of alpha (herk: real) and of beta (herk, her2k: real).
-constexpr DataType alpha_type(Operation op, DataType t) {
-  return op == Operation::kHerk ? real_of(t) : t;
-}
-constexpr DataType beta_type(Operation op, DataType t) {
-  return op == Operation::kHerk || op == Operation::kHer2k ? real_of(t) : t;
-}
-
 // A scalar as CBLAS passes it: a real one by value, a complex one by address.
 template <DataType T>
 using CblasValue = std::conditional_t<is_complex(T), const void*,
@@ -110,7 +98,8 @@ Level3Args rank_k_args(int64_t n, int64_t k, const void* alpha, const void* a, i
                        const void* b, int64_t ldb, const void* beta, void* c, int64_t ldc) {
   Level3Args g;
   g.n = n, g.k = k;
-  g.alpha = scalar_at(alpha, alpha_type(Op, T)), g.beta = scalar_at(beta, beta_type(Op, T));
+  g.alpha = scalar_at(alpha, cpu_blas::alpha_type(Op, T));
+  g.beta = scalar_at(beta, cpu_blas::beta_type(Op, T));
   g.a = a, g.lda = lda, g.b = b, g.ldb = ldb, g.c = c, g.ldc = ldc;
   return g;
 }
@@ -129,8 +118,8 @@ void syrk_fortran(const char* uplo, const char* trans, const Int<S>* n, const In
 
 template <Operation Op, DataType T, NameSet S>
 void syrk_cblas(int layout, int uplo, int trans, Int<S> n, Int<S> k,
-                CblasValue<alpha_type(Op, T)> alpha, const void* a, Int<S> lda,
-                CblasValue<beta_type(Op, T)> beta, void* c, Int<S> ldc) noexcept {
+                CblasValue<cpu_blas::alpha_type(Op, T)> alpha, const void* a, Int<S> lda,
+                CblasValue<cpu_blas::beta_type(Op, T)> beta, void* c, Int<S> ldc) noexcept {
   static const std::string label = entry_label(S, level3_name(Op, T), true);
   run_level3_cblas<Op>(
       S, T, layout, kCblasLeft, uplo, trans, kCblasNonUnit,
@@ -151,8 +140,9 @@ void syr2k_fortran(const char* uplo, const char* trans, const Int<S>* n, const I
 
 template <Operation Op, DataType T, NameSet S>
 void syr2k_cblas(int layout, int uplo, int trans, Int<S> n, Int<S> k,
-                 CblasValue<alpha_type(Op, T)> alpha, const void* a, Int<S> lda, const void* b,
-                 Int<S> ldb, CblasValue<beta_type(Op, T)> beta, void* c, Int<S> ldc) noexcept {
+                 CblasValue<cpu_blas::alpha_type(Op, T)> alpha, const void* a, Int<S> lda,
+                 const void* b, Int<S> ldb, CblasValue<cpu_blas::beta_type(Op, T)> beta, void* c,
+                 Int<S> ldc) noexcept {
   static const std::string label = entry_label(S, level3_name(Op, T), true);
   run_level3_cblas<Op>(
       S, T, layout, kCblasLeft, uplo, trans, kCblasNonUnit,

@@ -310,26 +310,38 @@ std::array<std::array<std::atomic<bool>, kRoutineCount>, kNameSetCount> g_resolv
   return t;
 }
 
-bool fits_int32(std::initializer_list<int64_t> values) {
-  for (const int64_t v : values) {
-    if (v > std::numeric_limits<int32_t>::max() || v < std::numeric_limits<int32_t>::min()) {
-      return false;
-    }
-  }
-  return true;
-}
-
-// compat/ refuses arguments wider than max_int() before a call gets here; this is the last guard
-// against truncating one.
-bool narrowing_refused(const Target& t, const char* routine,
-                       std::initializer_list<int64_t> values) {
-  if (t.int64 || fits_int32(values)) return false;
+void print_narrowing_refused(const Target& t, const char* routine) {
   std::fprintf(stderr,
                "tileblas: error: %s: an integer argument does not fit the 32-bit integers of %s; "
                "nothing was computed\n",
                routine, t.where.c_str());
+}
+// Whether an argument does not fit t's 32-bit integers, said on stderr: compat/ refuses arguments
+// wider than max_int() before a call gets here; this is the last guard against truncating one.
+bool narrowing_refused(const Target& t, const char* routine,
+                       std::initializer_list<int64_t> values) {
+  if (t.int64 || call_detail::fits_int32(values)) return false;
+  print_narrowing_refused(t, routine);
   return true;
 }
+
+}  // namespace
+
+call_detail::Callee call_detail::g_callees[kNameSetCount][kRoutineCount];
+
+const call_detail::Callee& call_detail::resolve_callee(NameSet s, Routine r) {
+  const Target& t = require_target(s, r);
+  Callee& c = g_callees[int(s)][int(r)];
+  c.int64.store(t.int64, std::memory_order_relaxed);
+  c.address.store(t.address, std::memory_order_release);
+  return c;
+}
+
+void call_detail::say_narrowing_refused(NameSet s, Routine r, const char* routine) {
+  print_narrowing_refused(target(s, r), routine);
+}
+
+namespace {
 
 // Every ?gemm_ has this shape: Fortran passes all arguments by address.
 template <typename I>
@@ -347,22 +359,6 @@ using SimatcopyFn = void (*)(const char*, const char*, const I*, const I*, const
                              const I*, const I*);
 template <typename I>
 using XerblaFn = void (*)(const char*, const I*, size_t);
-
-template <typename I>
-using SymmFn = void (*)(const char*, const char*, const I*, const I*, const void*, const void*,
-                        const I*, const void*, const I*, const void*, void*, const I*, size_t,
-                        size_t);
-template <typename I>
-using SyrkFn = void (*)(const char*, const char*, const I*, const I*, const void*, const void*,
-                        const I*, const void*, void*, const I*, size_t, size_t);
-template <typename I>
-using Syr2kFn = void (*)(const char*, const char*, const I*, const I*, const void*, const void*,
-                         const I*, const void*, const I*, const void*, void*, const I*, size_t,
-                         size_t);
-template <typename I>
-using TrmmFn = void (*)(const char*, const char*, const char*, const char*, const I*, const I*,
-                        const void*, const void*, const I*, void*, const I*, size_t, size_t, size_t,
-                        size_t);
 
 template <typename I>
 void call_gemm(void* fn, char transa, char transb, I m, I n, I k, const void* alpha, const void* a,
@@ -472,84 +468,6 @@ void gemm(NameSet s, DataType type, char transa, char transb, int64_t m, int64_t
   }
 }
 
-Element element_of(Scalar v, DataType type) {
-  // Both parts, whatever the type: a real routine reads the first only, and a copy of a constant
-  // size is two stores where size_of(type) bytes were a memcpy call.
-  Element e{};
-  if (type == DataType::kF64 || type == DataType::kC64) {
-    const double parts[2] = {v.re, v.im};
-    std::memcpy(e.bytes, parts, sizeof parts);
-  } else {
-    const float parts[2] = {float(v.re), float(v.im)};
-    std::memcpy(e.bytes, parts, sizeof parts);
-  }
-  return e;
-}
-
-namespace {
-
-// run()'s Level-3 routines other than GEMM, one per argument shape.
-void symm_hemm(NameSet s, Operation op, DataType type, char side, char uplo, int64_t m, int64_t n,
-               const void* alpha, const void* a, int64_t lda, const void* b, int64_t ldb,
-               const void* beta, void* c, int64_t ldc) {
-  const Target& t = require_target(s, routine_of(op, type));
-  if (t.int64) {
-    reinterpret_cast<SymmFn<int64_t>>(t.address)(&side, &uplo, &m, &n, alpha, a, &lda, b, &ldb,
-                                                 beta, c, &ldc, 1, 1);
-  } else if (!narrowing_refused(t, "symm", {m, n, lda, ldb, ldc})) {
-    const int32_t m32 = int32_t(m), n32 = int32_t(n), lda32 = int32_t(lda), ldb32 = int32_t(ldb),
-                  ldc32 = int32_t(ldc);
-    reinterpret_cast<SymmFn<int32_t>>(t.address)(&side, &uplo, &m32, &n32, alpha, a, &lda32, b,
-                                                 &ldb32, beta, c, &ldc32, 1, 1);
-  }
-}
-
-void syrk_herk(NameSet s, Operation op, DataType type, char uplo, char trans, int64_t n, int64_t k,
-               const void* alpha, const void* a, int64_t lda, const void* beta, void* c,
-               int64_t ldc) {
-  const Target& t = require_target(s, routine_of(op, type));
-  if (t.int64) {
-    reinterpret_cast<SyrkFn<int64_t>>(t.address)(&uplo, &trans, &n, &k, alpha, a, &lda, beta, c,
-                                                 &ldc, 1, 1);
-  } else if (!narrowing_refused(t, "syrk", {n, k, lda, ldc})) {
-    const int32_t n32 = int32_t(n), k32 = int32_t(k), lda32 = int32_t(lda), ldc32 = int32_t(ldc);
-    reinterpret_cast<SyrkFn<int32_t>>(t.address)(&uplo, &trans, &n32, &k32, alpha, a, &lda32, beta,
-                                                 c, &ldc32, 1, 1);
-  }
-}
-
-void syr2k_her2k(NameSet s, Operation op, DataType type, char uplo, char trans, int64_t n,
-                 int64_t k, const void* alpha, const void* a, int64_t lda, const void* b,
-                 int64_t ldb, const void* beta, void* c, int64_t ldc) {
-  const Target& t = require_target(s, routine_of(op, type));
-  if (t.int64) {
-    reinterpret_cast<Syr2kFn<int64_t>>(t.address)(&uplo, &trans, &n, &k, alpha, a, &lda, b, &ldb,
-                                                  beta, c, &ldc, 1, 1);
-  } else if (!narrowing_refused(t, "syr2k", {n, k, lda, ldb, ldc})) {
-    const int32_t n32 = int32_t(n), k32 = int32_t(k), lda32 = int32_t(lda), ldb32 = int32_t(ldb),
-                  ldc32 = int32_t(ldc);
-    reinterpret_cast<Syr2kFn<int32_t>>(t.address)(&uplo, &trans, &n32, &k32, alpha, a, &lda32, b,
-                                                  &ldb32, beta, c, &ldc32, 1, 1);
-  }
-}
-
-// B (m x n, ldb) is read and written.
-void trmm_trsm(NameSet s, Operation op, DataType type, char side, char uplo, char transa, char diag,
-               int64_t m, int64_t n, const void* alpha, const void* a, int64_t lda, void* b,
-               int64_t ldb) {
-  const Target& t = require_target(s, routine_of(op, type));
-  if (t.int64) {
-    reinterpret_cast<TrmmFn<int64_t>>(t.address)(&side, &uplo, &transa, &diag, &m, &n, alpha, a,
-                                                 &lda, b, &ldb, 1, 1, 1, 1);
-  } else if (!narrowing_refused(t, "trmm", {m, n, lda, ldb})) {
-    const int32_t m32 = int32_t(m), n32 = int32_t(n), lda32 = int32_t(lda), ldb32 = int32_t(ldb);
-    reinterpret_cast<TrmmFn<int32_t>>(t.address)(&side, &uplo, &transa, &diag, &m32, &n32, alpha, a,
-                                                 &lda32, b, &ldb32, 1, 1, 1, 1);
-  }
-}
-
-}  // namespace
-
 void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alpha, const float* a,
            int64_t lda, const float* b, int64_t ldb, float beta, float* c, int64_t ldc) {
   gemm(NameSet::kStandard, DataType::kF32, transa, transb, m, n, k, &alpha, a, lda, b, ldb, &beta,
@@ -627,67 +545,6 @@ bool xerbla(NameSet s, const char* srname, size_t srname_len, int64_t info) {
   }
   forwarding = false;
   return true;
-}
-
-namespace {
-
-DataType real_of(DataType t) {
-  return t == DataType::kC64 ? DataType::kF64 : t == DataType::kC32 ? DataType::kF32 : t;
-}
-
-char op_char(Op op) { return op == Op::kNoTrans ? 'N' : op == Op::kTrans ? 'T' : 'C'; }
-
-// `v` as one element of `type`, by address: for fp64 and complex fp64 the Scalar itself (its re and
-// im are that element), which the call reads where the caller stored it; else `made`, filled by
-// element_of().
-const void* element_address(const Scalar& v, DataType type, Element* made) {
-  static_assert(std::is_standard_layout_v<Scalar> && sizeof(Scalar) == 2 * sizeof(double) &&
-                offsetof(Scalar, im) == sizeof(double));
-  if (type == DataType::kF64 || type == DataType::kC64) return &v;
-  *made = element_of(v, type);
-  return made->bytes;
-}
-
-}  // namespace
-
-void run(const Problem& p) {
-  const char side = p.side == Side::kLeft ? 'L' : 'R';
-  const char uplo = p.uplo == Uplo::kUpper ? 'U' : 'L';
-  const char trans = op_char(p.trans_a);
-  // herk's alpha and beta, and her2k's beta, are real.
-  const DataType alpha_type = p.op == Operation::kHerk ? real_of(p.type) : p.type;
-  const DataType beta_type =
-      p.op == Operation::kHerk || p.op == Operation::kHer2k ? real_of(p.type) : p.type;
-  Element alpha_made, beta_made;
-  const void* alpha = element_address(p.alpha, alpha_type, &alpha_made);
-  const void* beta = element_address(p.beta, beta_type, &beta_made);
-  // The routine of the caller's name set, with 64-bit sizes (src/cpu_blas.h).
-  const NameSet s = p.name_set;
-  switch (p.op) {
-    case Operation::kGemm:
-      gemm(s, p.type, trans, op_char(p.trans_b), p.m, p.n, p.k, alpha, p.a, p.lda, p.b, p.ldb, beta,
-           p.c, p.ldc);
-      break;
-    case Operation::kSymm:
-    case Operation::kHemm:
-      symm_hemm(s, p.op, p.type, side, uplo, p.m, p.n, alpha, p.a, p.lda, p.b, p.ldb, beta, p.c,
-                p.ldc);
-      break;
-    case Operation::kSyrk:
-    case Operation::kHerk:
-      syrk_herk(s, p.op, p.type, uplo, trans, p.n, p.k, alpha, p.a, p.lda, beta, p.c, p.ldc);
-      break;
-    case Operation::kSyr2k:
-    case Operation::kHer2k:
-      syr2k_her2k(s, p.op, p.type, uplo, trans, p.n, p.k, alpha, p.a, p.lda, p.b, p.ldb, beta, p.c,
-                  p.ldc);
-      break;
-    case Operation::kTrmm:
-    case Operation::kTrsm:
-      trmm_trsm(s, p.op, p.type, side, uplo, trans, p.diag == Diag::kUnit ? 'U' : 'N', p.m, p.n,
-                alpha, p.a, p.lda, p.c, p.ldc);
-      break;
-  }
 }
 
 }  // namespace tileblas::cpu_blas

@@ -24,8 +24,12 @@
 // measurements) time the library the wheel's calls run on.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <limits>
 #include <string>
 #include <type_traits>
 
@@ -104,7 +108,19 @@ struct Element {
   alignas(16) unsigned char bytes[16];
 };
 // `v` as one element of `type` (kF32, kF64, kC32 or kC64).
-Element element_of(Scalar v, DataType type);
+inline Element element_of(Scalar v, DataType type) {
+  // Both parts, whatever the type: a real routine reads the first only, and a copy of a constant
+  // size is two stores where size_of(type) bytes were a memcpy call.
+  Element e{};
+  if (type == DataType::kF64 || type == DataType::kC64) {
+    const double parts[2] = {v.re, v.im};
+    std::memcpy(e.bytes, parts, sizeof parts);
+  } else {
+    const float parts[2] = {float(v.re), float(v.im)};
+    std::memcpy(e.bytes, parts, sizeof parts);
+  }
+  return e;
+}
 
 // Typed calls into set s's Fortran entry points (column-major, netlib semantics), each with the
 // width of the library that runs it; when no library has the routine, require()'s message and exit.
@@ -135,13 +151,207 @@ inline void note_call(double flops) {
 }
 bool workers_may_spin();
 
+namespace call_detail {
+// Routine r of set s as the typed calls below reach it: its address and whether it takes 64-bit
+// integers, filled by resolve_callee() on the first call of (s, r) (the routine resolved as the
+// header says, for s or the set it runs on; the library's own name set is registered as it loads,
+// before any call). Read without a lock after: the address is stored last, with release.
+struct Callee {
+  std::atomic<void*> address{nullptr};
+  std::atomic<bool> int64{false};
+};
+extern Callee g_callees[kNameSetCount][kRoutineCount];
+// The first call of (s, r): resolves it, or prints require()'s message and exits where no library
+// has it.
+[[gnu::noinline]] const Callee& resolve_callee(NameSet s, Routine r);
+// Inline: every call the dispatch hands to a Level-3 routine asks.
+inline const Callee& callee_of(NameSet s, Routine r) {
+  const Callee& c = g_callees[int(s)][int(r)];
+  if (c.address.load(std::memory_order_acquire)) return c;
+  return resolve_callee(s, r);
+}
+constexpr bool fits_int32(std::initializer_list<int64_t> values) {
+  for (const int64_t v : values) {
+    if (v > std::numeric_limits<int32_t>::max() || v < std::numeric_limits<int32_t>::min()) {
+      return false;
+    }
+  }
+  return true;
+}
+// Says on stderr that an integer argument of `routine` does not fit the 32-bit integers of the
+// library that runs routine r of set s, and that nothing was computed. compat/ refuses arguments
+// wider than max_int() before a call gets here; this is the last guard against truncating one.
+[[gnu::cold]] void say_narrowing_refused(NameSet s, Routine r, const char* routine);
+
+// Every ?symm_/?hemm_, ?syrk_/?herk_, ?syr2k_/?her2k_, ?trmm_/?trsm_ has one of these shapes:
+// Fortran passes all arguments by address, then one hidden length per character argument.
+template <typename I>
+using SymmFn = void (*)(const char*, const char*, const I*, const I*, const void*, const void*,
+                        const I*, const void*, const I*, const void*, void*, const I*, size_t,
+                        size_t);
+template <typename I>
+using SyrkFn = void (*)(const char*, const char*, const I*, const I*, const void*, const void*,
+                        const I*, const void*, void*, const I*, size_t, size_t);
+template <typename I>
+using Syr2kFn = void (*)(const char*, const char*, const I*, const I*, const void*, const void*,
+                         const I*, const void*, const I*, const void*, void*, const I*, size_t,
+                         size_t);
+template <typename I>
+using TrmmFn = void (*)(const char*, const char*, const char*, const char*, const I*, const I*,
+                        const void*, const void*, const I*, void*, const I*, size_t, size_t, size_t,
+                        size_t);
+}  // namespace call_detail
+
+// The Level-3 routines other than GEMM of `type` on set s, one per argument shape, as gemm() above:
+// symm or hemm; syrk or herk; syr2k or her2k; trmm or trsm (B, m x n, read and written). Inline:
+// a call handed to the CPU BLAS at once (src/level3_small_call.h) reaches the routine from its
+// entry point's frame.
+inline void symm_hemm(NameSet s, Operation op, DataType type, char side, char uplo, int64_t m,
+                      int64_t n, const void* alpha, const void* a, int64_t lda, const void* b,
+                      int64_t ldb, const void* beta, void* c, int64_t ldc) {
+  const Routine r = routine_of(op, type);
+  const call_detail::Callee& t = call_detail::callee_of(s, r);
+  void* const f = t.address.load(std::memory_order_relaxed);
+  if (t.int64.load(std::memory_order_relaxed)) {
+    reinterpret_cast<call_detail::SymmFn<int64_t>>(f)(&side, &uplo, &m, &n, alpha, a, &lda, b, &ldb,
+                                                      beta, c, &ldc, 1, 1);
+  } else if (call_detail::fits_int32({m, n, lda, ldb, ldc})) {
+    const int32_t m32 = int32_t(m), n32 = int32_t(n), lda32 = int32_t(lda), ldb32 = int32_t(ldb),
+                  ldc32 = int32_t(ldc);
+    reinterpret_cast<call_detail::SymmFn<int32_t>>(f)(&side, &uplo, &m32, &n32, alpha, a, &lda32, b,
+                                                      &ldb32, beta, c, &ldc32, 1, 1);
+  } else {
+    call_detail::say_narrowing_refused(s, r, "symm");
+  }
+}
+
+inline void syrk_herk(NameSet s, Operation op, DataType type, char uplo, char trans, int64_t n,
+                      int64_t k, const void* alpha, const void* a, int64_t lda, const void* beta,
+                      void* c, int64_t ldc) {
+  const Routine r = routine_of(op, type);
+  const call_detail::Callee& t = call_detail::callee_of(s, r);
+  void* const f = t.address.load(std::memory_order_relaxed);
+  if (t.int64.load(std::memory_order_relaxed)) {
+    reinterpret_cast<call_detail::SyrkFn<int64_t>>(f)(&uplo, &trans, &n, &k, alpha, a, &lda, beta,
+                                                      c, &ldc, 1, 1);
+  } else if (call_detail::fits_int32({n, k, lda, ldc})) {
+    const int32_t n32 = int32_t(n), k32 = int32_t(k), lda32 = int32_t(lda), ldc32 = int32_t(ldc);
+    reinterpret_cast<call_detail::SyrkFn<int32_t>>(f)(&uplo, &trans, &n32, &k32, alpha, a, &lda32,
+                                                      beta, c, &ldc32, 1, 1);
+  } else {
+    call_detail::say_narrowing_refused(s, r, "syrk");
+  }
+}
+
+inline void syr2k_her2k(NameSet s, Operation op, DataType type, char uplo, char trans, int64_t n,
+                        int64_t k, const void* alpha, const void* a, int64_t lda, const void* b,
+                        int64_t ldb, const void* beta, void* c, int64_t ldc) {
+  const Routine r = routine_of(op, type);
+  const call_detail::Callee& t = call_detail::callee_of(s, r);
+  void* const f = t.address.load(std::memory_order_relaxed);
+  if (t.int64.load(std::memory_order_relaxed)) {
+    reinterpret_cast<call_detail::Syr2kFn<int64_t>>(f)(&uplo, &trans, &n, &k, alpha, a, &lda, b,
+                                                       &ldb, beta, c, &ldc, 1, 1);
+  } else if (call_detail::fits_int32({n, k, lda, ldb, ldc})) {
+    const int32_t n32 = int32_t(n), k32 = int32_t(k), lda32 = int32_t(lda), ldb32 = int32_t(ldb),
+                  ldc32 = int32_t(ldc);
+    reinterpret_cast<call_detail::Syr2kFn<int32_t>>(f)(&uplo, &trans, &n32, &k32, alpha, a, &lda32,
+                                                       b, &ldb32, beta, c, &ldc32, 1, 1);
+  } else {
+    call_detail::say_narrowing_refused(s, r, "syr2k");
+  }
+}
+
+inline void trmm_trsm(NameSet s, Operation op, DataType type, char side, char uplo, char transa,
+                      char diag, int64_t m, int64_t n, const void* alpha, const void* a,
+                      int64_t lda, void* b, int64_t ldb) {
+  const Routine r = routine_of(op, type);
+  const call_detail::Callee& t = call_detail::callee_of(s, r);
+  void* const f = t.address.load(std::memory_order_relaxed);
+  if (t.int64.load(std::memory_order_relaxed)) {
+    reinterpret_cast<call_detail::TrmmFn<int64_t>>(f)(&side, &uplo, &transa, &diag, &m, &n, alpha,
+                                                      a, &lda, b, &ldb, 1, 1, 1, 1);
+  } else if (call_detail::fits_int32({m, n, lda, ldb})) {
+    const int32_t m32 = int32_t(m), n32 = int32_t(n), lda32 = int32_t(lda), ldb32 = int32_t(ldb);
+    reinterpret_cast<call_detail::TrmmFn<int32_t>>(f)(&side, &uplo, &transa, &diag, &m32, &n32,
+                                                      alpha, a, &lda32, b, &ldb32, 1, 1, 1, 1);
+  } else {
+    call_detail::say_narrowing_refused(s, r, "trmm");
+  }
+}
+
+// The real type of t's parts (t itself for real types): herk's alpha and beta, her2k's beta.
+constexpr DataType real_of(DataType t) {
+  return t == DataType::kC64 ? DataType::kF64 : t == DataType::kC32 ? DataType::kF32 : t;
+}
+
+// The types of alpha and beta of operation op on `type` as its routine takes them: `type`, but real
+// for herk's alpha and beta and her2k's beta, as netlib declares them.
+constexpr DataType alpha_type(Operation op, DataType type) {
+  return op == Operation::kHerk ? real_of(type) : type;
+}
+constexpr DataType beta_type(Operation op, DataType type) {
+  return op == Operation::kHerk || op == Operation::kHer2k ? real_of(type) : type;
+}
+
+namespace run_detail {
+constexpr char op_char(Op op) { return op == Op::kNoTrans ? 'N' : op == Op::kTrans ? 'T' : 'C'; }
+// `v` as one element of `type`, by address: for fp64 and complex fp64 the Scalar itself, else
+// `made`, filled by element_of().
+inline const void* element_address(const Scalar& v, DataType type, Element* made) {
+  static_assert(std::is_standard_layout_v<Scalar> && sizeof(Scalar) == 2 * sizeof(double) &&
+                offsetof(Scalar, im) == sizeof(double));
+  if (type == DataType::kF64 || type == DataType::kC64) return &v;
+  *made = element_of(v, type);
+  return made->bytes;
+}
+}  // namespace run_detail
+
 // p (host pointers) on its routine above: the same routine, type and arguments a caller passed,
 // reaching set p.name_set's Fortran symbol of p's operation and type (strsm_, scipy_zher2k_64_,
-// ...) with the width of the library that runs it; alpha and beta as one element of the type,
-// except herk's alpha and beta and her2k's beta, which are real, as netlib declares them. The four
-// BLAS types only: a GEMM of 16-bit data runs on sgemm as gemm_on_cpu() (src/cpu_gemm.h) widens
-// it.
-void run(const Problem& p);
+// ...) with the width of the library that runs it; alpha and beta at `alpha` and `beta`, one
+// element of the type each (alpha_type(), beta_type()). The four BLAS types only: a GEMM of 16-bit
+// data runs on sgemm as gemm_on_cpu() (src/cpu_gemm.h) widens it. Inline: where the caller's
+// operation is known, only its shape's call is left.
+[[gnu::always_inline]] inline void run(const Problem& p, const void* alpha, const void* beta) {
+  const char side = p.side == Side::kLeft ? 'L' : 'R';
+  const char uplo = p.uplo == Uplo::kUpper ? 'U' : 'L';
+  const char trans = run_detail::op_char(p.trans_a);
+  // The routine of the caller's name set, with 64-bit sizes (src/cpu_blas.h).
+  const NameSet s = p.name_set;
+  switch (p.op) {
+    case Operation::kGemm:
+      gemm(s, p.type, trans, run_detail::op_char(p.trans_b), p.m, p.n, p.k, alpha, p.a, p.lda, p.b,
+           p.ldb, beta, p.c, p.ldc);
+      break;
+    case Operation::kSymm:
+    case Operation::kHemm:
+      symm_hemm(s, p.op, p.type, side, uplo, p.m, p.n, alpha, p.a, p.lda, p.b, p.ldb, beta, p.c,
+                p.ldc);
+      break;
+    case Operation::kSyrk:
+    case Operation::kHerk:
+      syrk_herk(s, p.op, p.type, uplo, trans, p.n, p.k, alpha, p.a, p.lda, beta, p.c, p.ldc);
+      break;
+    case Operation::kSyr2k:
+    case Operation::kHer2k:
+      syr2k_her2k(s, p.op, p.type, uplo, trans, p.n, p.k, alpha, p.a, p.lda, p.b, p.ldb, beta, p.c,
+                  p.ldc);
+      break;
+    case Operation::kTrmm:
+    case Operation::kTrsm:
+      trmm_trsm(s, p.op, p.type, side, uplo, trans, p.diag == Diag::kUnit ? 'U' : 'N', p.m, p.n,
+                alpha, p.a, p.lda, p.c, p.ldc);
+      break;
+  }
+}
+// The same with alpha and beta as p holds them: for fp64 and complex fp64 p's own Scalars (their
+// re and im are that element), which the call reads where the caller stored them.
+inline void run(const Problem& p) {
+  Element alpha_made, beta_made;
+  run(p, run_detail::element_address(p.alpha, alpha_type(p.op, p.type), &alpha_made),
+      run_detail::element_address(p.beta, beta_type(p.op, p.type), &beta_made));
+}
 void saxpy(NameSet s, int64_t n, float alpha, const float* x, int64_t incx, float* y, int64_t incy);
 // OpenBLAS extensions; false when no library has them (the caller then uses its own loop).
 bool somatcopy(NameSet s, char order, char trans, int64_t rows, int64_t cols, float alpha,

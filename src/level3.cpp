@@ -14,6 +14,7 @@
 #include "env.h"
 #include "executor.h"
 #include "host_plans.h"
+#include "level3_small_call.h"
 #include "log.h"
 #include "memory.h"
 #include "operands.h"
@@ -22,6 +23,15 @@
 #include "router.h"
 
 namespace tileblas {
+
+// Made as the library loads: no guard on the calls.
+const std::vector<std::string> level3_detail::cpu_blas_labels = [] {
+  std::vector<std::string> l;
+  for (int r = 0; r < cpu_blas::kRoutineCount; ++r) {
+    l.push_back(std::string("cpu_blas ") + cpu_blas::stem_of(cpu_blas::Routine(r)) + "_");
+  }
+  return l;
+}();
 
 bool level3_copy_back_last_first(const Problem& p) {
   if (is_rank_k(p.op)) return p.uplo == Uplo::kUpper;
@@ -77,16 +87,6 @@ const char* plan_label(Operation op, bool on_host) {
   return labels[size_t(op) * 2 + (on_host ? 1 : 0)].c_str();
 }
 
-// "cpu_blas ztrsm_" for each CPU BLAS routine: made as the library loads (no guard on the calls),
-// kept for the process (record_call() keeps the pointer).
-const std::vector<std::string> cpu_blas_labels = [] {
-  std::vector<std::string> l;
-  for (int r = 0; r < cpu_blas::kRoutineCount; ++r) {
-    l.push_back(std::string("cpu_blas ") + cpu_blas::stem_of(cpu_blas::Routine(r)) + "_");
-  }
-  return l;
-}();
-
 // Level 3's part of the dispatch (src/dispatch.h). Its CPU path has one option of its own beside
 // the CPU BLAS: the routine's plan on the host (src/host_plans.h).
 struct Level3Dispatch {
@@ -98,12 +98,10 @@ struct Level3Dispatch {
   // its operands in the brk heap or on the stack: its path at once, as route() would route it,
   // without classifying the operands.
   static const char* run_small_host_call(const Problem& problem, Reason* why) {
-    if (config().mode != Mode::kAuto) return nullptr;
-    const Level3Points* pts = level3_points_if_measured(problem);
-    if (!pts) return nullptr;
     const double flops = problem.flops();
-    const std::optional<Level3CpuPath> path = level3_small_call_path(*pts, flops);
-    if (!path || !all_in_host_only_range({problem.a, problem.b, problem.c})) return nullptr;
+    const Level3Points* pts = nullptr;
+    const std::optional<Level3CpuPath> path = level3_small_host_call_path(problem, flops, &pts);
+    if (!path) return nullptr;
     if (*path == Level3CpuPath::kHostPlan) {
       // While the CPU BLAS's workers may still spin, route() decides (route_level3()).
       if (cpu_blas::workers_may_spin()) return nullptr;
@@ -112,7 +110,7 @@ struct Level3Dispatch {
       return plan_label(problem.op, true);
     }
     on_cpu_blas(problem, flops);
-    *why = "host data, measured for this routine: the CPU BLAS at this size";
+    *why = kLevel3SmallCallOnCpuBlas;
     return cpu_blas_label(problem);
   }
 
@@ -184,9 +182,7 @@ struct Level3Dispatch {
   }
   static void on_cpu_blas(const Problem& p) { on_cpu_blas(p, p.flops()); }
   // The CPU BLAS routine of the call's name and type, for the verbose line ("cpu_blas ztrsm_").
-  static const char* cpu_blas_label(const Problem& p) {
-    return cpu_blas_labels[size_t(cpu_blas::routine_of(p.op, p.type))].c_str();
-  }
+  static const char* cpu_blas_label(const Problem& p) { return level3_cpu_blas_label(p); }
 };
 
 }  // namespace

@@ -49,7 +49,7 @@ CallRecord& last_call() {
   if (!call.formatted) {
     call.record.route = call.route;
     call.record.kernel = call.kernel;
-    call.record.reason = call.reason.str();
+    call.record.reason = call.reason_text ? call.reason_text : call.reason.str();
     call.formatted = true;
   }
   return call.record;

@@ -88,8 +88,9 @@ namespace log_detail {
 struct PendingCall {
   tileblas_route route = TILEBLAS_ROUTE_NONE;
   const char* kernel = "";
-  Reason reason;
+  const char* reason_text = nullptr;  // the reason where it is a static text alone, else `reason`
   bool formatted = true;
+  Reason reason;
   CallRecord record;
 };
 // The calling thread's. Out of line: inlined, GCC called __tls_get_addr again after each store
@@ -103,7 +104,17 @@ inline void set_last_call(tileblas_route route, const char* kernel, Reason&& rea
   log_detail::PendingCall& call = log_detail::pending_call();
   call.route = route;
   call.kernel = kernel;
+  call.reason_text = nullptr;
   call.reason = std::move(reason);
+  call.formatted = false;
+}
+// The same for a reason that is a static text alone (a string literal): a few stores, without
+// making and moving a Reason.
+inline void set_last_call(tileblas_route route, const char* kernel, const char* reason_text) {
+  log_detail::PendingCall& call = log_detail::pending_call();
+  call.route = route;
+  call.kernel = kernel;
+  call.reason_text = reason_text;
   call.formatted = false;
 }
 
