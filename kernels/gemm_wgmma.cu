@@ -836,6 +836,10 @@ using ConfigBF16N64 = Config<TypeBF16, 64, 4, 2>;
 // 64 x 64 tiles, one warpgroup, 12 stages of 16 KiB: one block per SM, 32 accumulators a thread.
 using ConfigF16M64 = Config<TypeF16, 64, 12, 1, 1>;
 using ConfigBF16M64 = Config<TypeBF16, 64, 12, 1, 1>;
+// 256 x 128 tiles, four warpgroups, 4 stages of 48 KiB: one block per SM, 64 accumulators a
+// thread; a tile's columns are 1 KiB of an fp32 C.
+using ConfigF16M256 = Config<TypeF16, 128, 4, 1, 4>;
+using ConfigBF16M256 = Config<TypeBF16, 128, 4, 1, 4>;
 
 // Whether a split-K geometry (the header's, which the router and the tests read) describes Cfg's
 // tile.
@@ -879,6 +883,10 @@ TILEBLAS_WGMMA_ROW(bf16_persistent_128x256x64, TypeBF16, ConfigBF16, kPersistent
 TILEBLAS_WGMMA_ROW(f16_persistent_128x128x64, TypeF16, ConfigF16N128, kPersistent,
                    supports_persistent)
 TILEBLAS_WGMMA_ROW(bf16_persistent_128x128x64, TypeBF16, ConfigBF16N128, kPersistent,
+                   supports_persistent)
+TILEBLAS_WGMMA_ROW(f16_persistent_256x128x64, TypeF16, ConfigF16M256, kPersistent,
+                   supports_persistent)
+TILEBLAS_WGMMA_ROW(bf16_persistent_256x128x64, TypeBF16, ConfigBF16M256, kPersistent,
                    supports_persistent)
 #undef TILEBLAS_WGMMA_ROW
 

@@ -10,7 +10,8 @@
 // rounds once to C's type.
 //
 // Tiling: a block of two warpgroups (256 threads) computes a 128 x N tile of C (the narrow rows
-// below: one warpgroup, 64 x 64), each warpgroup 64 x N with one wgmma.m64nN per k-step (k16; k8
+// below: one warpgroup, 64 x 64; the persistent 256 x 128 rows: four warpgroups), each warpgroup
+// 64 x N with one wgmma.m64nN per k-step (k16; k8
 // for TF32), both operands read from shared memory through matrix descriptors, accumulators in
 // registers. Block k-tile: 128 bytes per row (64 16-bit elements, 32 fp32). Rows: N = 256 with 4
 // stages and one block per SM (f16, bf16, TF32); N = 128 with 3 stages and N = 64 with 4 stages,
@@ -77,7 +78,9 @@ cudaError_t launch_bf16_128x64x64(const Problem& p, cudaStream_t stream);
 // its copy ring running on from one tile's k-tiles into the next's, and an epilogue that stores
 // straight from the accumulators (no pass through shared memory) while the next tile's first
 // k-tiles land. Only an fp32 C whose columns start on 32-byte boundaries (C 32-byte aligned, ldc a
-// multiple of 8): each store then writes whole sectors.
+// multiple of 8): each store then writes whole sectors. The 256 x 128 rows: four warpgroups of
+// 64 x 128 (512 threads, 64 accumulators a thread), 4 stages of 48 KiB, one block per SM; their
+// tiles write 1 KiB of each column of C where the 128-row tiles write 512 bytes.
 bool supports_f16_persistent_128x256x64(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_f16_persistent_128x256x64(const Problem& p, cudaStream_t stream);
 bool supports_bf16_persistent_128x256x64(const Problem& p, const DeviceCaps& caps);
@@ -86,6 +89,10 @@ bool supports_f16_persistent_128x128x64(const Problem& p, const DeviceCaps& caps
 cudaError_t launch_f16_persistent_128x128x64(const Problem& p, cudaStream_t stream);
 bool supports_bf16_persistent_128x128x64(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_bf16_persistent_128x128x64(const Problem& p, cudaStream_t stream);
+bool supports_f16_persistent_256x128x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_persistent_256x128x64(const Problem& p, cudaStream_t stream);
+bool supports_bf16_persistent_256x128x64(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_persistent_256x128x64(const Problem& p, cudaStream_t stream);
 
 // A split-K row whose rule gives at most this many slices (the portable thread-block cluster size)
 // launches each tile's slices as one cluster, which sums them through distributed shared memory;

@@ -42,6 +42,11 @@ const std::vector<GemmKernel>& gemm_kernels() {
        gemm_wgmma::launch_f16_persistent_128x128x64},
       {"gemm_wgmma_bf16_persistent_128x128x64", gemm_wgmma::supports_bf16_persistent_128x128x64,
        gemm_wgmma::launch_bf16_persistent_128x128x64},
+      {"gemm_wgmma_f16_persistent_256x128x64", gemm_wgmma::supports_f16_persistent_256x128x64,
+       gemm_wgmma::launch_f16_persistent_256x128x64},
+      {"gemm_wgmma_bf16_persistent_256x128x64", gemm_wgmma::supports_bf16_persistent_256x128x64,
+       gemm_wgmma::launch_bf16_persistent_256x128x64},
+
       {"gemm_wgmma_f16_splitk_128x128x64", gemm_wgmma::supports_f16_splitk_128x128x64,
        gemm_wgmma::launch_f16_splitk_128x128x64},
       {"gemm_wgmma_bf16_splitk_128x128x64", gemm_wgmma::supports_bf16_splitk_128x128x64,

@@ -1092,9 +1092,9 @@ TEST(RouterTest, PacksUnalignedSgemmFromK64) {
 }
 
 // fp16/bf16 on Hopper: the wgmma row measured fastest for each shape class (the shape sweep, H100,
-// docs/NOTES-tensorcore.md): split-K for small outputs with long k, 128x256 tiles for large
-// problems, 128x64 where 128x128 tiles starve the SMs, 128x128 elsewhere, persistent where C's
-// columns start on 32-byte boundaries (128x128 only from 8 waves of tiles on); odd leading
+// docs/NOTES-tensorcore.md): split-K for small outputs with long k, persistent 256x128 tiles where
+// C's columns start on 32-byte boundaries and those tiles fill the SMs, else 128x256 tiles for
+// large problems, 128x64 where 128x128 tiles starve the SMs, 128x128 elsewhere; odd leading
 // dimensions of A and B (staged) route as aligned ones do.
 TEST(RouterTest, PicksTheMeasuredWgmmaRow) {
   const struct {
@@ -1113,12 +1113,14 @@ TEST(RouterTest, PicksTheMeasuredWgmmaRow) {
       {16384, 64, 4096, "128x64x64"},
       {8192, 256, 2048, "128x64x64"},
       {8193, 32, 1024, "128x64x64"},
-      {2048, 2048, 2048, "128x128x64"},
-      {4096, 4096, 32, "128x128x64"},
-      {8192, 8192, 256, "persistent_128x128x64"},
-      {32768, 128, 256, "128x128x64"},
-      {4096, 4096, 4096, "persistent_128x256x64"},
-      {8192, 8192, 8192, "persistent_128x256x64"},
+      {1792, 2048, 2048, "128x128x64"},  // 112 tiles of 256x128: under 7/8 of 132 SMs
+      {2048, 2048, 2048, "persistent_256x128x64"},
+      {4096, 4096, 32, "persistent_256x128x64"},
+      {8192, 8192, 256, "persistent_256x128x64"},
+      {32768, 128, 256, "persistent_256x128x64"},
+      {256, 16384, 1024, "persistent_256x128x64"},
+      {4096, 4096, 4096, "persistent_256x128x64"},
+      {8192, 8192, 8192, "persistent_256x128x64"},
       {4097, 4097, 4097, "128x256x64"},  // ldc 4097: not on 32-byte boundaries
   };
   for (DataType t : {DataType::kF16, DataType::kBF16}) {
