@@ -100,7 +100,8 @@ struct Level3Dispatch {
   static const char* run_small_host_call(const Problem& problem, Reason* why) {
     const double flops = problem.flops();
     const Level3Points* pts = nullptr;
-    const std::optional<Level3CpuPath> path = level3_small_host_call_path(problem, flops, &pts);
+    const std::optional<Level3CpuPath> path =
+        level3_small_host_call_path(config(), problem, flops, &pts);
     if (!path) return nullptr;
     if (*path == Level3CpuPath::kHostPlan) {
       // While the CPU BLAS's workers may still spin, route() decides (route_level3()).

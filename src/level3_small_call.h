@@ -35,11 +35,13 @@ inline const char* level3_cpu_blas_label(const Problem& p) {
 }
 
 // The CPU path of host call p (of `flops` FLOPs, p.flops()) where its routine's points are measured
-// and p is within their small calls (level3_small_call_path()), in auto mode, with every operand in
-// the brk heap or on the calling thread's stack; *pts: the points. nullopt for every other call.
-inline std::optional<Level3CpuPath> level3_small_host_call_path(const Problem& p, double flops,
+// and p is within their small calls (level3_small_call_path()), in auto mode (cfg: config()), with
+// every operand in the brk heap or on the calling thread's stack; *pts: the points. nullopt for
+// every other call.
+inline std::optional<Level3CpuPath> level3_small_host_call_path(const Config& cfg, const Problem& p,
+                                                                double flops,
                                                                 const Level3Points** pts) {
-  if (config().mode != Mode::kAuto) return std::nullopt;
+  if (cfg.mode != Mode::kAuto) return std::nullopt;
   *pts = level3_points_if_measured(p);
   if (!*pts) return std::nullopt;
   const std::optional<Level3CpuPath> path = level3_small_call_path(**pts, flops);
@@ -54,9 +56,10 @@ inline std::optional<Level3CpuPath> level3_small_host_call_path(const Problem& p
 // it). p's address is passed on nowhere (the CPU BLAS gets alpha and beta made from its Scalars),
 // so that the compiler keeps p in registers.
 [[gnu::always_inline]] inline bool level3_small_call_on_cpu_blas(const Problem& p) {
+  const Config& cfg = config();
   const double flops = p.flops();
   const Level3Points* pts = nullptr;
-  if (config().verbose || level3_small_host_call_path(p, flops, &pts) != Level3CpuPath::kCpuBlas) {
+  if (cfg.verbose || level3_small_host_call_path(cfg, p, flops, &pts) != Level3CpuPath::kCpuBlas) {
     return false;
   }
   const cpu_blas::Element alpha = cpu_blas::element_of(p.alpha, cpu_blas::alpha_type(p.op, p.type));

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <mutex>
 #include <set>
+#include <type_traits>
 
 #include "env.h"
 
@@ -39,20 +40,28 @@ std::string Reason::str() const {
   return owned_ ? s + owned_->detail : s;
 }
 
-log_detail::PendingCall& log_detail::pending_call() {
-  thread_local PendingCall call;
-  return call;
+namespace {
+static_assert(std::is_trivially_destructible_v<log_detail::PendingCall>);
+thread_local log_detail::PendingCall t_pending_call;  // constant-initialized: no guard
+}  // namespace
+
+log_detail::PendingCall& log_detail::pending_call() { return t_pending_call; }
+
+log_detail::PendingDetails& log_detail::pending_details() {
+  thread_local PendingDetails details;
+  return details;
 }
 
 CallRecord& last_call() {
   log_detail::PendingCall& call = log_detail::pending_call();
+  log_detail::PendingDetails& details = log_detail::pending_details();
   if (!call.formatted) {
-    call.record.route = call.route;
-    call.record.kernel = call.kernel;
-    call.record.reason = call.reason_text ? call.reason_text : call.reason.str();
+    details.record.route = call.route;
+    details.record.kernel = call.kernel;
+    details.record.reason = call.reason_text ? call.reason_text : details.reason.str();
     call.formatted = true;
   }
-  return call.record;
+  return details.record;
 }
 
 std::string describe(const AxpyProblem& p) {

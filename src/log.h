@@ -84,28 +84,34 @@ std::string describe(const AxpyProblem& p);
 std::string describe(const TransposeProblem& p);
 
 namespace log_detail {
-// What the thread's last call left behind, unformatted; last_call() formats it into `record` once.
+// What the thread's last call left behind, unformatted: trivially made and destroyed, so that the
+// thread's copy needs no guard and one thread-local lookup (every call records itself).
 struct PendingCall {
   tileblas_route route = TILEBLAS_ROUTE_NONE;
   const char* kernel = "";
   const char* reason_text = nullptr;  // the reason where it is a static text alone, else `reason`
   bool formatted = true;
+};
+// The rest of the thread's record: a reason that is more than a static text, and the record
+// last_call() formats once.
+struct PendingDetails {
   Reason reason;
   CallRecord record;
 };
 // The calling thread's. Out of line: inlined, GCC called __tls_get_addr again after each store
 // into the record.
 PendingCall& pending_call();
+PendingDetails& pending_details();
 }  // namespace log_detail
 
 // Records the call as the thread's last one. `kernel` is a static string (a kernel table name or
 // a literal); nothing is formatted until last_call() is read. Inline: every call records itself.
 inline void set_last_call(tileblas_route route, const char* kernel, Reason&& reason) {
+  log_detail::pending_details().reason = std::move(reason);
   log_detail::PendingCall& call = log_detail::pending_call();
   call.route = route;
   call.kernel = kernel;
   call.reason_text = nullptr;
-  call.reason = std::move(reason);
   call.formatted = false;
 }
 // The same for a reason that is a static text alone (a string literal): a few stores, without
