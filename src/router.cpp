@@ -152,13 +152,16 @@ bool wgmma_split_k_pays(const Problem& p, const DeviceCaps& caps) {
 }
 // The persistent 256x128 rows (four warpgroups; H100, forced over the f16 sweep and the bf16
 // square, transpose, panel and tall shapes against the routing before, same run,
-// docs/bench/h100-2026-11-27-wgmma-256x128.md): wherever their tiles give at least 7/8 of the SMs
-// one: 2048^3 1.01 / 1.05 of cuBLAS (f16 / bf16) against 0.94 / 0.95, 4096^3 0.97 / 1.01 against
-// 0.95 / 0.96, 8192^3 1.00 / 1.01 against 0.98 / 0.99, the 4096^2 panels 0.96-1.13 against
-// 0.87-0.95, 8192^2 x 256 0.88 / 0.92 against 0.82 / 0.83 (a tile writes 1 KiB of each column of
-// C, the 128-row tiles 512 bytes: ncu 135 us at 59 % of DRAM peak against 151 us at 55 %);
-// 256x16384x1024 0.99 against 0.94. With fewer tiles they lost (1024^3 0.74 against 0.91,
-// 8192x256x2048 0.82 against 0.92, 16384x64x4096 0.96 against 1.00).
+// docs/bench/h100-2026-11-27-wgmma-256x128.md), where the persistent 128x256 rows do not run
+// (fewer than two of their tiles per SM, or k < 1024) and the 256x128 tiles give at least 7/8 of
+// the SMs one: f16 (the run's cuBLAS steady) 2048^3 436 TFLOP/s against 410 on 128x128 (1.01 of
+// cuBLAS against 0.94), the 4096^2 panels 11-15 % faster (0.96-1.06 against 0.87-0.94), 8192^2 x
+// 128-256 4-6 % (8192^2 x 256: 0.88 against 0.82; a tile writes 1 KiB of each column of C, the
+// 128-row tiles 512 bytes: ncu 135 us at 59 % of DRAM peak against 151 us at 55 %),
+// 256x16384x1024 5 %; bf16 likewise. At 4096^3 and 8192^3 they ran at the persistent 128x256
+// rows' rate in the sweep and 1-2 % below it in the kernel bench (another H100,
+// -wgmma-persistent-rows.json), so those stay on 128x256. With fewer tiles they lost (1024^3 0.74
+// against 0.91, 8192x256x2048 0.82 against 0.92, 16384x64x4096 0.96 against 1.00).
 bool wgmma_256x128_fills_sms(const Problem& p, const DeviceCaps& caps) {
   return 8 * tiles(p, 256, 128) >= 7 * int64_t(caps.num_sms);
 }
@@ -422,14 +425,14 @@ const Preference kGemmPreferences[] = {
      "fp16 tensor cores, wgmma (sm_90): few tiles, long k: split-K"},
     {"gemm_wgmma_bf16_splitk_", wgmma_split_k_pays,
      "bf16 tensor cores, wgmma (sm_90): few tiles, long k: split-K"},
-    {"gemm_wgmma_f16_persistent_256x128x64", wgmma_256x128_fills_sms,
-     "fp16 tensor cores, wgmma (sm_90), 256x128, persistent"},
-    {"gemm_wgmma_bf16_persistent_256x128x64", wgmma_256x128_fills_sms,
-     "bf16 tensor cores, wgmma (sm_90), 256x128, persistent"},
     {"gemm_wgmma_f16_persistent_128x256x64", wgmma_128x256_fills_sms,
      "fp16 tensor cores, wgmma (sm_90), 128x256, persistent"},
     {"gemm_wgmma_bf16_persistent_128x256x64", wgmma_128x256_fills_sms,
      "bf16 tensor cores, wgmma (sm_90), 128x256, persistent"},
+    {"gemm_wgmma_f16_persistent_256x128x64", wgmma_256x128_fills_sms,
+     "fp16 tensor cores, wgmma (sm_90), 256x128, persistent"},
+    {"gemm_wgmma_bf16_persistent_256x128x64", wgmma_256x128_fills_sms,
+     "bf16 tensor cores, wgmma (sm_90), 256x128, persistent"},
     {"gemm_wgmma_f16_128x256x64", wgmma_128x256_fills_sms,
      "fp16 tensor cores, wgmma (sm_90), 128x256"},
     {"gemm_wgmma_bf16_128x256x64", wgmma_128x256_fills_sms,

@@ -1092,10 +1092,10 @@ TEST(RouterTest, PacksUnalignedSgemmFromK64) {
 }
 
 // fp16/bf16 on Hopper: the wgmma row measured fastest for each shape class (the shape sweep, H100,
-// docs/NOTES-tensorcore.md): split-K for small outputs with long k, persistent 256x128 tiles where
-// C's columns start on 32-byte boundaries and those tiles fill the SMs, else 128x256 tiles for
-// large problems, 128x64 where 128x128 tiles starve the SMs, 128x128 elsewhere; odd leading
-// dimensions of A and B (staged) route as aligned ones do.
+// docs/NOTES-tensorcore.md): split-K for small outputs with long k, 128x256 tiles for large
+// problems (persistent where C's columns start on 32-byte boundaries), else persistent 256x128
+// tiles where those fill the SMs and C's columns allow, 128x64 where 128x128 tiles starve the SMs,
+// 128x128 elsewhere; odd leading dimensions of A and B (staged) route as aligned ones do.
 TEST(RouterTest, PicksTheMeasuredWgmmaRow) {
   const struct {
     int64_t m, n, k;
@@ -1119,8 +1119,8 @@ TEST(RouterTest, PicksTheMeasuredWgmmaRow) {
       {8192, 8192, 256, "persistent_256x128x64"},
       {32768, 128, 256, "persistent_256x128x64"},
       {256, 16384, 1024, "persistent_256x128x64"},
-      {4096, 4096, 4096, "persistent_256x128x64"},
-      {8192, 8192, 8192, "persistent_256x128x64"},
+      {4096, 4096, 4096, "persistent_128x256x64"},
+      {8192, 8192, 8192, "persistent_128x256x64"},
       {4097, 4097, 4097, "128x256x64"},  // ldc 4097: not on 32-byte boundaries
   };
   for (DataType t : {DataType::kF16, DataType::kBF16}) {
