@@ -317,6 +317,11 @@ struct Config {
                 "kBlocksPerSm blocks fit an SM's shared memory");
 };
 
+// How the kernel's blocks take their tiles: one tile and k slice a block (the epilogue through the
+// ring: store_tile()); persistent, at most one wave of blocks (store_direct()); or one tile a
+// block with a tile's k slices one cluster, which sums them (store_tile_cluster()).
+enum class Schedule { kOneTile, kPersistent, kClusterSlices };
+
 // The kernel's arguments: the problem, and the k-tiles of each blockIdx.y slice (all of them
 // without split-K). Split-K through a workspace (partial not null): slice s writes its unscaled
 // partial tile to partial + s * m_pad * n (splitk.h). Split-K in clusters (cluster_slices > 1):
@@ -342,28 +347,13 @@ __device__ inline int2 accumulator_at(int2 origin, int i) {
   return make_int2(origin.x + ((i >> 1) & 1) * 8, origin.y + (i >> 2) * 8 + (i & 1));
 }
 
-// Epilogue of the block's kBlockM x N tile at (m0, n0), run by all its threads once its
-// warpgroups are done with the ring, whose memory (`tile`) then holds the tile. With no k-tiles acc
-// was never written and counts as zero. The accumulators go to shared memory first, column-major
-// with columns of kTileLd floats, each accumulator where accumulator_at() says, and the padding
-// puts one store's 8 rows x 4 columns in 32 different banks. Then each warp writes whole columns, a
-// lane every 32nd row: 128 contiguous bytes a store, whatever C's alignment (per-accumulator stores
-// wrote 32 bytes a column, each sector of an unaligned C in two pieces at different times). What
-// it writes:
-// - one slice: C = alpha * acc + beta * C;
-// - a slice of split-K through the workspace: acc into the slice's partial tile;
-// - split-K in a cluster of S slices: once every block of the cluster holds its tile (a cluster
-//   barrier), the block of cluster rank r writes columns r * W + w, (r + S) * W + w, ... (W warps,
-//   warp w): C = alpha * (the S tiles' elements summed in slice order, read through distributed
-//   shared memory, each group of S loads issued before the adds) + beta * C, the reduce's order
-//   and arithmetic (splitk.h), so the result is the workspace path's to the bit. A second barrier
-//   keeps every block's tile in place until all have read it.
+// The block's accumulators into its kBlockM x N fp32 tile in shared memory (`tile`, the ring's
+// memory once every warpgroup is done with it), column-major with columns of kTileLd floats, each
+// accumulator where accumulator_at() says: the padding puts one store's 8 rows x 4 columns in 32
+// different banks. With no k-tiles acc was never written and counts as zero. Ends at a block
+// barrier, the tile complete.
 template <class Cfg>
-__device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceArgs& sa, float* tile,
-                           int m0, int n0, bool have_acc) {
-  const Args& args = sa.g;
-  const int lane = int(threadIdx.x) % 32;
-  const int warp = int(threadIdx.x) / 32;
+__device__ void stage_tile(const float (&acc)[Cfg::kAccumulators], float* tile, bool have_acc) {
   const int2 at0 = accumulator_origin();
 #pragma unroll
   for (int i = 0; i < Cfg::kAccumulators; ++i) {
@@ -371,39 +361,29 @@ __device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceAr
     tile[at.y * Cfg::kTileLd + at.x] = have_acc ? acc[i] : 0.0f;
   }
   __syncthreads();
+}
+
+// Epilogue of the block's tile at (m0, n0), staged in shared memory (stage_tile()): C = alpha *
+// acc + beta * C, or (split-K through the workspace) acc into this slice's partial tile. Each warp
+// writes whole columns, a lane every 32nd row: 128 contiguous bytes a store, whatever C's
+// alignment (per-accumulator stores wrote 32 bytes a column, each sector of an unaligned C in two
+// pieces at different times).
+template <class Cfg>
+__device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceArgs& sa, float* tile,
+                           int m0, int n0, bool have_acc) {
+  const Args& args = sa.g;
+  const int lane = int(threadIdx.x) % 32;
+  const int warp = int(threadIdx.x) / 32;
+  stage_tile<Cfg>(acc, tile, have_acc);
   constexpr int kWarps = Cfg::kThreads / 32;
-  const int slices = sa.cluster_slices;
-  uint32_t slice_tiles[kMaxClusterSlices] = {};  // the cluster's tiles, in slice order
-  int first_col = warp, col_step = kWarps;
-  if (slices > 1) {
-    cluster_sync();
-    uint32_t rank;
-    asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
-#pragma unroll
-    for (int s = 0; s < kMaxClusterSlices; ++s)
-      if (s < slices) slice_tiles[s] = cluster_address(smem_address(tile), uint32_t(s));
-    first_col = int(rank) * kWarps + warp;
-    col_step = slices * kWarps;
-  }
   float* const slice =
       sa.partial != nullptr ? sa.partial + int64_t(blockIdx.y) * sa.m_pad * args.n : nullptr;
-  for (int col = first_col; col < Cfg::kBlockN && n0 + col < args.n; col += col_step) {
+  for (int col = warp; col < Cfg::kBlockN && n0 + col < args.n; col += kWarps) {
     const int64_t c_col = int64_t(n0 + col) * (slice != nullptr ? sa.m_pad : args.ldc);
 #pragma unroll
     for (int r = lane; r < Cfg::kBlockM; r += 32) {
       if (m0 + r >= args.m) break;
-      const int in_tile = col * Cfg::kTileLd + r;
-      float x = 0.0f;
-      if (slices > 1) {
-        float part[kMaxClusterSlices];
-#pragma unroll
-        for (int s = 0; s < kMaxClusterSlices; ++s)
-          part[s] = s < slices ? load_cluster_f32(slice_tiles[s] + uint32_t(in_tile) * 4) : 0.0f;
-#pragma unroll
-        for (int s = 0; s < kMaxClusterSlices; ++s) x += part[s];
-      } else {
-        x = tile[in_tile];
-      }
+      const float x = tile[col * Cfg::kTileLd + r];
       const int64_t at = m0 + r + c_col;
       if (slice != nullptr) {
         slice[at] = x;
@@ -414,7 +394,51 @@ __device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceAr
       }
     }
   }
-  if (slices > 1) cluster_sync();
+}
+
+// Epilogue of split-K in a cluster of S = sa.cluster_slices slices (the grid's blockIdx.y slices
+// of a tile): once every block of the cluster has staged its tile (a cluster barrier), the block of
+// cluster rank r writes columns r * W + w, (r + S) * W + w, ... (W warps, warp w) as store_tile()
+// does: C = alpha * (the S tiles' elements summed in slice order, read through distributed shared
+// memory, each element's S loads issued before the adds) + beta * C, the reduce's order and
+// arithmetic (splitk.h), so the result is the workspace path's to the bit. A second barrier keeps
+// every block's tile in place until all have read it.
+template <class Cfg>
+__device__ void store_tile_cluster(const float (&acc)[Cfg::kAccumulators], const SliceArgs& sa,
+                                   float* tile, int m0, int n0, bool have_acc) {
+  const Args& args = sa.g;
+  const int lane = int(threadIdx.x) % 32;
+  const int warp = int(threadIdx.x) / 32;
+  constexpr int kWarps = Cfg::kThreads / 32;
+  const int slices = sa.cluster_slices;
+  stage_tile<Cfg>(acc, tile, have_acc);
+  cluster_sync();
+  uint32_t rank;
+  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  uint32_t slice_tiles[kMaxClusterSlices];  // the cluster's tiles, in slice order
+#pragma unroll
+  for (int s = 0; s < kMaxClusterSlices; ++s)
+    slice_tiles[s] = s < slices ? cluster_address(smem_address(tile), uint32_t(s)) : 0;
+  for (int col = int(rank) * kWarps + warp; col < Cfg::kBlockN && n0 + col < args.n;
+       col += slices * kWarps) {
+    const int64_t c_col = int64_t(n0 + col) * args.ldc;
+    for (int r = lane; r < Cfg::kBlockM; r += 32) {
+      if (m0 + r >= args.m) break;
+      const uint32_t in_tile = uint32_t(col * Cfg::kTileLd + r) * 4;
+      float part[kMaxClusterSlices];
+#pragma unroll
+      for (int s = 0; s < kMaxClusterSlices; ++s)
+        part[s] = s < slices ? load_cluster_f32(slice_tiles[s] + in_tile) : 0.0f;
+      float x = 0.0f;
+#pragma unroll
+      for (int s = 0; s < kMaxClusterSlices; ++s) x += part[s];
+      const int64_t at = m0 + r + c_col;
+      float v = args.alpha * x;
+      if (args.beta != 0.0f) v = fmaf(args.beta, load_c(args.c, at, args.c_type), v);
+      store_c(args.c, at, args.c_type, v);
+    }
+  }
+  cluster_sync();
 }
 
 // Issues the copies of one operand tile (kRows m or n rows of k-tile k0) into shared memory at
@@ -457,13 +481,13 @@ __device__ void store_direct(const float (&acc)[Cfg::kAccumulators], const Args&
 // with an mbarrier that completes when its bytes have landed; every warpgroup waits on it, issues
 // its wgmmas, and keeps one wgmma group in flight. The barrier at the top of each k-step tells
 // thread 0 that every warpgroup is done with the stage it refills. blockIdx.y is the k slice.
-// Tiles: without kPersistent, blockIdx.x is the block's one output tile and the epilogue passes it
-// through the ring (store_tile()). With kPersistent (no k slices, an fp32 C of 32-byte aligned
-// columns), the grid is at most one wave and block b computes tiles b, b + gridDim.x, ...: the
-// ring runs on through the block's k-tiles of every tile in one sequence, so the next tile's first
-// copies are issued during this tile's last k-steps, and the epilogue stores from the accumulators
-// (store_direct()) while they land.
-template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kPersistent>
+// Tiles (kSchedule): with kOneTile or kClusterSlices, blockIdx.x is the block's one output tile and
+// the epilogue passes it through the ring (store_tile(), store_tile_cluster()). With kPersistent
+// (no k slices, an fp32 C of 32-byte aligned columns), the grid is at most one wave and block b
+// computes tiles b, b + gridDim.x, ...: the ring runs on through the block's k-tiles of every tile
+// in one sequence, so the next tile's first copies are issued during this tile's last k-steps, and
+// the epilogue stores from the accumulators (store_direct()) while they land.
+template <class T, class Cfg, Layout kALayout, Layout kBLayout, Schedule kSchedule>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
     gemm_wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
                       const __grid_constant__ CUtensorMap map_b, const SliceArgs sa) {
@@ -471,6 +495,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
   // lets run.
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char smem[];
+  constexpr bool kPersistent = kSchedule == Schedule::kPersistent;
   constexpr int kBlockM = Cfg::kBlockM, kBlockN = Cfg::kBlockN, kBlockK = Cfg::kBlockK;
   constexpr int kStages = Cfg::kStages;
   const Args& args = sa.g;
@@ -568,8 +593,11 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
       store_direct<Cfg>(acc, args, origin.x, origin.y, k_tiles > 0);
     } else {
       __syncthreads();  // every warpgroup is done with the ring: it holds the tile from here on
-      store_tile<Cfg>(acc, sa, reinterpret_cast<float*>(smem + (smem0 - smem_address(smem))),
-                      origin.x, origin.y, k_tiles > 0);
+      float* const tile = reinterpret_cast<float*>(smem + (smem0 - smem_address(smem)));
+      if constexpr (kSchedule == Schedule::kClusterSlices)
+        store_tile_cluster<Cfg>(acc, sa, tile, origin.x, origin.y, k_tiles > 0);
+      else
+        store_tile<Cfg>(acc, sa, tile, origin.x, origin.y, k_tiles > 0);
     }
   }
 #endif
@@ -613,9 +641,9 @@ cudaError_t encode_operand(CUtensorMap* map, const void* base, int64_t mn, int64
   return r == CUDA_SUCCESS ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-// The grid: one block per output tile and k slice; persistent, at most one wave of blocks (each
-// SM's kBlocksPerSm) over the tiles.
-template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kPersistent>
+// The grid: one block per output tile and k slice (kClusterSlices: a tile's slices one cluster);
+// persistent, at most one wave of blocks (each SM's kBlocksPerSm) over the tiles.
+template <class T, class Cfg, Layout kALayout, Layout kBLayout, Schedule kSchedule>
 cudaError_t launch_layouts(const SliceArgs& sa, int64_t slices, cudaStream_t stream) {
   const Args& args = sa.g;
   CUtensorMap map_a{}, map_b{};
@@ -627,24 +655,23 @@ cudaError_t launch_layouts(const SliceArgs& sa, int64_t slices, cudaStream_t str
           encode_operand<T, Cfg, kBLayout, Cfg::kBlockN>(&map_b, args.b, args.n, args.k, args.ldb);
     if (err != cudaSuccess) return err;
   }
-  auto kernel = gemm_wgmma_kernel<T, Cfg, kALayout, kBLayout, kPersistent>;
+  auto kernel = gemm_wgmma_kernel<T, Cfg, kALayout, kBLayout, kSchedule>;
   cudaError_t err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
   if (err != cudaSuccess) return err;
   int64_t blocks = ((args.m + Cfg::kBlockM - 1) / Cfg::kBlockM) *
                    int64_t((args.n + Cfg::kBlockN - 1) / Cfg::kBlockN);
-  if constexpr (kPersistent) {
+  if constexpr (kSchedule == Schedule::kPersistent) {
     int sms = 0;
     err = gemm_device::current_sm_count(&sms);
     if (err != cudaSuccess) return err;
     blocks = std::min<int64_t>(blocks, int64_t(sms) * Cfg::kBlocksPerSm);
   }
-  if (sa.cluster_slices <= 1) {
+  if constexpr (kSchedule != Schedule::kClusterSlices) {
     kernel<<<dim3(unsigned(blocks), unsigned(slices)), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
         map_a, map_b, sa);
     return cudaGetLastError();
   }
-  // Split-K in clusters: a tile's slices are one cluster.
   cudaLaunchAttribute cluster{};
   cluster.id = cudaLaunchAttributeClusterDimension;
   cluster.val.clusterDim.x = 1;
@@ -661,18 +688,18 @@ cudaError_t launch_layouts(const SliceArgs& sa, int64_t slices, cudaStream_t str
 }
 
 // Launches sa over `slices` k slices, A and B read k-contiguous (K-major) or not.
-template <class T, class Cfg, bool kPersistent>
+template <class T, class Cfg, Schedule kSchedule>
 cudaError_t launch_read_as(const SliceArgs& sa, bool a_k, bool b_k, int64_t slices,
                            cudaStream_t stream) {
   constexpr Layout kK = Layout::kKMajor, kMN = Layout::kMNMajor;
   if constexpr (T::kReadsMNMajor) {
-    if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kPersistent>(sa, slices, stream);
-    if (a_k) return launch_layouts<T, Cfg, kK, kMN, kPersistent>(sa, slices, stream);
-    if (b_k) return launch_layouts<T, Cfg, kMN, kK, kPersistent>(sa, slices, stream);
-    return launch_layouts<T, Cfg, kMN, kMN, kPersistent>(sa, slices, stream);
+    if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kSchedule>(sa, slices, stream);
+    if (a_k) return launch_layouts<T, Cfg, kK, kMN, kSchedule>(sa, slices, stream);
+    if (b_k) return launch_layouts<T, Cfg, kMN, kK, kSchedule>(sa, slices, stream);
+    return launch_layouts<T, Cfg, kMN, kMN, kSchedule>(sa, slices, stream);
   } else {
     // stage_operands() made both k-contiguous (or they are not read).
-    return launch_layouts<T, Cfg, kK, kK, kPersistent>(sa, slices, stream);
+    return launch_layouts<T, Cfg, kK, kK, kSchedule>(sa, slices, stream);
   }
 }
 
@@ -775,16 +802,22 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
   // The split-K rows' slices; where their rule gives one slice (or none: alpha == 0 or k == 0),
   // the kernel writes C itself; up to kMaxClusterSlices, a tile's slices sum in their cluster;
   // more go through the partials' workspace and the reduce.
+  constexpr bool kSplit = kMode == Mode::kSplitK || kMode == Mode::kNarrowSplitK;
   splitk::Slices slices;
-  if (err == cudaSuccess && (kMode == Mode::kSplitK || kMode == Mode::kNarrowSplitK))
+  if (err == cudaSuccess && kSplit)
     err = splitk::slices_of(kMode == Mode::kSplitK ? kSplitK : kNarrowSplitK, p, &slices);
   if (err == cudaSuccess && slices.count <= 1) {
     sa.k_tiles_per_slice = int((p.k + Cfg::kBlockK - 1) / Cfg::kBlockK);
-    err = launch_read_as<T, Cfg, kMode == Mode::kPersistent>(sa, a.k_major, b.k_major, 1, stream);
+    constexpr Schedule kOne =
+        kMode == Mode::kPersistent ? Schedule::kPersistent : Schedule::kOneTile;
+    err = launch_read_as<T, Cfg, kOne>(sa, a.k_major, b.k_major, 1, stream);
   } else if (err == cudaSuccess && slices.count <= kMaxClusterSlices) {
-    sa.k_tiles_per_slice = int(slices.k_steps);
-    sa.cluster_slices = int(slices.count);
-    err = launch_read_as<T, Cfg, false>(sa, a.k_major, b.k_major, slices.count, stream);
+    if constexpr (kSplit) {
+      sa.k_tiles_per_slice = int(slices.k_steps);
+      sa.cluster_slices = int(slices.count);
+      err = launch_read_as<T, Cfg, Schedule::kClusterSlices>(sa, a.k_major, b.k_major, slices.count,
+                                                             stream);
+    }
   } else if (err == cudaSuccess) {
     const int64_t m_pad = (p.m + 3) / 4 * 4;  // 16-byte partial columns
     err = splitk::run(
@@ -793,7 +826,8 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
           sa.k_tiles_per_slice = int(slices.k_steps);
           sa.partial = static_cast<float*>(partial);
           sa.m_pad = m_pad;
-          return launch_read_as<T, Cfg, false>(sa, a.k_major, b.k_major, slices.count, stream);
+          return launch_read_as<T, Cfg, Schedule::kOneTile>(sa, a.k_major, b.k_major, slices.count,
+                                                            stream);
         },
         stream);
   }
