@@ -46,7 +46,7 @@
 // of 16 bytes); C needs only element alignment. Needs an sm_90 device, this file built for sm_90a
 // (CMake does so when 90 is in TILEBLAS_CUDA_ARCHS; otherwise supports() is always false), a
 // driver with cuTensorMapEncodeTiled, and 194 KiB (N = 256), 97 KiB (N = 128) or 98 KiB (N = 64)
-// of dynamic shared memory per block (the narrow rows: 194 KiB).
+// of dynamic shared memory per block (the narrow rows and the 256 x 128 rows: 194 KiB).
 #pragma once
 
 #include <cuda_runtime_api.h>
