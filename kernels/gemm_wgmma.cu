@@ -325,8 +325,8 @@ enum class Schedule { kOneTile, kPersistent, kClusterSlices };
 // The kernel's arguments: the problem, and the k-tiles of each blockIdx.y slice (all of them
 // without split-K). Split-K through a workspace (partial not null): slice s writes its unscaled
 // partial tile to partial + s * m_pad * n (splitk.h). Split-K in clusters (cluster_slices > 1):
-// the grid's blockIdx.y slices of a tile are one cluster, which sums them (store_tile()). Else
-// the epilogue writes C.
+// the grid's blockIdx.y slices of a tile are one cluster, which sums them
+// (store_tile_cluster()). Else the epilogue writes C.
 struct SliceArgs {
   Args g;
   int k_tiles_per_slice;
@@ -671,20 +671,21 @@ cudaError_t launch_layouts(const SliceArgs& sa, int64_t slices, cudaStream_t str
     kernel<<<dim3(unsigned(blocks), unsigned(slices)), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
         map_a, map_b, sa);
     return cudaGetLastError();
+  } else {
+    cudaLaunchAttribute cluster{};
+    cluster.id = cudaLaunchAttributeClusterDimension;
+    cluster.val.clusterDim.x = 1;
+    cluster.val.clusterDim.y = unsigned(slices);
+    cluster.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(unsigned(blocks), unsigned(slices));
+    config.blockDim = dim3(Cfg::kThreads);
+    config.dynamicSmemBytes = Cfg::kSmemBytes;
+    config.stream = stream;
+    config.attrs = &cluster;
+    config.numAttrs = 1;
+    return cudaLaunchKernelEx(&config, kernel, map_a, map_b, sa);
   }
-  cudaLaunchAttribute cluster{};
-  cluster.id = cudaLaunchAttributeClusterDimension;
-  cluster.val.clusterDim.x = 1;
-  cluster.val.clusterDim.y = unsigned(slices);
-  cluster.val.clusterDim.z = 1;
-  cudaLaunchConfig_t config{};
-  config.gridDim = dim3(unsigned(blocks), unsigned(slices));
-  config.blockDim = dim3(Cfg::kThreads);
-  config.dynamicSmemBytes = Cfg::kSmemBytes;
-  config.stream = stream;
-  config.attrs = &cluster;
-  config.numAttrs = 1;
-  return cudaLaunchKernelEx(&config, kernel, map_a, map_b, sa);
 }
 
 // Launches sa over `slices` k slices, A and B read k-contiguous (K-major) or not.
