@@ -17,6 +17,7 @@
 // subset), GemmTensorCoreSmall.* (quick subset for compute-sanitizer).
 #include <cuda_runtime_api.h>
 
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -392,9 +393,9 @@ TEST(GemmTensorCore, ZeroKScalesC) {
 }
 
 // Few output tiles and a long k: the split-K rows' slice rule cuts k into several slices (checked):
-// up to kMaxClusterSlices, which a tile's cluster sums, and more (one tile, a longer k), whose
-// partials the reduce adds; every transpose, both C types, beta 0 (NaN C) and not, aligned and
-// staged operands; the narrow rows' outputs have a narrow m or a narrow n.
+// up to kMaxClusterSlices (2, 5 and 8 with 132 SMs), which a tile's cluster sums, and more (one
+// tile, a longer k), whose partials the reduce adds; every transpose, both C types, beta 0 (NaN C)
+// and not, aligned and staged operands; the narrow rows' outputs have a narrow m or a narrow n.
 TEST(GemmTensorCore, SplitKRowsOverSeveralSlices) {
   TB_REQUIRE_GPU();
   const DeviceCaps caps = tbtest::device_caps();
@@ -409,7 +410,8 @@ TEST(GemmTensorCore, SplitKRowsOverSeveralSlices) {
         for (Op tb : {Op::kNoTrans, Op::kTrans}) {
           Case c = random_case(*row, {1}, int64_t(1e9), false, i % 2 == 1);
           c.ta = ta, c.tb = tb;
-          c.m = 130, c.n = 129 + 64 * (i % 2), c.k = 3001;
+          // k: 2, 5 and 8 slices of the cluster path (with 132 SMs).
+          c.m = 130, c.n = 129 + 64 * (i % 2), c.k = std::array{1024, 3001, 4100}[size_t(i) % 3];
           if (narrow) c.m = i % 2 == 0 ? 24 : 1000, c.n = i % 2 == 0 ? 1000 : 40;
           if (many_slices) c.m = 60 + i % 3, c.n = 50, c.k = 9000;
           c.alpha = 0.7f, c.beta = i % 4 < 2 ? 0.0f : -2.0f;
