@@ -363,27 +363,24 @@ __device__ void stage_tile(const float (&acc)[Cfg::kAccumulators], float* tile, 
   __syncthreads();
 }
 
-// Epilogue of the block's tile at (m0, n0), staged in shared memory (stage_tile()): C = alpha *
-// acc + beta * C, or (split-K through the workspace) acc into this slice's partial tile. Each warp
-// writes whole columns, a lane every 32nd row: 128 contiguous bytes a store, whatever C's
-// alignment (per-accumulator stores wrote 32 bytes a column, each sector of an unaligned C in two
-// pieces at different times).
-template <class Cfg>
-__device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceArgs& sa, float* tile,
-                           int m0, int n0, bool have_acc) {
+// Writes the block's tile at (m0, n0) from its elements, element(col, row) in the tile: C = alpha *
+// element + beta * C, or (split-K through the workspace) the element into this slice's partial
+// tile. Warp w of the block writes columns first_col, first_col + col_step, ... whole, a lane every
+// 32nd row: 128 contiguous bytes a store, whatever C's alignment (per-accumulator stores wrote 32
+// bytes a column, each sector of an unaligned C in two pieces at different times).
+template <class Cfg, class Element>
+__device__ __forceinline__ void write_tile(const SliceArgs& sa, int m0, int n0, int first_col,
+                                           int col_step, Element element) {
   const Args& args = sa.g;
   const int lane = int(threadIdx.x) % 32;
-  const int warp = int(threadIdx.x) / 32;
-  stage_tile<Cfg>(acc, tile, have_acc);
-  constexpr int kWarps = Cfg::kThreads / 32;
   float* const slice =
       sa.partial != nullptr ? sa.partial + int64_t(blockIdx.y) * sa.m_pad * args.n : nullptr;
-  for (int col = warp; col < Cfg::kBlockN && n0 + col < args.n; col += kWarps) {
+  for (int col = first_col; col < Cfg::kBlockN && n0 + col < args.n; col += col_step) {
     const int64_t c_col = int64_t(n0 + col) * (slice != nullptr ? sa.m_pad : args.ldc);
 #pragma unroll
     for (int r = lane; r < Cfg::kBlockM; r += 32) {
       if (m0 + r >= args.m) break;
-      const float x = tile[col * Cfg::kTileLd + r];
+      const float x = element(col, r);
       const int64_t at = m0 + r + c_col;
       if (slice != nullptr) {
         slice[at] = x;
@@ -396,19 +393,27 @@ __device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceAr
   }
 }
 
+// Epilogue of the block's tile at (m0, n0) through shared memory (stage_tile(), then
+// write_tile(), warp w taking columns w, w + W, ... of W warps).
+template <class Cfg>
+__device__ void store_tile(const float (&acc)[Cfg::kAccumulators], const SliceArgs& sa, float* tile,
+                           int m0, int n0, bool have_acc) {
+  constexpr int kWarps = Cfg::kThreads / 32;
+  stage_tile<Cfg>(acc, tile, have_acc);
+  write_tile<Cfg>(sa, m0, n0, int(threadIdx.x) / 32, kWarps,
+                  [&](int col, int r) { return tile[col * Cfg::kTileLd + r]; });
+}
+
 // Epilogue of split-K in a cluster of S = sa.cluster_slices slices (the grid's blockIdx.y slices
 // of a tile): once every block of the cluster has staged its tile (a cluster barrier), the block of
-// cluster rank r writes columns r * W + w, (r + S) * W + w, ... (W warps, warp w) as store_tile()
-// does: C = alpha * (the S tiles' elements summed in slice order, read through distributed shared
+// cluster rank r writes columns r * W + w, (r + S) * W + w, ... (W warps, warp w; write_tile()):
+// C = alpha * (the S tiles' elements summed in slice order, read through distributed shared
 // memory, each element's S loads issued before the adds) + beta * C, the reduce's order and
 // arithmetic (splitk.h), so the result is the workspace path's to the bit. A second barrier keeps
 // every block's tile in place until all have read it.
 template <class Cfg>
 __device__ void store_tile_cluster(const float (&acc)[Cfg::kAccumulators], const SliceArgs& sa,
                                    float* tile, int m0, int n0, bool have_acc) {
-  const Args& args = sa.g;
-  const int lane = int(threadIdx.x) % 32;
-  const int warp = int(threadIdx.x) / 32;
   constexpr int kWarps = Cfg::kThreads / 32;
   const int slices = sa.cluster_slices;
   stage_tile<Cfg>(acc, tile, have_acc);
@@ -419,25 +424,18 @@ __device__ void store_tile_cluster(const float (&acc)[Cfg::kAccumulators], const
 #pragma unroll
   for (int s = 0; s < kMaxClusterSlices; ++s)
     slice_tiles[s] = s < slices ? cluster_address(smem_address(tile), uint32_t(s)) : 0;
-  for (int col = int(rank) * kWarps + warp; col < Cfg::kBlockN && n0 + col < args.n;
-       col += slices * kWarps) {
-    const int64_t c_col = int64_t(n0 + col) * args.ldc;
-    for (int r = lane; r < Cfg::kBlockM; r += 32) {
-      if (m0 + r >= args.m) break;
-      const uint32_t in_tile = uint32_t(col * Cfg::kTileLd + r) * 4;
-      float part[kMaxClusterSlices];
+  write_tile<Cfg>(sa, m0, n0, int(rank) * kWarps + int(threadIdx.x) / 32, slices * kWarps,
+                  [&](int col, int r) {
+                    const uint32_t in_tile = uint32_t(col * Cfg::kTileLd + r) * 4;
+                    float part[kMaxClusterSlices];
 #pragma unroll
-      for (int s = 0; s < kMaxClusterSlices; ++s)
-        part[s] = s < slices ? load_cluster_f32(slice_tiles[s] + in_tile) : 0.0f;
-      float x = 0.0f;
+                    for (int s = 0; s < kMaxClusterSlices; ++s)
+                      part[s] = s < slices ? load_cluster_f32(slice_tiles[s] + in_tile) : 0.0f;
+                    float x = 0.0f;
 #pragma unroll
-      for (int s = 0; s < kMaxClusterSlices; ++s) x += part[s];
-      const int64_t at = m0 + r + c_col;
-      float v = args.alpha * x;
-      if (args.beta != 0.0f) v = fmaf(args.beta, load_c(args.c, at, args.c_type), v);
-      store_c(args.c, at, args.c_type, v);
-    }
-  }
+                    for (int s = 0; s < kMaxClusterSlices; ++s) x += part[s];
+                    return x;
+                  });
   cluster_sync();
 }
 
