@@ -104,24 +104,21 @@ PendingCall& pending_call();
 PendingDetails& pending_details();
 }  // namespace log_detail
 
-// Records the call as the thread's last one. `kernel` is a static string (a kernel table name or
-// a literal); nothing is formatted until last_call() is read. Inline: every call records itself.
-inline void set_last_call(tileblas_route route, const char* kernel, Reason&& reason) {
-  log_detail::pending_details().reason = std::move(reason);
-  log_detail::PendingCall& call = log_detail::pending_call();
-  call.route = route;
-  call.kernel = kernel;
-  call.reason_text = nullptr;
-  call.formatted = false;
-}
-// The same for a reason that is a static text alone (a string literal): a few stores, without
-// making and moving a Reason.
+// Records the call as the thread's last one, its reason a static text alone (a string literal, or
+// null: the thread's pending Reason): a few stores, nothing formatted until last_call() is read.
+// `kernel` is a static string (a kernel table name or a literal). Inline: every call records
+// itself.
 inline void set_last_call(tileblas_route route, const char* kernel, const char* reason_text) {
   log_detail::PendingCall& call = log_detail::pending_call();
   call.route = route;
   call.kernel = kernel;
   call.reason_text = reason_text;
   call.formatted = false;
+}
+// The same with a Reason, kept as the thread's pending one.
+inline void set_last_call(tileblas_route route, const char* kernel, Reason&& reason) {
+  log_detail::pending_details().reason = std::move(reason);
+  set_last_call(route, kernel, static_cast<const char*>(nullptr));
 }
 
 // Records the call and, with TILEBLAS_VERBOSE=1, prints
