@@ -3,7 +3,8 @@
 // and the reduction.
 //
 // A split-K row computes  C = alpha * op(A) * op(B) + beta * C  in two kernels on the call's
-// stream:
+// stream (gemm_wgmma's rows sum up to kMaxClusterSlices slices of a tile in a thread-block cluster
+// instead, in the same order: kernels/gemm_wgmma.h):
 //   1. the row's GEMM kernel, one grid index per slice: slice s multiplies k-steps
 //      [s * k_steps, (s + 1) * k_steps) (the last slice may hold fewer) and writes its unscaled
 //      partial product (alpha 1, beta 0, every element of its tiles, no triangle), in the
@@ -82,8 +83,8 @@ inline Slices slices_for(const Geometry& g, int64_t m, int64_t n, int64_t k, int
 // (run() then only scales C).
 cudaError_t slices_of(const Geometry& g, const Problem& p, Slices* out);
 
-// C = alpha * (sum of the slices' partials, in the order above) + beta * C for C of `type`, partials
-// of `partial_type` (see the contract above; other pairs: cudaErrorInvalidValue).
+// C = alpha * (sum of the slices' partials, in the order above) + beta * C for C of `type`,
+// partials of `partial_type` (see the contract above; other pairs: cudaErrorInvalidValue).
 cudaError_t reduce(DataType type, DataType partial_type, int64_t m, int64_t n, int64_t slices,
                    const void* partial, int64_t m_pad, Scalar alpha, Scalar beta, void* c,
                    int64_t ldc, cudaStream_t stream);
