@@ -306,6 +306,8 @@ cudaError_t launch_rows(const Problem& p, cudaStream_t stream) {
 
 }  // namespace
 
+bool supports_8(const Problem& p, const DeviceCaps& caps) { return supports_rows(p, caps, 8); }
+cudaError_t launch_8(const Problem& p, cudaStream_t stream) { return launch_rows<8>(p, stream); }
 bool supports_16(const Problem& p, const DeviceCaps& caps) { return supports_rows(p, caps, 16); }
 cudaError_t launch_16(const Problem& p, cudaStream_t stream) { return launch_rows<16>(p, stream); }
 bool supports_32(const Problem& p, const DeviceCaps& caps) { return supports_rows(p, caps, 32); }

@@ -3,7 +3,7 @@
 //
 //   C = alpha * op(A) * op(B) + beta * C     column-major (Problem's conventions)
 //
-// where m or n is at most the row's tile (16 or 32). A, B and C of one type: fp32, fp64, complex
+// where m or n is at most the row's tile (8, 16 or 32). A, B and C of one type: fp32, fp64, complex
 // fp32 (kC32) or complex fp64 (kC64), interleaved re, im. op is N or T (C counts as T) for real
 // data, N, T or C (conjugate transpose) for complex data, for A and B independently.
 //
@@ -50,6 +50,8 @@
 
 namespace tileblas::gemm_skinny {
 
+bool supports_8(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_8(const Problem& p, cudaStream_t stream);
 bool supports_16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_16(const Problem& p, cudaStream_t stream);
 bool supports_32(const Problem& p, const DeviceCaps& caps);

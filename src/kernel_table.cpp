@@ -146,8 +146,9 @@ const std::vector<GemmKernel>& gemm_kernels() {
        gemm_f64_mma::launch_cgemm_widened_3m_128x128x16},
       {"cgemm_widened_3m_128x64x16", gemm_f64_mma::supports_cgemm_widened_3m_128x64x16,
        gemm_f64_mma::launch_cgemm_widened_3m_128x64x16},
-      // one small side of C (m or n at most 16 or 32), every type, SIMT (kernels/gemm_skinny.cu):
-      // last, as the router prefers them only where their rule holds.
+      // one small side of C (m or n at most 8, 16 or 32), every type, SIMT
+      // (kernels/gemm_skinny.cu): last, as the router prefers them only where their rule holds.
+      {"gemm_skinny_8", gemm_skinny::supports_8, gemm_skinny::launch_8},
       {"gemm_skinny_16", gemm_skinny::supports_16, gemm_skinny::launch_16},
       {"gemm_skinny_32", gemm_skinny::supports_32, gemm_skinny::launch_32},
       // A row's interior with the thin remainders of m and n on gemm_skinny (src/gemm_peel.h):

@@ -319,20 +319,24 @@ bool cgemm_widened_split_k_pays(const Problem& p, const DeviceCaps& caps) {
 // 16384x8x1024 0.77 / 0.64; 16x4096x4096 0.56 / 0.60, and the 32-row tile lost everywhere); fp64's
 // tensor-core rows won every shape (4096x16x4096 0.92 / 0.97, 16384x8x1024 0.87 / 1.00,
 // 16x4096x4096 0.68 / 0.73). Only shapes like those measured: the long side 4096 or more, k 1024
-// or more.
+// or more. The 8-row tile (half the FMAs and broadcast reads of the 16-row one where the side is at
+// most 8): taken where the 16-row one was, for a side of at most 8; not yet measured on a GPU. The
+// preferences try the smaller tiles first: a side of at most 8 goes to the 8-row tile, 9 to 16 to
+// the 16-row one.
 bool skinny_fits(const Problem& p, int64_t tile) {
   if (std::max(p.m, p.n) < 4096 || p.k < 1024) return false;
   switch (p.type) {
     case DataType::kF32:
-      return tile == 16 && std::min(p.m, p.n) <= 16;
+      return tile <= 16 && std::min(p.m, p.n) <= tile;
     case DataType::kC32:
       return std::min(p.m, p.n) <= tile;
     case DataType::kC64:
-      return tile == 16 && p.n <= 16 && p.m > 16;
+      return tile <= 16 && p.n <= tile && p.m > tile;
     default:
       return false;
   }
 }
+bool skinny_8_pays(const Problem& p, const DeviceCaps&) { return skinny_fits(p, 8); }
 bool skinny_16_pays(const Problem& p, const DeviceCaps&) { return skinny_fits(p, 16); }
 bool skinny_32_pays(const Problem& p, const DeviceCaps&) { return skinny_fits(p, 32); }
 // A row's interior with the thin remainders of m and n on gemm_skinny (the _peeled_ rows,
@@ -415,6 +419,7 @@ struct Preference {
 };
 
 const Preference kGemmPreferences[] = {
+    {"gemm_skinny_8", skinny_8_pays, "one side of C at most 8: a thread per column, split-K"},
     {"gemm_skinny_16", skinny_16_pays, "one side of C at most 16: a thread per column, split-K"},
     {"gemm_skinny_32", skinny_32_pays, "one side of C at most 32: a thread per column, split-K"},
     {"gemm_wgmma_f16_narrow_splitk_", wgmma_narrow_pays,

@@ -1,14 +1,14 @@
-// Kernel tier, the rows with one small side of C (kernels/gemm_skinny.h: gemm_skinny_16 and
-// gemm_skinny_32), forced through their launch() on device buffers, in every element type of the
-// shape sweep they serve (fp32, fp64, complex fp32, complex fp64), checked against OpenBLAS by
-// tests/support/gemm_sweep_check.h (fresh random inputs, C poisoned with NaN where beta == 0, three
-// guard rows below m in every column that must stay bit for bit, a bound derived from the
-// accumulation's unit roundoff and k). Shapes: m or n small (1 to the tile), the other side past a
-// block of 256 columns and not a multiple of it, k from 0 to past several slices, both sides small;
-// every transpose (N, T, and C for complex types). Scalars alternate between alpha = 0.7 (+0.25i),
-// beta = 0 on a poisoned C and alpha = -0.5, beta = 1.5 (+0.25i); alpha == 0 runs with A = B =
-// nullptr. Suites: GemmSkinnyRows.* (no GPU), GemmSkinny.* (GPU), GemmSkinnySmall.* (a subset for
-// compute-sanitizer).
+// Kernel tier, the rows with one small side of C (kernels/gemm_skinny.h: gemm_skinny_8,
+// gemm_skinny_16 and gemm_skinny_32), forced through their launch() on device buffers, in every
+// element type of the shape sweep they serve (fp32, fp64, complex fp32, complex fp64), checked
+// against OpenBLAS by tests/support/gemm_sweep_check.h (fresh random inputs, C poisoned with NaN
+// where beta == 0, three guard rows below m in every column that must stay bit for bit, a bound
+// derived from the accumulation's unit roundoff and k). Shapes: m or n small (1 to the tile), the
+// other side past a block of 256 columns and not a multiple of it, k from 0 to past several slices,
+// both sides small; every transpose (N, T, and C for complex types). Scalars alternate between
+// alpha = 0.7 (+0.25i), beta = 0 on a poisoned C and alpha = -0.5, beta = 1.5 (+0.25i); alpha == 0
+// runs with A = B = nullptr. Suites: GemmSkinnyRows.* (no GPU), GemmSkinny.* (GPU),
+// GemmSkinnySmall.* (a subset for compute-sanitizer).
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -37,7 +37,7 @@ struct Row {
   const char* name;
   int64_t tile;
 };
-const Row kRows[] = {{"gemm_skinny_16", 16}, {"gemm_skinny_32", 32}};
+const Row kRows[] = {{"gemm_skinny_8", 8}, {"gemm_skinny_16", 16}, {"gemm_skinny_32", 32}};
 
 bool serves(const SweepType& t) {
   return t.ab == t.c && t.ab != DataType::kF16 && t.ab != DataType::kBF16;
@@ -75,6 +75,10 @@ TEST(GemmSkinnyRows, SupportOnlyWhatTheyCompute) {
       EXPECT_TRUE(k.supports(shape_problem(t.ab, t.c, 1, 1, 0), caps)) << r.name;
       EXPECT_FALSE(k.supports(shape_problem(t.ab, t.c, r.tile + 1, r.tile + 1, 64), caps))
           << r.name << ": both sides past the tile";
+      EXPECT_FALSE(k.supports(shape_problem(t.ab, t.c, r.tile + 1, 5000, 300), caps))
+          << r.name << ": the small side one past the tile";
+      EXPECT_FALSE(k.supports(shape_problem(t.ab, t.c, 5000, r.tile + 1, 300), caps))
+          << r.name << ": the small side one past the tile";
       Problem tri = shape_problem(t.ab, t.c, r.tile, r.tile, 64);
       tri.c_triangle = Triangle::kLower;
       EXPECT_FALSE(k.supports(tri, caps)) << r.name << ": split-K writes whole columns";
@@ -152,7 +156,9 @@ TEST(GemmSkinny, EveryTypeShapeAndTranspose) {
 // Long k in many slices, with the other side spanning several blocks.
 TEST(GemmSkinny, ManySlices) {
   TB_REQUIRE_GPU();
-  for (const Row& r : kRows) run_shapes(r, {{r.tile - 1, 777, 20000}, {1025, 9, 12345}});
+  for (const Row& r : kRows) {
+    run_shapes(r, {{r.tile - 1, 777, 20000}, {1025, std::min<int64_t>(r.tile, 9), 12345}});
+  }
 }
 
 TEST(GemmSkinnySmall, QuickSubset) {

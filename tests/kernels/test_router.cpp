@@ -821,6 +821,7 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
       {8192, 256, 2048, "sgemm_splitk_128x128x16_align16"},
       {8192, 256, 1024, "sgemm_regblock_128x64x16_align16"},
       {8192, 128, 8192, "sgemm_splitk_128x64x16_align16"},
+      {8, 4096, 4096, "gemm_skinny_8"},
       {16, 4096, 4096, "gemm_skinny_16"},
       {36, 4096, 4096, "sgemm_splitk_64x64x16_align16"},
       {32, 8192, 2048, "sgemm_splitk_64x64x16_align16"},
@@ -1199,9 +1200,10 @@ TEST(RouterTest, SplitsKForFewFp64TilesAndLongK) {
   }
 }
 
-// One side of C at most 32 (the long side 4096 or more, k 1024 or more): the skinny rows in complex
-// fp32 (the 16-row tile where the side is at most 16), in fp32 only where it is at most 16, complex
-// fp64 only with n at most 16, fp64 never. Smaller problems keep the tiled rows.
+// One side of C at most 32 (the long side 4096 or more, k 1024 or more): the skinny rows, the
+// smallest tile (8, 16 or 32 rows) that holds the side, in complex fp32, in fp32 only where the
+// side is at most 16, complex fp64 only with n at most 16, fp64 never. Smaller problems keep the
+// tiled rows.
 TEST(RouterTest, PicksTheSkinnyRowsForOneSmallSide) {
   const DeviceCaps caps = tbtest::hopper_caps();
   const struct {
@@ -1211,8 +1213,13 @@ TEST(RouterTest, PicksTheSkinnyRowsForOneSmallSide) {
   } cases[] = {
       {DataType::kF32, 16, 4096, 4096, "gemm_skinny_16"},
       {DataType::kF32, 4096, 16, 4096, "gemm_skinny_16"},
-      {DataType::kF32, 16384, 8, 1024, "gemm_skinny_16"},
-      {DataType::kF32, 1, 8192, 8192, "gemm_skinny_16"},
+      {DataType::kF32, 16384, 8, 1024, "gemm_skinny_8"},
+      {DataType::kF32, 1, 8192, 8192, "gemm_skinny_8"},
+      {DataType::kF32, 8, 4096, 1024, "gemm_skinny_8"},
+      {DataType::kF32, 9, 4096, 1024, "gemm_skinny_16"},
+      {DataType::kF32, 16384, 9, 1024, "gemm_skinny_16"},
+      {DataType::kF32, 8, 4095, 1024, nullptr},   // the long side too short
+      {DataType::kF32, 8, 4096, 1023, nullptr},   // k too short
       {DataType::kF32, 32, 8192, 2048, nullptr},  // 64x64 split-K
       {DataType::kF32, 8193, 17, 1024, nullptr},
       {DataType::kF32, 8193, 33, 1024, nullptr},
@@ -1221,11 +1228,19 @@ TEST(RouterTest, PicksTheSkinnyRowsForOneSmallSide) {
       {DataType::kC32, 16, 4096, 4096, "gemm_skinny_16"},
       {DataType::kC32, 4096, 16, 4096, "gemm_skinny_16"},
       {DataType::kC32, 32, 8192, 2048, "gemm_skinny_32"},
+      {DataType::kC32, 16384, 8, 1024, "gemm_skinny_8"},
+      {DataType::kC32, 1, 8192, 8192, "gemm_skinny_8"},
+      {DataType::kC32, 9, 4096, 4096, "gemm_skinny_16"},
+      {DataType::kC32, 17, 4096, 4096, "gemm_skinny_32"},
       {DataType::kC64, 4096, 16, 4096, "gemm_skinny_16"},
+      {DataType::kC64, 4096, 9, 4096, "gemm_skinny_16"},
+      {DataType::kC64, 16384, 8, 1024, "gemm_skinny_8"},
+      {DataType::kC64, 8, 4096, 4096, nullptr},
       {DataType::kC64, 16, 4096, 4096, nullptr},
       {DataType::kC64, 8193, 32, 1024, nullptr},
       {DataType::kF64, 4096, 16, 4096, nullptr},
       {DataType::kF64, 16, 4096, 4096, nullptr},
+      {DataType::kF64, 16384, 8, 1024, nullptr},
   };
   for (const auto& e : cases) {
     Problem p = square_of(e.m, e.type);
