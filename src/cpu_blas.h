@@ -319,9 +319,13 @@ inline const void* element_address(const Scalar& v, DataType type, Element* made
   const char trans = run_detail::op_char(p.trans_a);
   // The routine of the caller's name set, with 64-bit sizes (src/cpu_blas.h).
   const NameSet s = p.name_set;
+  // A product that multiplies nothing (alpha == 0) is passed with k = 0, which netlib gives the
+  // same meaning (C = beta C, A and B not read): OpenBLAS 0.3.21's dgemm on AVX-512 cores
+  // (Cooperlake) reads A and B at alpha == 0, so NaN there reached C.
+  const int64_t k = p.multiplies() ? p.k : 0;
   switch (p.op) {
     case Operation::kGemm:
-      gemm(s, p.type, trans, run_detail::op_char(p.trans_b), p.m, p.n, p.k, alpha, p.a, p.lda, p.b,
+      gemm(s, p.type, trans, run_detail::op_char(p.trans_b), p.m, p.n, k, alpha, p.a, p.lda, p.b,
            p.ldb, beta, p.c, p.ldc);
       break;
     case Operation::kSymm:
@@ -331,11 +335,11 @@ inline const void* element_address(const Scalar& v, DataType type, Element* made
       break;
     case Operation::kSyrk:
     case Operation::kHerk:
-      syrk_herk(s, p.op, p.type, uplo, trans, p.n, p.k, alpha, p.a, p.lda, beta, p.c, p.ldc);
+      syrk_herk(s, p.op, p.type, uplo, trans, p.n, k, alpha, p.a, p.lda, beta, p.c, p.ldc);
       break;
     case Operation::kSyr2k:
     case Operation::kHer2k:
-      syr2k_her2k(s, p.op, p.type, uplo, trans, p.n, p.k, alpha, p.a, p.lda, p.b, p.ldb, beta, p.c,
+      syr2k_her2k(s, p.op, p.type, uplo, trans, p.n, k, alpha, p.a, p.lda, p.b, p.ldb, beta, p.c,
                   p.ldc);
       break;
     case Operation::kTrmm:
