@@ -830,12 +830,6 @@ cudaError_t launch_64x64x16_align4(const Problem& p, cudaStream_t stream) {
   return launch_tile<Tile64x64x16, false>(p, stream);
 }
 
-bool supports_splitk_128x128x16_align16(const Problem& p, const DeviceCaps& caps) {
-  return supports_tile<Tile128x128x16T8x8>(p, caps, false) && is_aligned16(p);
-}
-cudaError_t launch_splitk_128x128x16_align16(const Problem& p, cudaStream_t stream) {
-  return launch_splitk<Tile128x128x16T8x8, true, true>(p, stream);
-}
 bool supports_splitk_128x64x16_align16(const Problem& p, const DeviceCaps& caps) {
   return supports_tile<Tile128x64x16Paired>(p, caps, false) && is_aligned16(p);
 }

@@ -81,11 +81,6 @@ cudaError_t launch_64x64x16_align4(const Problem& p, cudaStream_t stream);
 bool supports_packed_128x128x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_packed_128x128x16(const Problem& p, cudaStream_t stream);
 
-// Split-K over the 128x128 _align16 tile (2 blocks per SM): tall outputs whose 128x128 tiles
-// fill at most one round of the SMs, with k long enough to cut.
-bool supports_splitk_128x128x16_align16(const Problem& p, const DeviceCaps& caps);
-cudaError_t launch_splitk_128x128x16_align16(const Problem& p, cudaStream_t stream);
-
 // Split-K over the 128x64 tile (4 warps of 64x32, 8x8 per thread, 3 blocks per SM): large k and
 // few output tiles. _align16: paired lanes (A's and B's float4 reads 2 shared-memory cycles each),
 // interior tiles copied without bounds checks; _align4: m-major 8x4 lanes, checked copies.

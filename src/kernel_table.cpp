@@ -84,8 +84,6 @@ const std::vector<GemmKernel>& gemm_kernels() {
        sgemm_regblock::launch_64x64x16_align16},
       {"sgemm_regblock_64x64x16_align4", sgemm_regblock::supports_64x64x16_align4,
        sgemm_regblock::launch_64x64x16_align4},
-      {"sgemm_splitk_128x128x16_align16", sgemm_regblock::supports_splitk_128x128x16_align16,
-       sgemm_regblock::launch_splitk_128x128x16_align16},
       {"sgemm_splitk_128x64x16_align16", sgemm_regblock::supports_splitk_128x64x16_align16,
        sgemm_regblock::launch_splitk_128x64x16_align16},
       {"sgemm_splitk_128x64x16_align4", sgemm_regblock::supports_splitk_128x64x16_align4,

@@ -33,14 +33,15 @@ int64_t tiles(const Problem& p, int64_t bm, int64_t bn) { return tiles(p.m, bm) 
 
 bool always(const Problem&, const DeviceCaps&) { return true; }
 
-// Split-K on the 128x128 tile where those tiles cover more than half a round of the SMs but not a
-// whole one and k is long enough to cut: two blocks on every SM, each with the larger tile's fewer
-// loads per FLOP. Measured (H100, the row forced against the 128x64 rows in one run,
-// docs/bench/h100-2026-11-27-sweep-f32-splitk-128x128-forced.md): 8192x256x2048 (128 tiles) 36.9
-// TFLOP/s against 35.8 on 128x64 tiles unsplit and 36.4 split. Outside that range it lost: with one
-// tile (128x128x65536) 0.89 of cuBLAS, where the 128x64 split-K row ran 0.96-0.98 in the other
-// runs; with 256 (32768x128x256) 0.66, where the unsplit 128x128 row ran 0.91.
-bool split_k_pays_128x128(const Problem& p, const DeviceCaps& caps) {
+// The 128x128 tile, unsplit, where those tiles cover more than half a round of the SMs but not a
+// whole one and k is long (one block on each SM but a few, the larger tile's fewer loads per
+// FLOP): at 8192x256x2048 (128 tiles) it ran 39.3 TFLOP/s, 0.91 of cuBLAS, against 34.2-34.6 (0.79)
+// for the same kernel over two k slices and 0.82 for the 128x64 tiles unsplit (H100, each row
+// forced in one run, docs/bench/h100-2026-11-27-sweep-f32-tall-forced.md). The split-K row had
+// beaten the 128x64 rows there (36.9 TFLOP/s against 35.8 unsplit and 36.4 split,
+// -sweep-f32-splitk-128x128-forced.md) and lost everywhere else it was tried (128x128x65536,
+// 32768x128x256, the panels): it is no longer routed to.
+bool nearly_fills_sms_128x128(const Problem& p, const DeviceCaps& caps) {
   const int64_t t = tiles(p, 128, 128);
   return std::min(p.m, p.n) >= 128 && 2 * t > caps.num_sms && t <= caps.num_sms && p.k >= 2048;
 }
@@ -495,8 +496,8 @@ const Preference kGemmPreferences[] = {
      "fp32 on the FP64 tensor cores, 128x64 tiles, thin remainders of m and n peeled"},
     {"sgemm_widened_128x64x16", sgemm_widening_pays, "fp32 on the FP64 tensor cores, 128x64 tiles"},
     {"sgemm_splitk_64x64x16", split_k_pays_few_rows, "few rows, long k: split-K on 64x64 tiles"},
-    {"sgemm_splitk_128x128x16", split_k_pays_128x128,
-     "128x128 tiles fill half a round of the SMs, long k: split-K"},
+    {"sgemm_regblock_128x128x16", nearly_fills_sms_128x128,
+     "128x128 tiles fill more than half a round of the SMs, long k"},
     {"sgemm_splitk_128x64x16", split_k_pays, "few output tiles, long k: split-K"},
     {"sgemm_packed_128x128x16", packing_pays, "large, or unaligned with long k: packed operands"},
     {"sgemm_regblock_128x128x16", fills_sms_128x128, "128x128 tiles fill the SMs"},

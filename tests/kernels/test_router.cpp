@@ -818,7 +818,7 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
       {8192, 8192, 128, "sgemm_regblock_128x128x16_align16"},
       {128, 128, 65536, "sgemm_splitk_128x64x16_align16"},
       {16384, 64, 16384, "sgemm_splitk_128x64x16_align16"},
-      {8192, 256, 2048, "sgemm_splitk_128x128x16_align16"},
+      {8192, 256, 2048, "sgemm_regblock_128x128x16_align16"},
       {8192, 256, 1024, "sgemm_regblock_128x64x16_align16"},
       {8192, 128, 8192, "sgemm_splitk_128x64x16_align16"},
       {8, 4096, 4096, "gemm_skinny_8"},
