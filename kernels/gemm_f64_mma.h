@@ -56,8 +56,9 @@
 // 16 bytes per element of A and B (cudaErrorMemoryAllocation where the pool cannot give it).
 //
 // fp32 on the FP64 tensor cores (sgemm_widened_*): A, B, C fp32; alpha, beta real; op N or T (C
-// counts as T). op(A) and op(B) as stored are widened, exactly, into an fp64 workspace
-// (kernels/widen.h), the dgemm kernel of the row's tile multiplies them, and its epilogue computes
+// counts as T). op(A) and op(B) are widened, exactly, into an fp64 workspace as column-major m x k
+// and k x n matrices (a transposed operand transposed on the way, kernels/widen.h), the dgemm
+// kernel of the row's tile multiplies them not transposed, and its epilogue computes
 // alpha * acc + beta * C in fp64 and rounds once into C: every product exact, every sum fp64, so
 // the result is at least as accurate as an fp32 sgemm's (no TF32 anywhere). On sm_80 and sm_90
 // the FP64 tensor cores run at the fp32 SIMT rate, and the dgemm kernel runs closer to its peak

@@ -40,16 +40,26 @@ Part<M> part_of(const M& m, int64_t rows, int64_t cols) {
   return p;
 }
 
+// Tile t of the parts: its part, and its first row and column.
+template <class M>
+__device__ Part<M> tile_at(const Parts<M>& parts, int64_t t, int64_t* row0, int64_t* col0) {
+  const bool in_first = t < parts.first.tiles;
+  const Part<M>& part = in_first ? parts.first : parts.second;
+  const int64_t tile = in_first ? t : t - parts.first.tiles;
+  *row0 = tile % part.tile_rows * kRowsPerBlock;
+  *col0 = tile / part.tile_rows * kColsPerBlock;
+  return part;
+}
+
 // Calls f(matrix, row, col) for every element of both parts, each block a tile at a time.
 template <class M, class F>
 __device__ void for_each_element(const Parts<M>& parts, F f) {
   const int64_t total = parts.first.tiles + parts.second.tiles;
   for (int64_t t = blockIdx.x; t < total; t += gridDim.x) {
-    const bool in_first = t < parts.first.tiles;
-    const Part<M> part = in_first ? parts.first : parts.second;
-    const int64_t tile = in_first ? t : t - parts.first.tiles;
-    const int64_t row0 = tile % part.tile_rows * kRowsPerBlock + threadIdx.x;
-    const int64_t col = tile / part.tile_rows * kColsPerBlock + threadIdx.y;
+    int64_t tile_row0, tile_col0;
+    const Part<M> part = tile_at(parts, t, &tile_row0, &tile_col0);
+    const int64_t row0 = tile_row0 + threadIdx.x;
+    const int64_t col = tile_col0 + threadIdx.y;
     if (col >= part.cols) continue;
 #pragma unroll
     for (int i = 0; i < kRowsPerLane; ++i) {
@@ -79,12 +89,50 @@ __global__ void __launch_bounds__(kLanes* kColsPerBlock) widen_kernel(const Part
   });
 }
 
+// Tile by tile, as for_each_element() (its tiles and lanes); a transposed matrix's tile is read
+// into shared memory, then written a destination column's kColsPerBlock elements by as many lanes.
+// The tile's rows are padded by 4 floats: the lanes writing one destination column read 8 rows 4
+// banks apart.
 __global__ void __launch_bounds__(kLanes* kColsPerBlock)
     widen_real_kernel(const Parts<Matrix> parts) {
-  for_each_element(parts, [](const Matrix& mat, int64_t row, int64_t col) {
-    static_cast<double*>(mat.dst)[row + col * mat.ld_dst] =
-        double(static_cast<const float*>(mat.src)[row + col * mat.ld_src]);
-  });
+  constexpr int kLd = kRowsPerBlock + 4;
+  __shared__ float tile[kColsPerBlock][kLd];
+  const int lane = int(threadIdx.x), y = int(threadIdx.y);
+  const int64_t total = parts.first.tiles + parts.second.tiles;
+  for (int64_t t = blockIdx.x; t < total; t += gridDim.x) {
+    int64_t row0, col0;
+    const Part<Matrix> part = tile_at(parts, t, &row0, &col0);
+    const float* const src = static_cast<const float*>(part.m.src);
+    double* const dst = static_cast<double*>(part.m.dst);
+    const int64_t col = col0 + y;
+    if (!part.m.transposed) {
+      if (col >= part.cols) continue;
+#pragma unroll
+      for (int i = 0; i < kRowsPerLane; ++i) {
+        const int64_t row = row0 + lane + i * kLanes;
+        if (row >= part.rows) break;
+        dst[row + col * part.m.ld_dst] = double(src[row + col * part.m.ld_src]);
+      }
+      continue;
+    }
+#pragma unroll
+    for (int i = 0; i < kRowsPerLane; ++i) {
+      const int64_t row = row0 + lane + i * kLanes;
+      if (col < part.cols && row < part.rows)
+        tile[y][lane + i * kLanes] = src[row + col * part.m.ld_src];
+    }
+    __syncthreads();
+    // The block's threads cover the tile's kColsPerBlock columns and kLanes of its rows at a time.
+    const int l = y * kLanes + lane;
+    const int64_t c = col0 + l % kColsPerBlock;  // destination row
+#pragma unroll
+    for (int i = 0; i < kRowsPerLane; ++i) {
+      const int r = l / kColsPerBlock + i * kLanes;
+      if (c < part.cols && row0 + r < part.rows)
+        dst[c + (row0 + r) * part.m.ld_dst] = double(tile[l % kColsPerBlock][r]);
+    }
+    __syncthreads();
+  }
 }
 
 template <bool kPairs>
@@ -151,6 +199,9 @@ bool valid_ld(int64_t ld, int64_t rows) { return ld >= std::max<int64_t>(1, rows
 // count or a matrix breaks the contract (destinations aligned to dst_align bytes; `fits`: what the
 // destination's kind adds); *pairs: every source 8-byte aligned.
 bool no_further_checks(const Matrix&) { return true; }
+bool not_transposed(const Matrix& m) { return !m.transposed; }
+int64_t dst_rows(const Matrix& m) { return m.transposed ? m.cols : m.rows; }
+int64_t dst_rows(const Planes& m) { return m.rows; }
 
 template <class M, class Fits>
 bool parts_of(const M* matrices, int count, Fits fits, size_t dst_align, Parts<M>* parts,
@@ -159,8 +210,9 @@ bool parts_of(const M* matrices, int count, Fits fits, size_t dst_align, Parts<M
   Part<M>* part[2] = {&parts->first, &parts->second};
   for (int i = 0; i < count; ++i) {
     const M& m = matrices[i];
-    if (m.rows < 0 || m.cols < 0 || !valid_ld(m.ld_src, m.rows) || !valid_ld(m.ld_dst, m.rows) ||
-        !aligned_to(m.src, 4) || !aligned_to(m.dst, dst_align) || !fits(m))
+    if (m.rows < 0 || m.cols < 0 || !valid_ld(m.ld_src, m.rows) ||
+        !valid_ld(m.ld_dst, dst_rows(m)) || !aligned_to(m.src, 4) ||
+        !aligned_to(m.dst, dst_align) || !fits(m))
       return false;
     *pairs = *pairs && aligned_to(m.src, 8);
     *part[i] = part_of(m, m.rows, m.cols);
@@ -181,8 +233,7 @@ cudaError_t real_to_double(const Matrix* matrices, int count, cudaStream_t strea
 cudaError_t complex_to_double(const Matrix* matrices, int count, cudaStream_t stream) {
   Parts<Matrix> parts{};
   bool pairs = true;
-  if (!parts_of(matrices, count, no_further_checks, 16, &parts, &pairs))
-    return cudaErrorInvalidValue;
+  if (!parts_of(matrices, count, not_transposed, 16, &parts, &pairs)) return cudaErrorInvalidValue;
   return launch(pairs ? widen_kernel<true> : widen_kernel<false>, parts, stream);
 }
 

@@ -3,7 +3,8 @@
 // the sgemm_widened and cgemm_widened rows).
 //
 // real_to_double (the sgemm_widened rows): dst(r, c) = double(src(r, c)) for r < rows, c < cols,
-// for each of up to two matrices in one launch. Exact.
+// or, for a matrix marked `transposed`, dst(c, r) = double(src(r, c)) (dst then holds cols x
+// rows), for each of up to two matrices in one launch. Exact.
 //
 // complex_to_double (cgemm_widened_64x64x8 and its split-K row): interleaved complex fp64,
 //   dst(r, c) = (double(src(r, c).re), double(src(r, c).im))   for r < rows, c < cols,
@@ -25,7 +26,7 @@
 //
 // Contract for all: src and C 4-byte aligned (their parts), any leading dimension >= rows
 // (elements); fp64 destinations (real_to_double: 8-byte aligned) and products 16-byte aligned,
-// leading dimension >= rows, planes
+// leading dimension >= their rows (a transposed matrix's destination: >= cols), planes
 // `plane` doubles apart (plane >= ld * cols). Only the rows x cols elements (of each plane) are
 // read and written: padding rows are not touched. Sources and destinations must not overlap.
 // Asynchronous on `stream`; cudaErrorInvalidValue where the arguments break the contract
@@ -37,7 +38,8 @@
 // column, consecutive lanes on consecutive rows (whole 32-byte sectors every way). Complex fp32
 // elements are read as one 8-byte load where the matrix is 8-byte aligned (else as two 4-byte
 // loads); complex fp64 ones written as one 16-byte store, real ones as one 4-byte load and one
-// 8-byte store.
+// 8-byte store. A transposed tile passes through shared memory: read as above, then written a
+// destination column's 8 consecutive elements (64 bytes) by 8 consecutive lanes.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -54,6 +56,7 @@ struct Matrix {
   void* dst;        // fp64 (complex: interleaved re, im)
   int64_t ld_dst;   // elements
   int64_t rows, cols;
+  bool transposed = false;  // real_to_double only
 };
 
 // Widens count (1 or 2) fp32 matrices.

@@ -174,17 +174,26 @@ TEST(WidenKernel, Arguments) {
 // ---- Real matrices
 // --------------------------------------------------------------------------------
 
-// One fp32 matrix widened by real_to_double (two in one launch where `second`), each element
-// exactly its double, every other byte of the destinations poisoned as it was.
-std::string run_real(const Shape& s, bool second, std::mt19937& rng) {
-  const int64_t ld_src = s.rows + s.pad_src, ld_dst = std::max<int64_t>(s.rows + s.pad_dst, 1);
+// One fp32 matrix widened by real_to_double (two in one launch where `second`; matrix i
+// transposed where bit i of `transposed` is set), each element exactly its double, every other
+// byte of the destinations poisoned as it was.
+std::string run_real(const Shape& s, bool second, int transposed, std::mt19937& rng) {
+  const int64_t ld_src = s.rows + s.pad_src;
   const int count = second ? 2 : 1;
   const size_t src_at = kGuard / 4 + (s.odd ? 1 : 0);
   const size_t src_len = src_at + size_t(ld_src * s.cols) + kGuard / 4;
-  const size_t dst_len = kGuard + size_t(ld_dst * s.cols) * 8 + kGuard;
+  auto is_t = [&](int i) { return (transposed >> i & 1) != 0; };
+  // A transposed matrix's destination holds cols x rows.
+  auto ld_dst = [&](int i) {
+    return std::max<int64_t>((is_t(i) ? s.cols : s.rows) + s.pad_dst, 1);
+  };
+  auto dst_len = [&](int i) {
+    return kGuard + size_t(ld_dst(i) * (is_t(i) ? s.rows : s.cols)) * 8 + kGuard;
+  };
+  const size_t dst_len_0 = dst_len(0);
   std::vector<float> src(src_len * size_t(count));
   for (float& x : src) x = random_float(rng);
-  std::vector<unsigned char> dst(dst_len * size_t(count), kPoison);
+  std::vector<unsigned char> dst(dst_len_0 + (second ? dst_len(1) : 0), kPoison);
   tbtest::DeviceFloats src_dev(src.size()), dst_dev(dst.size() / 4 + 2);
   unsigned char* dst_base = reinterpret_cast<unsigned char*>(dst_dev.base);
   if (cudaMemcpy(src_dev.base, src.data(), src.size() * 4, cudaMemcpyHostToDevice) != cudaSuccess ||
@@ -194,10 +203,11 @@ std::string run_real(const Shape& s, bool second, std::mt19937& rng) {
   for (int i = 0; i < count; ++i) {
     m[i] = {src_dev.base + src_len * size_t(i) + src_at,
             ld_src,
-            dst_base + dst_len * size_t(i) + kGuard,
-            ld_dst,
+            dst_base + dst_len_0 * size_t(i) + kGuard,
+            ld_dst(i),
             s.rows,
-            s.cols};
+            s.cols,
+            is_t(i)};
   }
   if (cudaError_t err = tileblas::widen::real_to_double(m, count, nullptr); err != cudaSuccess)
     return std::string("real_to_double: ") + cudaGetErrorString(err);
@@ -208,14 +218,15 @@ std::string run_real(const Shape& s, bool second, std::mt19937& rng) {
   for (int i = 0; i < count; ++i) {
     for (int64_t c = 0; c < s.cols; ++c) {
       for (int64_t r = 0; r < s.rows; ++r) {
-        const size_t at = dst_len * size_t(i) + kGuard + size_t(r + c * ld_dst) * 8;
+        const int64_t element = is_t(i) ? c + r * ld_dst(i) : r + c * ld_dst(i);
+        const size_t at = dst_len_0 * size_t(i) + kGuard + size_t(element) * 8;
         double v;
         std::memcpy(&v, &got[at], 8);
         const double want = double(src[src_len * size_t(i) + src_at + size_t(r + c * ld_src)]);
         if (!same(v, want)) {
           std::ostringstream o;
-          o << describe(s) << ": matrix " << i << " element (" << r << "," << c << ") is " << v
-            << ", want " << want;
+          o << describe(s) << ": matrix " << i << (is_t(i) ? " (transposed)" : "") << " element ("
+            << r << "," << c << ") is " << v << ", want " << want;
           return o.str();
         }
         std::fill(written.begin() + at, written.begin() + at + 8, true);
@@ -235,7 +246,22 @@ TEST(WidenReal, EveryEdgeAndAlignment) {
   for (int64_t rows : {1, 2, 31, 33, 128, 129, 1031}) {
     for (bool odd : {false, true}) {
       const Shape s{rows, 1 + rows % 11, rows % 3, rows % 2 ? 1 : 0, odd};
-      EXPECT_EQ(run_real(s, rows % 2 == 1, rng), "") << describe(s);
+      EXPECT_EQ(run_real(s, rows % 2 == 1, 0, rng), "") << describe(s);
+    }
+  }
+}
+
+// Transposed as widened (the sgemm_widened rows' transposed operands): tiles cut at every edge
+// of both dimensions, one or both matrices of a launch transposed.
+TEST(WidenReal, TransposedEveryEdge) {
+  TB_REQUIRE_GPU();
+  std::mt19937 rng(11);
+  for (int64_t rows : {1, 7, 8, 9, 127, 128, 129, 300}) {
+    for (int64_t cols : {1, 7, 8, 9, 33, 130}) {
+      const bool odd = (rows + cols) % 2 == 1;
+      const Shape s{rows, cols, rows % 3, cols % 2 ? 3 : 0, odd};
+      const int transposed = 1 + int((rows + cols) % 3);  // 1, 2 or 3: the first, second or both
+      EXPECT_EQ(run_real(s, transposed != 1, transposed, rng), "") << describe(s);
     }
   }
 }
@@ -252,6 +278,12 @@ TEST(WidenReal, Arguments) {
   m = ok, m.src = buffer + 2;
   EXPECT_EQ(tileblas::widen::real_to_double(&m, 1, nullptr), cudaErrorInvalidValue) << "src";
   EXPECT_EQ(tileblas::widen::real_to_double(&ok, 3, nullptr), cudaErrorInvalidValue) << "count";
+  m = ok, m.rows = 1, m.ld_src = 1, m.cols = 5, m.ld_dst = 1, m.transposed = true;
+  EXPECT_EQ(tileblas::widen::real_to_double(&m, 1, nullptr), cudaErrorInvalidValue)
+      << "transposed: ld_dst below cols";
+  m.ld_dst = 5, m.dst = buffer + 272;  // 16-byte aligned, as complex fp64 needs
+  EXPECT_EQ(tileblas::widen::complex_to_double(&m, 1, nullptr), cudaErrorInvalidValue)
+      << "complex_to_double does not transpose";
 }
 
 // ---- 3M planes ----------------------------------------------------------------------------------
