@@ -867,11 +867,12 @@ cudaError_t launch_sgemm_widened(const Problem& p, cudaStream_t stream) {
   return err != cudaSuccess ? err : free_err;
 }
 
-// op(A) and op(B) as stored, split into their 3M planes (conjugation folded into the imaginary
-// planes), each plane's columns padded to an even count of doubles (16-byte aligned, as the dgemm
-// vector copies read them); one dgemm launch of three batches, P_i = plane_i(op(A)) plane_i(op(B))
-// into three product planes (fp64, in C's triangle); combine_3m rounds alpha x + beta C into C.
-// alpha == 0 or k == 0: no plane and no product, C = beta C.
+// op(A) (m x k) and op(B) (k x n) split into their 3M planes (conjugation folded into the
+// imaginary planes; a transposed operand transposed as it is split, so that the dgemm runs its
+// untransposed layout, as launch_sgemm_widened() says), each plane's columns on 64-byte boundaries;
+// one dgemm launch of three batches, P_i = plane_i(op(A)) plane_i(op(B)) into three product planes
+// (fp64, in C's triangle); combine_3m rounds alpha x + beta C into C. alpha == 0 or k == 0: no
+// plane and no product, C = beta C.
 template <class Cfg>
 cudaError_t launch_widened_3m(const Problem& p, cudaStream_t stream) {
   if (p.alpha.is_zero() || p.k == 0) {
@@ -879,8 +880,9 @@ cudaError_t launch_widened_3m(const Problem& p, cudaStream_t stream) {
                              stream);
   }
   auto even = [](int64_t x) { return (x + 1) / 2 * 2; };
-  const int64_t lda = even(p.a_rows()), ldb = even(p.b_rows()), ldp = even(p.m);
-  const int64_t plane_a = lda * p.a_cols(), plane_b = ldb * p.b_cols(), plane_p = ldp * p.n;
+  auto whole_64_bytes = [](int64_t x) { return (x + 7) / 8 * 8; };
+  const int64_t lda = whole_64_bytes(p.m), ldb = whole_64_bytes(p.k), ldp = even(p.m);
+  const int64_t plane_a = lda * p.k, plane_b = ldb * p.n, plane_p = ldp * p.n;
   double* workspace = nullptr;
   cudaError_t err = gemm_device::allocate_workspace(
       size_t(3 * (plane_a + plane_b + plane_p)) * sizeof(double), &workspace, stream);
@@ -888,15 +890,15 @@ cudaError_t launch_widened_3m(const Problem& p, cudaStream_t stream) {
   double* const planes_a = workspace;
   double* const planes_b = planes_a + 3 * plane_a;
   double* const products = planes_b + 3 * plane_b;
-  const widen::Planes split[2] = {
-      {p.a, p.lda, planes_a, lda, plane_a, p.a_rows(), p.a_cols(), p.trans_a == Op::kConjTrans},
-      {p.b, p.ldb, planes_b, ldb, plane_b, p.b_rows(), p.b_cols(), p.trans_b == Op::kConjTrans}};
+  const widen::Planes split[2] = {{p.a, p.lda, planes_a, lda, plane_a, p.a_rows(), p.a_cols(),
+                                   p.trans_a == Op::kConjTrans, p.trans_a != Op::kNoTrans},
+                                  {p.b, p.ldb, planes_b, ldb, plane_b, p.b_rows(), p.b_cols(),
+                                   p.trans_b == Op::kConjTrans, p.trans_b != Op::kNoTrans}};
   err = widen::complex_to_planes(split, 2, stream);
   if (err == cudaSuccess) {
     Problem q = p;
     q.type = q.c_type = DataType::kF64;
-    q.trans_a = p.trans_a == Op::kNoTrans ? Op::kNoTrans : Op::kTrans;
-    q.trans_b = p.trans_b == Op::kNoTrans ? Op::kNoTrans : Op::kTrans;
+    q.trans_a = Op::kNoTrans, q.trans_b = Op::kNoTrans;
     q.alpha = 1.0, q.beta = 0.0;
     q.a = planes_a, q.lda = lda;
     q.b = planes_b, q.ldb = ldb;

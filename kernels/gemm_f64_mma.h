@@ -65,11 +65,12 @@
 // than the SIMT sgemm kernels to theirs. The workspace holds 8 bytes per element of A and B. They
 // take a triangle of C.
 //
-// Complex fp32 as three real fp64 GEMMs (cgemm_widened_3m_*, the 3M scheme): op(A) and op(B) as
-// stored are split into fp64 planes (kernels/widen.h: re, im, re + im, the imaginary parts
-// negated where op() conjugates), one dgemm launch computes P0 = Ar Br, P1 = Ai Bi and
-// P2 = (Ar + Ai)(Br + Bi) as three batches of blockIdx.y (the dgemm tile of the row's name, the
-// real op() of the call), and widen::combine_3m rounds alpha ((P0 - P1) + i (P2 - P0 - P1)) +
+// Complex fp32 as three real fp64 GEMMs (cgemm_widened_3m_*, the 3M scheme): op(A) and op(B) are
+// split into fp64 planes as column-major m x k and k x n matrices (kernels/widen.h: re, im,
+// re + im, the imaginary parts negated where op() conjugates, a transposed operand transposed on
+// the way), one dgemm launch computes P0 = Ar Br, P1 = Ai Bi and P2 = (Ar + Ai)(Br + Bi) as three
+// batches of blockIdx.y (the dgemm tile of the row's name, not transposed), and widen::combine_3m
+// rounds alpha ((P0 - P1) + i (P2 - P0 - P1)) +
 // beta C into C once. Three real products where the other rows make four: on the FP64 tensor
 // cores that is 4/3 of their complex rate, for one pass more over A and B and one over C. Every
 // product and sum is fp64 (P2's operands are fp64 sums of the parts), so the result is the exact

@@ -89,21 +89,20 @@ __global__ void __launch_bounds__(kLanes* kColsPerBlock) widen_kernel(const Part
   });
 }
 
-// Tile by tile, as for_each_element() (its tiles and lanes); a transposed matrix's tile is read
-// into shared memory, then written a destination column's kColsPerBlock elements by as many lanes.
-// The tile's rows are padded by 4 floats: the lanes writing one destination column read 8 rows 4
-// banks apart.
-__global__ void __launch_bounds__(kLanes* kColsPerBlock)
-    widen_real_kernel(const Parts<Matrix> parts) {
-  constexpr int kLd = kRowsPerBlock + 4;
-  __shared__ float tile[kColsPerBlock][kLd];
+// Calls write(matrix, r, c, v) with v = read(matrix, row, col) for every element (row, col) of
+// both parts, tile by tile as for_each_element(); (r, c) is the element's place in the
+// destination: (row, col), or (col, row) for a matrix marked `transposed`. A transposed matrix's
+// tile (of V, the source's element type) is read into shared memory, then written a destination
+// column's kColsPerBlock elements by as many consecutive lanes. The tile's rows are padded by 4
+// elements: the lanes writing one destination column read rows 4 banks apart.
+template <class V, class M, class Read, class Write>
+__device__ void for_each_element_oriented(const Parts<M>& parts, Read read, Write write) {
+  __shared__ V tile[kColsPerBlock][kRowsPerBlock + 4];
   const int lane = int(threadIdx.x), y = int(threadIdx.y);
   const int64_t total = parts.first.tiles + parts.second.tiles;
   for (int64_t t = blockIdx.x; t < total; t += gridDim.x) {
     int64_t row0, col0;
-    const Part<Matrix> part = tile_at(parts, t, &row0, &col0);
-    const float* const src = static_cast<const float*>(part.m.src);
-    double* const dst = static_cast<double*>(part.m.dst);
+    const Part<M> part = tile_at(parts, t, &row0, &col0);
     const int64_t col = col0 + y;
     if (!part.m.transposed) {
       if (col >= part.cols) continue;
@@ -111,15 +110,14 @@ __global__ void __launch_bounds__(kLanes* kColsPerBlock)
       for (int i = 0; i < kRowsPerLane; ++i) {
         const int64_t row = row0 + lane + i * kLanes;
         if (row >= part.rows) break;
-        dst[row + col * part.m.ld_dst] = double(src[row + col * part.m.ld_src]);
+        write(part.m, row, col, read(part.m, row, col));
       }
       continue;
     }
 #pragma unroll
     for (int i = 0; i < kRowsPerLane; ++i) {
       const int64_t row = row0 + lane + i * kLanes;
-      if (col < part.cols && row < part.rows)
-        tile[y][lane + i * kLanes] = src[row + col * part.m.ld_src];
+      if (col < part.cols && row < part.rows) tile[y][lane + i * kLanes] = read(part.m, row, col);
     }
     __syncthreads();
     // The block's threads cover the tile's kColsPerBlock columns and kLanes of its rows at a time.
@@ -129,22 +127,38 @@ __global__ void __launch_bounds__(kLanes* kColsPerBlock)
     for (int i = 0; i < kRowsPerLane; ++i) {
       const int r = l / kColsPerBlock + i * kLanes;
       if (c < part.cols && row0 + r < part.rows)
-        dst[c + (row0 + r) * part.m.ld_dst] = double(tile[l % kColsPerBlock][r]);
+        write(part.m, c, row0 + r, tile[l % kColsPerBlock][r]);
     }
     __syncthreads();
   }
 }
 
+__global__ void __launch_bounds__(kLanes* kColsPerBlock)
+    widen_real_kernel(const Parts<Matrix> parts) {
+  for_each_element_oriented<float>(
+      parts,
+      [](const Matrix& mat, int64_t row, int64_t col) {
+        return static_cast<const float*>(mat.src)[row + col * mat.ld_src];
+      },
+      [](const Matrix& mat, int64_t r, int64_t c, float v) {
+        static_cast<double*>(mat.dst)[r + c * mat.ld_dst] = double(v);
+      });
+}
+
 template <bool kPairs>
 __global__ void __launch_bounds__(kLanes* kColsPerBlock) planes_kernel(const Parts<Planes> parts) {
-  for_each_element(parts, [](const Planes& mat, int64_t row, int64_t col) {
-    const float2 v = load_complex<kPairs>(mat.src, mat.ld_src, row, col);
-    const double re = double(v.x), im = mat.conjugate ? -double(v.y) : double(v.y);
-    double* d = mat.dst + row + col * mat.ld_dst;
-    d[0] = re;
-    d[mat.plane] = im;
-    d[2 * mat.plane] = re + im;
-  });
+  for_each_element_oriented<float2>(
+      parts,
+      [](const Planes& mat, int64_t row, int64_t col) {
+        return load_complex<kPairs>(mat.src, mat.ld_src, row, col);
+      },
+      [](const Planes& mat, int64_t r, int64_t c, float2 v) {
+        const double re = double(v.x), im = mat.conjugate ? -double(v.y) : double(v.y);
+        double* d = mat.dst + r + c * mat.ld_dst;
+        d[0] = re;
+        d[mat.plane] = im;
+        d[2 * mat.plane] = re + im;
+      });
 }
 
 struct Combine {
@@ -201,7 +215,7 @@ bool valid_ld(int64_t ld, int64_t rows) { return ld >= std::max<int64_t>(1, rows
 bool no_further_checks(const Matrix&) { return true; }
 bool not_transposed(const Matrix& m) { return !m.transposed; }
 int64_t dst_rows(const Matrix& m) { return m.transposed ? m.cols : m.rows; }
-int64_t dst_rows(const Planes& m) { return m.rows; }
+int64_t dst_rows(const Planes& m) { return m.transposed ? m.cols : m.rows; }
 
 template <class M, class Fits>
 bool parts_of(const M* matrices, int count, Fits fits, size_t dst_align, Parts<M>* parts,
@@ -240,7 +254,9 @@ cudaError_t complex_to_double(const Matrix* matrices, int count, cudaStream_t st
 cudaError_t complex_to_planes(const Planes* matrices, int count, cudaStream_t stream) {
   Parts<Planes> parts{};
   bool pairs = true;
-  auto planes_fit = [](const Planes& m) { return m.plane >= m.ld_dst * m.cols; };
+  auto planes_fit = [](const Planes& m) {
+    return m.plane >= m.ld_dst * (m.transposed ? m.rows : m.cols);
+  };
   if (!parts_of(matrices, count, planes_fit, 16, &parts, &pairs)) return cudaErrorInvalidValue;
   return launch(pairs ? planes_kernel<true> : planes_kernel<false>, parts, stream);
 }

@@ -14,7 +14,8 @@
 //   plane 0: double(src(r, c).re)
 //   plane 1: s double(src(r, c).im)                  s = -1 where `conjugate`, else 1
 //   plane 2: double(src(r, c).re) + s double(src(r, c).im)
-// for each of up to two matrices in one launch. Planes 0 and 1 are exact (every float is a
+// at (r, c) of each plane, or at (c, r) for a matrix marked `transposed`, for each of up to two
+// matrices in one launch. Planes 0 and 1 are exact (every float is a
 // double); plane 2 is the fp64 sum, exact unless the parts' exponents differ by more than 29.
 //
 // combine_3m: C from the three real products of the 3M scheme, P0 = Ar Br, P1 = Ai Bi and
@@ -27,10 +28,10 @@
 // Contract for all: src and C 4-byte aligned (their parts), any leading dimension >= rows
 // (elements); fp64 destinations (real_to_double: 8-byte aligned) and products 16-byte aligned,
 // leading dimension >= their rows (a transposed matrix's destination: >= cols), planes
-// `plane` doubles apart (plane >= ld * cols). Only the rows x cols elements (of each plane) are
-// read and written: padding rows are not touched. Sources and destinations must not overlap.
-// Asynchronous on `stream`; cudaErrorInvalidValue where the arguments break the contract
-// (checked: counts, sizes, leading dimensions, plane strides, alignment).
+// `plane` doubles apart (plane >= ld * the destination's columns). Only the rows x cols elements
+// (of each plane) are read and written: padding rows are not touched. Sources and destinations must
+// not overlap. Asynchronous on `stream`; cudaErrorInvalidValue where the arguments break the
+// contract (checked: counts, sizes, leading dimensions, plane strides, alignment).
 //
 // How: each matrix is cut into tiles of 128 rows and 8 columns, and a block of 32 x 8 threads
 // takes one tile at a time (a grid sized to the tiles of both matrices, so a short wide matrix
@@ -39,7 +40,7 @@
 // elements are read as one 8-byte load where the matrix is 8-byte aligned (else as two 4-byte
 // loads); complex fp64 ones written as one 16-byte store, real ones as one 4-byte load and one
 // 8-byte store. A transposed tile passes through shared memory: read as above, then written a
-// destination column's 8 consecutive elements (64 bytes) by 8 consecutive lanes.
+// destination column's 8 consecutive elements (64 bytes a plane) by 8 consecutive lanes.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -72,6 +73,7 @@ struct Planes {
   int64_t plane;    // doubles
   int64_t rows, cols;
   bool conjugate;
+  bool transposed = false;  // plane i (c, r) from src(r, c): the planes hold cols x rows
 };
 
 // Splits count (1 or 2) matrices into their 3M planes.

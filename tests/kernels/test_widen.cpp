@@ -290,9 +290,12 @@ TEST(WidenReal, Arguments) {
 
 using tileblas::widen::Planes;
 
-std::string run_planes(const Shape& s, bool conjugate, std::mt19937& rng) {
-  const int64_t ld_src = s.rows + s.pad_src, ld_dst = std::max<int64_t>(s.rows + s.pad_dst, 1);
-  const int64_t plane = ld_dst * s.cols + 3;  // a gap between the planes
+// One complex fp32 matrix split into its 3M planes (transposed where `transposed`: each plane then
+// holds cols x rows), each element exactly, every other byte of the destination poisoned as it was.
+std::string run_planes(const Shape& s, bool conjugate, bool transposed, std::mt19937& rng) {
+  const int64_t dst_rows = transposed ? s.cols : s.rows, dst_cols = transposed ? s.rows : s.cols;
+  const int64_t ld_src = s.rows + s.pad_src, ld_dst = std::max<int64_t>(dst_rows + s.pad_dst, 1);
+  const int64_t plane = ld_dst * dst_cols + 3;  // a gap between the planes
   const size_t src_at = kGuard / 4 + (s.odd ? 1 : 0);
   std::vector<float> src(src_at + size_t(2 * ld_src * s.cols) + kGuard / 4);
   for (float& x : src) x = random_float(rng);
@@ -309,7 +312,8 @@ std::string run_planes(const Shape& s, bool conjugate, std::mt19937& rng) {
                  plane,
                  s.rows,
                  s.cols,
-                 conjugate};
+                 conjugate,
+                 transposed};
   if (cudaError_t err = tileblas::widen::complex_to_planes(&m, 1, nullptr); err != cudaSuccess)
     return std::string("planes: ") + cudaGetErrorString(err);
   if (cudaError_t err = cudaDeviceSynchronize(); err != cudaSuccess)
@@ -329,13 +333,15 @@ std::string run_planes(const Shape& s, bool conjugate, std::mt19937& rng) {
       const double im = double(src[src_at + size_t(2 * (r + c * ld_src)) + 1]);
       const double want[3] = {re, conjugate ? -im : im, re + (conjugate ? -im : im)};
       for (int i = 0; i < 3; ++i) {
-        const size_t at = kGuard + size_t(r + c * ld_dst + i * plane) * 8;
+        const int64_t element = transposed ? c + r * ld_dst : r + c * ld_dst;
+        const size_t at = kGuard + size_t(element + i * plane) * 8;
         double v;
         std::memcpy(&v, &got[at], 8);
         if (!same(v, want[i])) {
           std::ostringstream o;
-          o << describe(s) << (conjugate ? " conjugated" : "") << ": element (" << r << "," << c
-            << ") plane " << i << " is " << v << ", want " << want[i];
+          o << describe(s) << (conjugate ? " conjugated" : "") << (transposed ? " transposed" : "")
+            << ": element (" << r << "," << c << ") plane " << i << " is " << v << ", want "
+            << want[i];
           return o.str();
         }
         std::fill(written.begin() + at, written.begin() + at + 8, true);
@@ -356,8 +362,21 @@ TEST(WidenPlanes, EveryEdgeAlignmentAndConjugation) {
     for (bool odd : {false, true}) {
       for (bool conjugate : {false, true}) {
         const Shape s{rows, 1 + rows % 11, rows % 3, rows % 2 ? 1 : 0, odd};
-        EXPECT_EQ(run_planes(s, conjugate, rng), "") << describe(s);
+        EXPECT_EQ(run_planes(s, conjugate, false, rng), "") << describe(s);
       }
+    }
+  }
+}
+
+// Transposed as split (the 3M rows' transposed operands): tiles cut at every edge of both
+// dimensions, conjugated and not.
+TEST(WidenPlanes, TransposedEveryEdge) {
+  TB_REQUIRE_GPU();
+  std::mt19937 rng(13);
+  for (int64_t rows : {1, 7, 8, 9, 128, 129, 300}) {
+    for (int64_t cols : {1, 8, 9, 130}) {
+      const Shape s{rows, cols, rows % 3, cols % 2 ? 3 : 0, (rows + cols) % 2 == 1};
+      EXPECT_EQ(run_planes(s, (rows + cols) % 3 == 0, true, rng), "") << describe(s);
     }
   }
 }
