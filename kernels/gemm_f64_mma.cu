@@ -830,6 +830,10 @@ cudaError_t launch_widened(const Problem& p, cudaStream_t stream) {
   return err != cudaSuccess ? err : free_err;
 }
 
+// The leading dimension of the widened rows' fp64 operands: `rows` rounded up to 8 doubles, so that
+// columns start on 64-byte boundaries (launch_sgemm_widened() says why).
+int64_t widened_ld(int64_t rows) { return (rows + 7) / 8 * 8; }
+
 // op(A) (m x k) and op(B) (k x n) widened into one workspace, column-major (a transposed operand
 // transposed as it is widened), then the dgemm kernel on them, not transposed: its fastest layout
 // (1024^3 on the H100: 42.3 us not transposed, 49.3-49.4 with one operand transposed, 56.5 with
@@ -844,7 +848,7 @@ cudaError_t launch_sgemm_widened(const Problem& p, cudaStream_t stream) {
   q.type = DataType::kF64;
   void* workspace = nullptr;
   if (!p.alpha.is_zero() && p.k > 0) {
-    const int64_t lda = (p.m + 7) / 8 * 8, ldb = (p.k + 7) / 8 * 8;
+    const int64_t lda = widened_ld(p.m), ldb = widened_ld(p.k);
     const int64_t elems_a = lda * p.k;
     const size_t bytes = size_t(elems_a + ldb * p.n) * sizeof(double);
     cudaError_t err = gemm_device::allocate_workspace(bytes, &workspace, stream);
@@ -880,8 +884,7 @@ cudaError_t launch_widened_3m(const Problem& p, cudaStream_t stream) {
                              stream);
   }
   auto even = [](int64_t x) { return (x + 1) / 2 * 2; };
-  auto whole_64_bytes = [](int64_t x) { return (x + 7) / 8 * 8; };
-  const int64_t lda = whole_64_bytes(p.m), ldb = whole_64_bytes(p.k), ldp = even(p.m);
+  const int64_t lda = widened_ld(p.m), ldb = widened_ld(p.k), ldp = even(p.m);
   const int64_t plane_a = lda * p.k, plane_b = ldb * p.n, plane_p = ldp * p.n;
   double* workspace = nullptr;
   cudaError_t err = gemm_device::allocate_workspace(

@@ -214,8 +214,15 @@ bool valid_ld(int64_t ld, int64_t rows) { return ld >= std::max<int64_t>(1, rows
 // destination's kind adds); *pairs: every source 8-byte aligned.
 bool no_further_checks(const Matrix&) { return true; }
 bool not_transposed(const Matrix& m) { return !m.transposed; }
-int64_t dst_rows(const Matrix& m) { return m.transposed ? m.cols : m.rows; }
-int64_t dst_rows(const Planes& m) { return m.transposed ? m.cols : m.rows; }
+// A destination's rows and columns (a transposed matrix's: cols x rows).
+template <class M>
+int64_t dst_rows(const M& m) {
+  return m.transposed ? m.cols : m.rows;
+}
+template <class M>
+int64_t dst_cols(const M& m) {
+  return m.transposed ? m.rows : m.cols;
+}
 
 template <class M, class Fits>
 bool parts_of(const M* matrices, int count, Fits fits, size_t dst_align, Parts<M>* parts,
@@ -254,9 +261,7 @@ cudaError_t complex_to_double(const Matrix* matrices, int count, cudaStream_t st
 cudaError_t complex_to_planes(const Planes* matrices, int count, cudaStream_t stream) {
   Parts<Planes> parts{};
   bool pairs = true;
-  auto planes_fit = [](const Planes& m) {
-    return m.plane >= m.ld_dst * (m.transposed ? m.rows : m.cols);
-  };
+  auto planes_fit = [](const Planes& m) { return m.plane >= m.ld_dst * dst_cols(m); };
   if (!parts_of(matrices, count, planes_fit, 16, &parts, &pairs)) return cudaErrorInvalidValue;
   return launch(pairs ? planes_kernel<true> : planes_kernel<false>, parts, stream);
 }
