@@ -234,17 +234,6 @@ __device__ float load_cluster_f32(uint32_t address) {
   return v;
 }
 
-// Adds v to *counter, a release at GPU scope: the writes this thread made before it, and those a
-// block barrier ordered before it, are visible to a thread whose acquire reads the sum.
-__device__ void red_release_gpu_add(unsigned* counter, unsigned v) {
-  asm volatile("red.release.gpu.global.add.u32 [%0], %1;" ::"l"(counter), "r"(v) : "memory");
-}
-__device__ unsigned ld_acquire_gpu(const unsigned* counter) {
-  unsigned v;
-  asm volatile("ld.acquire.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(counter) : "memory");
-  return v;
-}
-
 __device__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
 __device__ void wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
 template <int kPending>
@@ -329,29 +318,9 @@ struct Config {
 };
 
 // How the kernel's blocks take their tiles: one tile and k slice a block (the epilogue through the
-// ring: store_tile()); persistent, at most one wave of blocks (store_direct()); one tile a block
-// with a tile's k slices one cluster, which sums them (store_tile_cluster()); or stream-K, one
-// wave of blocks over whole tiles and then ranges of k-iterations (store_stream_k()).
-enum class Schedule { kOneTile, kPersistent, kClusterSlices, kStreamK };
-
-// The stream-K schedule (gemm_wgmma.h: stream_k_schedule()) as the kernel reads it: tiles
-// [0, dp_tiles) whole, block b taking b, b + gridDim.x, ...; the other tiles' k-iterations, in
-// tile order, in ranges range_begin(b) .. range_begin(b + 1) for blocks b < sk_blocks. partials:
-// a slot of kAccumulators x kThreads floats for each of those blocks; counters: one for each
-// tile from dp_tiles on, zero at launch. grid: the blocks launched (the host's). A kernel
-// parameter of its own (zero but with kStreamK): grown by these fields, SliceArgs changed the
-// other schedules' code (nvcc no longer kept its fields in registers).
-struct StreamKArgs {
-  int grid;
-  int dp_tiles;
-  int sk_blocks;
-  int64_t iterations;
-  float* partials;
-  unsigned* counters;
-  __device__ int64_t range_begin(int block) const {
-    return stream_k_range_begin(iterations, sk_blocks, block);
-  }
-};
+// ring: store_tile()); persistent, at most one wave of blocks (store_direct()); or one tile a
+// block with a tile's k slices one cluster, which sums them (store_tile_cluster()).
+enum class Schedule { kOneTile, kPersistent, kClusterSlices };
 
 // The kernel's arguments: the problem, and the k-tiles of each blockIdx.y slice (all of them
 // without split-K). Split-K through a workspace (partial not null): slice s writes its unscaled
@@ -506,87 +475,6 @@ __device__ void store_direct(const float (&acc)[Cfg::kAccumulators], const Args&
   }
 }
 
-// The stream-K workspace's slot of a block: a thread's accumulators 4v .. 4v + 3 at float4 v *
-// kThreads + threadIdx.x, so each store and load of a warp is 512 contiguous bytes. Only the
-// thread that wrote an element reads it back: the layout is the thread's own.
-template <class Cfg>
-constexpr int64_t kSlotVectors = int64_t(Cfg::kAccumulators / 4) * Cfg::kThreads;
-
-// A later piece of stream-K tile sk_tile (one that starts after k-tile 0): its accumulators to the
-// block's slot; once every thread's stores are fenced (GPU scope) and the block has met, thread 0
-// increments the tile's counter (release).
-template <class Cfg>
-__device__ void publish_piece(const float (&acc)[Cfg::kAccumulators], const StreamKArgs& sk,
-                              int sk_tile) {
-  float4* const slot = reinterpret_cast<float4*>(sk.partials) +
-                       int64_t(blockIdx.x) * kSlotVectors<Cfg> + threadIdx.x;
-#pragma unroll
-  for (int v = 0; v < Cfg::kAccumulators / 4; ++v)
-    __stcg(slot + v * Cfg::kThreads,
-           make_float4(acc[4 * v], acc[4 * v + 1], acc[4 * v + 2], acc[4 * v + 3]));
-  __threadfence();
-  __syncthreads();
-  if (threadIdx.x == 0) red_release_gpu_add(sk.counters + sk_tile, 1);
-}
-
-// The head of stream-K tile sk_tile (its piece from k-tile 0, ending inside the tile): the tile's
-// other pieces are the first pieces of the blocks after this one whose ranges begin inside the
-// tile, in k order. Once thread 0 has acquired their count from the tile's counter (and the block
-// has met), their partials are added to acc in that order, kFixupBatch float4 of acc at a time
-// (each piece's loaded before they are added). Batches outside, pieces inside: with the pieces
-// outside, ptxas held a second copy of the accumulators (254 registers against 198).
-template <class Cfg>
-__device__ void add_later_pieces(float (&acc)[Cfg::kAccumulators], const StreamKArgs& sk,
-                                 int sk_tile, int k_tiles) {
-  constexpr int kVectors = Cfg::kAccumulators / 4;
-  constexpr int kFixupBatch = 8;
-  static_assert(Cfg::kAccumulators % 4 == 0 && kVectors % kFixupBatch == 0,
-                "a thread's accumulators are whole batches of float4");
-  const int64_t tile_end = int64_t(sk_tile + 1) * k_tiles;
-  const int first = int(blockIdx.x) + 1;
-  int pieces = 0;
-  while (first + pieces < sk.sk_blocks && sk.range_begin(first + pieces) < tile_end) ++pieces;
-  if (threadIdx.x == 0) {
-    while (ld_acquire_gpu(sk.counters + sk_tile) != unsigned(pieces)) {
-    }
-  }
-  __syncthreads();
-  const float4* const slots = reinterpret_cast<const float4*>(sk.partials) +
-                              int64_t(first) * kSlotVectors<Cfg> + threadIdx.x;
-#pragma unroll
-  for (int v0 = 0; v0 < kVectors; v0 += kFixupBatch) {
-    for (int p = 0; p < pieces; ++p) {
-      float4 y[kFixupBatch];
-#pragma unroll
-      for (int v = 0; v < kFixupBatch; ++v)
-        y[v] = __ldcg(slots + p * kSlotVectors<Cfg> + (v0 + v) * Cfg::kThreads);
-#pragma unroll
-      for (int v = 0; v < kFixupBatch; ++v) {
-        acc[4 * (v0 + v)] += y[v].x;
-        acc[4 * (v0 + v) + 1] += y[v].y;
-        acc[4 * (v0 + v) + 2] += y[v].z;
-        acc[4 * (v0 + v) + 3] += y[v].w;
-      }
-    }
-  }
-}
-
-// The stream-K epilogue of one unit of the block, k-tiles [kt_begin, kt_end) of the k_tiles of
-// tile `tile` at `origin`: a later piece of a tile publishes its partials (publish_piece());
-// otherwise the unit is a whole tile (data-parallel, or a stream-K tile in one piece) or a head,
-// which first adds the tile's later pieces (add_later_pieces()), and store_direct() writes C.
-template <class Cfg>
-__device__ void store_stream_k(float (&acc)[Cfg::kAccumulators], const Args& args,
-                               const StreamKArgs& sk, int tile, int kt_begin, int kt_end,
-                               int k_tiles, int2 origin) {
-  if (kt_begin > 0) {
-    publish_piece<Cfg>(acc, sk, tile - sk.dp_tiles);
-    return;
-  }
-  if (kt_end < k_tiles) add_later_pieces<Cfg>(acc, sk, tile - sk.dp_tiles, k_tiles);
-  store_direct<Cfg>(acc, args, origin.x, origin.y, k_tiles > 0);
-}
-
 // Thread 0 issues the copies of a k-tile kLoadAhead ahead into a ring of kStages stages, each
 // with an mbarrier that completes when its bytes have landed; every warpgroup waits on it, issues
 // its wgmmas, and keeps one wgmma group in flight. The barrier at the top of each k-step tells
@@ -596,26 +484,16 @@ __device__ void store_stream_k(float (&acc)[Cfg::kAccumulators], const Args& arg
 // (no k slices, an fp32 C of 32-byte aligned columns), the grid is at most one wave and block b
 // computes tiles b, b + gridDim.x, ...: the ring runs on through the block's k-tiles of every tile
 // in one sequence, so the next tile's first copies are issued during this tile's last k-steps, and
-// the epilogue stores from the accumulators (store_direct()) while they land. With kStreamK (the
-// persistent rows' conditions, gridDim.x blocks all resident together), block b's units are its
-// whole tiles b, b + gridDim.x, ... below sk.dp_tiles, then the pieces of its range of the
-// stream-K k-iterations (at most three: the first may start inside a tile, the last end inside
-// one); the ring and its mbarrier phases run on through every unit's k-tiles as one sequence of
-// steps g (stage g % kStages, parity (g / kStages) & 1), thread 0 walking the same units kLoadAhead
-// steps ahead. A unit's first wgmma overwrites the accumulators; store_stream_k() stores, writes
-// a piece's partials, or waits for a tile's later pieces and adds them (gemm_wgmma.h's contract:
-// a block waits only on blocks of higher index, for pieces that precede every wait of theirs).
+// the epilogue stores from the accumulators (store_direct()) while they land.
 template <class T, class Cfg, Layout kALayout, Layout kBLayout, Schedule kSchedule>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
     gemm_wgmma_kernel(const __grid_constant__ CUtensorMap map_a,
-                      const __grid_constant__ CUtensorMap map_b, const SliceArgs sa,
-                      const StreamKArgs sk) {
+                      const __grid_constant__ CUtensorMap map_b, const SliceArgs sa) {
   // Only the sm_90a pass has wgmma; other targets compile an empty kernel that supports() never
   // lets run.
 #if defined(__CUDA_ARCH_FEAT_SM90_ALL)
   extern __shared__ unsigned char smem[];
   constexpr bool kPersistent = kSchedule == Schedule::kPersistent;
-  constexpr bool kStreamK = kSchedule == Schedule::kStreamK;
   constexpr int kBlockM = Cfg::kBlockM, kBlockN = Cfg::kBlockN, kBlockK = Cfg::kBlockK;
   constexpr int kStages = Cfg::kStages;
   const Args& args = sa.g;
@@ -625,13 +503,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
     return gemm_device::grouped_tile_origin(args.m, args.n, kBlockM, kBlockN, Cfg::kRasterGroup,
                                             tile);
   };
-  // This block's tiles: blockIdx.x + t * gridDim.x for t < my_tiles (one without kPersistent; with
-  // kStreamK, its whole tiles below sk.dp_tiles).
+  // This block's tiles: blockIdx.x + t * gridDim.x for t < my_tiles (one without kPersistent).
   const int my_tiles =
-      kPersistent || kStreamK
-          ? ((kStreamK ? sk.dp_tiles : tiles) - int(blockIdx.x) + int(gridDim.x) - 1) /
-                int(gridDim.x)
-          : 1;
+      kPersistent ? (tiles - int(blockIdx.x) + int(gridDim.x) - 1) / int(gridDim.x) : 1;
 
   const int warpgroup = int(threadIdx.x) / kWarpgroupThreads;
   const uint32_t smem0 = (smem_address(smem) + kAtomBytes - 1) & ~uint32_t(kAtomBytes - 1);
@@ -643,46 +517,18 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
   const int all_k_tiles = args.alpha == 0.0f ? 0 : (args.k + kBlockK - 1) / kBlockK;
   const int kt0 = int(blockIdx.y) * sa.k_tiles_per_slice;
   const int k_tiles = max(0, min(all_k_tiles - kt0, sa.k_tiles_per_slice));
-  // Stream-K: the block's range [sk_begin, sk_end) of the k-iterations of tiles dp_tiles on, in
-  // my_pieces pieces, a piece's tile and k-tiles (Unit) from unit_of(my_tiles + piece).
-  const bool has_range = kStreamK && int(blockIdx.x) < sk.sk_blocks;
-  const int64_t sk_begin = has_range ? sk.range_begin(int(blockIdx.x)) : 0;
-  const int64_t sk_end = has_range ? sk.range_begin(int(blockIdx.x) + 1) : 0;
-  const int my_pieces =
-      sk_end > sk_begin ? int((sk_end - 1) / k_tiles - sk_begin / k_tiles) + 1 : 0;
-  const int units = my_tiles + my_pieces;
-  struct Unit {
-    int tile, kt_begin, kt_end;
-  };
-  auto unit_of = [&](int u) {
-    if (u < my_tiles) return Unit{int(blockIdx.x) + u * int(gridDim.x), 0, k_tiles};
-    const int64_t sk_tile = sk_begin / k_tiles + (u - my_tiles);
-    const int64_t at = sk_tile * k_tiles;
-    return Unit{sk.dp_tiles + int(sk_tile), int(std::max<int64_t>(sk_begin - at, 0)),
-                int(std::min<int64_t>(sk_end - at, k_tiles))};
-  };
-  // The block's k-steps of all its units, in one sequence through the ring (without kStreamK,
-  // g = t * k_tiles + kt).
-  const int64_t steps = int64_t(my_tiles) * k_tiles + (sk_end - sk_begin);
+  // The block's k-steps of all its tiles, g = t * k_tiles + kt, in one sequence through the ring.
+  const int64_t steps = int64_t(my_tiles) * k_tiles;
 
   if (threadIdx.x == 0) {
     for (int s = 0; s < kStages; ++s) mbarrier_init(barriers + uint32_t(s) * 8, 1);
     fence_mbarrier_init();
   }
   __syncthreads();
-  // Thread 0's next copy: step `next`, k-tile next_kt of the tile at next_origin (with kStreamK,
-  // of unit next_unit, whose k-tiles end at next_kt_end).
+  // Thread 0's next copy: step `next`, k-tile next_kt of the tile at next_origin.
   int64_t next = 0;
   int next_kt = 0;
   int2 next_origin = origin_of(int(blockIdx.x));
-  int next_unit = 0, next_kt_end = k_tiles;
-  if constexpr (kStreamK) {
-    if (threadIdx.x == 0 && steps > 0) {
-      const Unit u = unit_of(0);
-      next_kt = u.kt_begin, next_kt_end = u.kt_end;
-      next_origin = origin_of(u.tile);
-    }
-  }
   auto load_next = [&] {
     const uint32_t bar = full(next);
     mbarrier_arrive_expect_tx(bar, Cfg::kStageBytes);
@@ -691,14 +537,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
     load_tile<Cfg, kBLayout, kBlockN>(stage(next) + Cfg::kATileBytes, &map_b, next_origin.y, k0,
                                       bar);
     ++next;
-    if constexpr (kStreamK) {
-      // Every unit has at least one k-tile while steps remain.
-      if (++next_kt == next_kt_end && next < steps) {
-        const Unit u = unit_of(++next_unit);
-        next_kt = u.kt_begin, next_kt_end = u.kt_end;
-        next_origin = origin_of(u.tile);
-      }
-    } else if (++next_kt == k_tiles && next < steps) {
+    if (++next_kt == k_tiles && next < steps) {
       next_kt = 0;
       next_origin = origin_of(int(blockIdx.x) + int(next / k_tiles) * int(gridDim.x));
     }
@@ -723,14 +562,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
   // read.
   float acc[Cfg::kAccumulators];
   int64_t g = 0;
-  for (int t = 0; t < units; ++t) {
-    int tile = int(blockIdx.x) + t * int(gridDim.x), kt_begin = 0, kt_end = k_tiles;
-    if constexpr (kStreamK) {
-      const Unit u = unit_of(t);
-      tile = u.tile, kt_begin = u.kt_begin, kt_end = u.kt_end;
-    }
-    const int2 origin = origin_of(tile);
-    for (int kt = kt_begin; kt < kt_end; ++kt, ++g) {
+  for (int t = 0; t < my_tiles; ++t) {
+    const int2 origin = origin_of(int(blockIdx.x) + t * int(gridDim.x));
+    for (int kt = 0; kt < k_tiles; ++kt, ++g) {
       // Every warpgroup's wgmmas of step g - 2 have completed (each waited for all but its latest
       // group): that stage can be refilled.
       __syncthreads();
@@ -745,7 +579,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
       for (int kk = 0; kk < kBlockK / T::kMmaK; ++kk) {
         T::template mma<kBlockN, kALayout, kBLayout>(
             acc, descriptor(a_tile + kk * kAStep, kALeading, kAtomBytes),
-            descriptor(b_tile + kk * kBStep, kBLeading, kAtomBytes), kt > kt_begin || kk > 0);
+            descriptor(b_tile + kk * kBStep, kBLeading, kAtomBytes), kt > 0 || kk > 0);
       }
       wgmma_commit();
       wgmma_wait<1>();
@@ -753,9 +587,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
     }
     wgmma_wait<0>();
     fence_accumulators(acc);
-    if constexpr (kStreamK) {
-      store_stream_k<Cfg>(acc, args, sk, tile, kt_begin, kt_end, k_tiles, origin);
-    } else if constexpr (kPersistent) {
+    if constexpr (kPersistent) {
       store_direct<Cfg>(acc, args, origin.x, origin.y, k_tiles > 0);
     } else {
       __syncthreads();  // every warpgroup is done with the ring: it holds the tile from here on
@@ -808,11 +640,9 @@ cudaError_t encode_operand(CUtensorMap* map, const void* base, int64_t mn, int64
 }
 
 // The grid: one block per output tile and k slice (kClusterSlices: a tile's slices one cluster);
-// persistent, at most one wave of blocks (each SM's kBlocksPerSm) over the tiles; stream-K, the
-// schedule's grid (sk.grid, at most that wave).
+// persistent, at most one wave of blocks (each SM's kBlocksPerSm) over the tiles.
 template <class T, class Cfg, Layout kALayout, Layout kBLayout, Schedule kSchedule>
-cudaError_t launch_layouts(const SliceArgs& sa, const StreamKArgs& sk, int64_t slices,
-                           cudaStream_t stream) {
+cudaError_t launch_layouts(const SliceArgs& sa, int64_t slices, cudaStream_t stream) {
   const Args& args = sa.g;
   CUtensorMap map_a{}, map_b{};
   if (args.k > 0 && args.alpha != 0.0f) {  // else A and B are not read (and may be null)
@@ -834,12 +664,10 @@ cudaError_t launch_layouts(const SliceArgs& sa, const StreamKArgs& sk, int64_t s
     err = gemm_device::current_sm_count(&sms);
     if (err != cudaSuccess) return err;
     blocks = std::min<int64_t>(blocks, int64_t(sms) * Cfg::kBlocksPerSm);
-  } else if constexpr (kSchedule == Schedule::kStreamK) {
-    blocks = sk.grid;
   }
   if constexpr (kSchedule != Schedule::kClusterSlices) {
     kernel<<<dim3(unsigned(blocks), unsigned(slices)), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
-        map_a, map_b, sa, sk);
+        map_a, map_b, sa);
     return cudaGetLastError();
   } else {
     cudaLaunchAttribute cluster{};
@@ -854,23 +682,23 @@ cudaError_t launch_layouts(const SliceArgs& sa, const StreamKArgs& sk, int64_t s
     config.stream = stream;
     config.attrs = &cluster;
     config.numAttrs = 1;
-    return cudaLaunchKernelEx(&config, kernel, map_a, map_b, sa, sk);
+    return cudaLaunchKernelEx(&config, kernel, map_a, map_b, sa);
   }
 }
 
 // Launches sa over `slices` k slices, A and B read k-contiguous (K-major) or not.
 template <class T, class Cfg, Schedule kSchedule>
-cudaError_t launch_read_as(const SliceArgs& sa, const StreamKArgs& sk, bool a_k, bool b_k,
-                           int64_t slices, cudaStream_t stream) {
+cudaError_t launch_read_as(const SliceArgs& sa, bool a_k, bool b_k, int64_t slices,
+                           cudaStream_t stream) {
   constexpr Layout kK = Layout::kKMajor, kMN = Layout::kMNMajor;
   if constexpr (T::kReadsMNMajor) {
-    if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kSchedule>(sa, sk, slices, stream);
-    if (a_k) return launch_layouts<T, Cfg, kK, kMN, kSchedule>(sa, sk, slices, stream);
-    if (b_k) return launch_layouts<T, Cfg, kMN, kK, kSchedule>(sa, sk, slices, stream);
-    return launch_layouts<T, Cfg, kMN, kMN, kSchedule>(sa, sk, slices, stream);
+    if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kSchedule>(sa, slices, stream);
+    if (a_k) return launch_layouts<T, Cfg, kK, kMN, kSchedule>(sa, slices, stream);
+    if (b_k) return launch_layouts<T, Cfg, kMN, kK, kSchedule>(sa, slices, stream);
+    return launch_layouts<T, Cfg, kMN, kMN, kSchedule>(sa, slices, stream);
   } else {
     // stage_operands() made both k-contiguous (or they are not read).
-    return launch_layouts<T, Cfg, kK, kK, kSchedule>(sa, sk, slices, stream);
+    return launch_layouts<T, Cfg, kK, kK, kSchedule>(sa, slices, stream);
   }
 }
 
@@ -948,39 +776,8 @@ cudaError_t stage_operands(Operand* a, Operand* b, void** workspace, cudaStream_
 }
 
 // How a row runs its tiles: one block per tile (and k slice: split-K, with the geometry kSplitK
-// or kNarrowSplitK), persistent blocks, or stream-K.
-enum class Mode { kTiles, kSplitK, kNarrowSplitK, kPersistent, kStreamK };
-
-// The stream-K schedule of problem g on the current device (gemm_wgmma.h: stream_k_schedule())
-// into *sk, with its workspace where it has a stream-K part: the blocks' partial slots, then the
-// stream-K tiles' counters, zeroed on `stream` (*workspace stays null without one, else the
-// caller frees it after the launch).
-template <class Cfg>
-cudaError_t prepare_stream_k(const Args& g, StreamKArgs* sk, void** workspace,
-                             cudaStream_t stream) {
-  static_assert(Cfg::kBlockM == kStreamK.block_m && Cfg::kBlockN == kStreamK.block_n &&
-                    Cfg::kBlockK == kStreamK.block_k && Cfg::kBlocksPerSm == kStreamK.blocks_per_sm,
-                "kStreamK describes the stream-K rows' tile");
-  constexpr size_t kOffsetAlign = 256;
-  int sms = 0;
-  cudaError_t err = gemm_device::current_sm_count(&sms);
-  if (err != cudaSuccess) return err;
-  const int64_t k_tiles =
-      g.k > 0 && g.alpha != 0.0f ? (int64_t(g.k) + Cfg::kBlockK - 1) / Cfg::kBlockK : 0;
-  const StreamKSchedule s = stream_k_schedule(g.m, g.n, k_tiles, sms);
-  *sk = StreamKArgs{int(s.grid), int(s.dp_tiles), int(s.sk_blocks), s.iterations, nullptr, nullptr};
-  if (s.sk_tiles() == 0) return cudaSuccess;
-  const size_t slot_bytes = size_t(kSlotVectors<Cfg>) * sizeof(float4);
-  const size_t partial_bytes =
-      (size_t(s.sk_blocks) * slot_bytes + kOffsetAlign - 1) / kOffsetAlign * kOffsetAlign;
-  const size_t counter_bytes = size_t(s.sk_tiles()) * sizeof(unsigned);
-  err = gemm_device::allocate_workspace(partial_bytes + counter_bytes, workspace, stream);
-  if (err != cudaSuccess) return err;
-  sk->partials = static_cast<float*>(*workspace);
-  sk->counters =
-      reinterpret_cast<unsigned*>(static_cast<unsigned char*>(*workspace) + partial_bytes);
-  return cudaMemsetAsync(sk->counters, 0, counter_bytes, stream);
-}
+// or kNarrowSplitK), or persistent blocks.
+enum class Mode { kTiles, kSplitK, kNarrowSplitK, kPersistent };
 
 template <class T, class Cfg, Mode kMode>
 cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
@@ -994,8 +791,6 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
   Operand a{p.a, p.lda, p.a_rows(), p.a_cols(), p.trans_a == Op::kTrans};
   Operand b{p.b, p.ldb, p.b_rows(), p.b_cols(), p.trans_b == Op::kNoTrans};
   void* workspace = nullptr;
-  StreamKArgs sk{};
-  void* stream_k_workspace = nullptr;
   cudaError_t err = cudaSuccess;
   // k == 0 or alpha == 0: A and B are not read, so neither is staged.
   if (p.k > 0 && sa.g.alpha != 0.0f) {
@@ -1012,19 +807,15 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
     err = splitk::slices_of(kMode == Mode::kSplitK ? kSplitK : kNarrowSplitK, p, &slices);
   if (err == cudaSuccess && slices.count <= 1) {
     sa.k_tiles_per_slice = int((p.k + Cfg::kBlockK - 1) / Cfg::kBlockK);
-    constexpr Schedule kOne = kMode == Mode::kPersistent ? Schedule::kPersistent
-                              : kMode == Mode::kStreamK  ? Schedule::kStreamK
-                                                         : Schedule::kOneTile;
-    if constexpr (kMode == Mode::kStreamK)
-      err = prepare_stream_k<Cfg>(sa.g, &sk, &stream_k_workspace, stream);
-    if (err == cudaSuccess)
-      err = launch_read_as<T, Cfg, kOne>(sa, sk, a.k_major, b.k_major, 1, stream);
+    constexpr Schedule kOne =
+        kMode == Mode::kPersistent ? Schedule::kPersistent : Schedule::kOneTile;
+    err = launch_read_as<T, Cfg, kOne>(sa, a.k_major, b.k_major, 1, stream);
   } else if (err == cudaSuccess && slices.count <= kMaxClusterSlices) {
     if constexpr (kSplit) {
       sa.k_tiles_per_slice = int(slices.k_steps);
       sa.cluster_slices = int(slices.count);
-      err = launch_read_as<T, Cfg, Schedule::kClusterSlices>(sa, sk, a.k_major, b.k_major,
-                                                             slices.count, stream);
+      err = launch_read_as<T, Cfg, Schedule::kClusterSlices>(sa, a.k_major, b.k_major, slices.count,
+                                                             stream);
     }
   } else if (err == cudaSuccess) {
     const int64_t m_pad = (p.m + 3) / 4 * 4;  // 16-byte partial columns
@@ -1034,14 +825,13 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
           sa.k_tiles_per_slice = int(slices.k_steps);
           sa.partial = static_cast<float*>(partial);
           sa.m_pad = m_pad;
-          return launch_read_as<T, Cfg, Schedule::kOneTile>(sa, sk, a.k_major, b.k_major,
-                                                            slices.count, stream);
+          return launch_read_as<T, Cfg, Schedule::kOneTile>(sa, a.k_major, b.k_major, slices.count,
+                                                            stream);
         },
         stream);
   }
-  for (void* w : {workspace, stream_k_workspace}) {
-    if (w == nullptr) continue;
-    const cudaError_t free_err = cudaFreeAsync(w, stream);
+  if (workspace != nullptr) {
+    const cudaError_t free_err = cudaFreeAsync(workspace, stream);
     if (err == cudaSuccess) err = free_err;
   }
   return err;
@@ -1131,8 +921,6 @@ TILEBLAS_WGMMA_ROW(f16_persistent_256x128x64, TypeF16, ConfigF16M256, kPersisten
                    supports_persistent)
 TILEBLAS_WGMMA_ROW(bf16_persistent_256x128x64, TypeBF16, ConfigBF16M256, kPersistent,
                    supports_persistent)
-TILEBLAS_WGMMA_ROW(f16_streamk_128x256x64, TypeF16, ConfigF16, kStreamK, supports_persistent)
-TILEBLAS_WGMMA_ROW(bf16_streamk_128x256x64, TypeBF16, ConfigBF16, kStreamK, supports_persistent)
 #undef TILEBLAS_WGMMA_ROW
 
 }  // namespace tileblas::gemm_wgmma

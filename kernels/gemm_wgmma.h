@@ -39,8 +39,8 @@
 // matrix. The epilogue passes the tile through shared memory (the ring, free by then) and writes
 // C (or a slice's partials) a column at a time, 32 consecutive rows a store, predicated per
 // element; the persistent rows (below) store from the accumulators, 8 consecutive rows of 4 columns
-// a store, predicated (so do the stream-K rows). k == 0 or alpha == 0: A and B are not read,
-// C = beta * C.  beta == 0: C is not read.
+// a store, predicated. k == 0 or alpha == 0: A and B are not read, C = beta * C.  beta == 0: C is
+// not read.
 //
 // Alignment: any for A and B (staged as above where not 16-byte aligned, or lda, ldb not multiples
 // of 16 bytes); C needs only element alignment. Needs an sm_90 device, this file built for sm_90a
@@ -93,77 +93,6 @@ bool supports_f16_persistent_256x128x64(const Problem& p, const DeviceCaps& caps
 cudaError_t launch_f16_persistent_256x128x64(const Problem& p, cudaStream_t stream);
 bool supports_bf16_persistent_256x128x64(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_bf16_persistent_256x128x64(const Problem& p, cudaStream_t stream);
-
-// Stream-K rows: the persistent 128 x 256 rows' kernel, tile, ring and supports() (an fp32 C with
-// 32-byte aligned columns; no k slices; all of C), one wave of G = SMs x kStreamK.blocks_per_sm
-// blocks, over T tiles (the grouped tile order) of K k-tiles each (stream_k_schedule() below):
-//   - the data-parallel part, the first D tiles whole: block b computes tiles b, b + G, ... and
-//     stores each as the persistent rows do;
-//   - the stream-K part, the other S = T - D tiles' S * K k-iterations in tile order, cut into B =
-//     min(G, S * K) contiguous ranges as evenly as they go (stream_k_range_begin()): a range may
-//     start or end inside a tile and holds pieces of up to three tiles.
-// Each block runs its whole tiles, then its range, as one sequence through its copy ring.
-// Fixup: a tile split among blocks has its piece from k-tile 0 (its head) last in one block's
-// range and its later pieces first in the next blocks' ranges. A later piece writes its fp32
-// accumulators to its block's workspace slot and counts itself on the tile's counter (release, GPU
-// scope); the head spins (acquire) until the counter holds the count of the tile's later pieces
-// (normally at once: those ran first in their blocks), adds their partials to its accumulators in
-// k order and stores C. Deterministic: every element's sum is taken in an order fixed by the shape
-// and G; a data-parallel tile's result is the persistent rows' to the bit. Progress: a block waits
-// only on blocks of higher index, and only for pieces that come before any wait of theirs, so the
-// kernel finishes once every block has started; G is at most the blocks the SMs hold at once (one
-// an SM), so none waits for another's SM (work of other kernels holding SMs delays it until that
-// work finishes). Workspace, from the device's pool for each call, stream-ordered and freed after
-// the launch: B slots of 128 x 256 floats and S counters, which the call zeroes on its stream; none
-// without a stream-K part. alpha == 0 or k == 0: K = 0, every tile is data-parallel, A and B are
-// not read, C = beta * C.
-struct StreamKGeometry {
-  int block_m, block_n, block_k;
-  int blocks_per_sm;
-};
-inline constexpr StreamKGeometry kStreamK{128, 256, 64, 1};
-
-// The stream-K rows' schedule of an m x n output over K = k_tiles k-tiles (0 where alpha or k is
-// 0) on `sms` SMs: T tiles; G blocks; D whole tiles: all T where R = T mod G is 0 or K is 0 (the
-// persistent rows' schedule, G then min(T, G)); else the whole waves, less one where R < G / 2 and
-// T >= 2G (so that each stream-K range holds more than a tile's k-iterations); the stream-K part's
-// k-iterations (T - D) * K and the blocks B that share them.
-struct StreamKSchedule {
-  int64_t tiles = 0;
-  int64_t k_tiles = 0;
-  int64_t grid = 0;
-  int64_t dp_tiles = 0;
-  int64_t iterations = 0;
-  int64_t sk_blocks = 0;
-  int64_t sk_tiles() const { return tiles - dp_tiles; }
-};
-inline StreamKSchedule stream_k_schedule(int64_t m, int64_t n, int64_t k_tiles, int sms) {
-  StreamKSchedule s;
-  s.tiles = ((m + kStreamK.block_m - 1) / kStreamK.block_m) *
-            ((n + kStreamK.block_n - 1) / kStreamK.block_n);
-  s.k_tiles = k_tiles;
-  const int64_t resident = int64_t(sms) * kStreamK.blocks_per_sm;
-  const int64_t waves = s.tiles / resident, rest = s.tiles % resident;
-  if (k_tiles <= 0 || rest == 0) {
-    s.grid = s.tiles < resident ? s.tiles : resident;
-    s.dp_tiles = s.tiles;
-    return s;
-  }
-  s.grid = resident;
-  s.dp_tiles = (2 * rest < resident && waves >= 2 ? waves - 1 : waves) * resident;
-  s.iterations = (s.tiles - s.dp_tiles) * k_tiles;
-  s.sk_blocks = s.iterations < resident ? s.iterations : resident;
-  return s;
-}
-// Where block b's stream-K range begins (b <= sk_blocks; block b's range ends where b + 1's
-// begins): every range is at least one k-iteration, as sk_blocks <= iterations.
-constexpr int64_t stream_k_range_begin(int64_t iterations, int64_t sk_blocks, int64_t block) {
-  return iterations * block / sk_blocks;
-}
-bool supports_f16_streamk_128x256x64(const Problem& p, const DeviceCaps& caps);
-cudaError_t launch_f16_streamk_128x256x64(const Problem& p, cudaStream_t stream);
-bool supports_bf16_streamk_128x256x64(const Problem& p, const DeviceCaps& caps);
-cudaError_t launch_bf16_streamk_128x256x64(const Problem& p, cudaStream_t stream);
 
 // A split-K row whose rule gives at most this many slices (the portable thread-block cluster size)
 // launches each tile's slices as one cluster, which sums them through distributed shared memory;

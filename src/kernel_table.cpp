@@ -46,12 +46,6 @@ const std::vector<GemmKernel>& gemm_kernels() {
        gemm_wgmma::launch_f16_persistent_256x128x64},
       {"gemm_wgmma_bf16_persistent_256x128x64", gemm_wgmma::supports_bf16_persistent_256x128x64,
        gemm_wgmma::launch_bf16_persistent_256x128x64},
-      // Stream-K over the persistent 128x256 rows' kernel: forced only (TILEBLAS_FORCE_KERNEL),
-      // not in the router's preferences.
-      {"gemm_wgmma_f16_streamk_128x256x64", gemm_wgmma::supports_f16_streamk_128x256x64,
-       gemm_wgmma::launch_f16_streamk_128x256x64},
-      {"gemm_wgmma_bf16_streamk_128x256x64", gemm_wgmma::supports_bf16_streamk_128x256x64,
-       gemm_wgmma::launch_bf16_streamk_128x256x64},
 
       {"gemm_wgmma_f16_splitk_128x128x64", gemm_wgmma::supports_f16_splitk_128x128x64,
        gemm_wgmma::launch_f16_splitk_128x128x64},
