@@ -137,7 +137,8 @@ void sgemm(char transa, char transb, int64_t m, int64_t n, int64_t k, float alph
 // of its timer, 0.08-0.15 s on the H100 host), on the cores tileblas's host team (src/cpu_team.h)
 // runs on: a team's parts started in that window wait for cores (the H100 host ran csyr2k_ 128 as
 // the host plan at 46-71 GFLOP/s right after calls on OpenBLAS's routine, at 148 alone). The
-// dispatch notes every call it runs on the CPU BLAS (note_call(), with the call's flops);
+// dispatch notes every call it runs on the CPU BLAS (note_call(), with the call's flops) but the
+// Level-3 calls it sends there only because the workers may spin (src/level3.cpp);
 // workers_may_spin() says whether the last one that may have used the workers ended less than
 // kWorkersSpinSeconds ago. A call below kThreadedCallFlops is not noted: a threaded BLAS runs it on
 // the calling thread (OpenBLAS: GEMMs up to 64^3 multiply-adds), and reading the clock would be a

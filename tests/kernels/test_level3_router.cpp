@@ -5,14 +5,19 @@
 #include <chrono>
 #include <cmath>
 #include <iterator>
+#include <limits>
 #include <string>
 #include <thread>
 #include <vector>
 
+#include "calibration.h"
 #include "cpu_blas.h"
 #include "device_support.h"
 #include "env.h"
+#include "level3_cases.h"
+#include "log.h"
 #include "operands.h"
+#include "ops.h"
 #include "router.h"
 #include "test_support.h"
 
@@ -608,3 +613,53 @@ TEST(Level3Router, CpuBlasSpinWindowFollowsTheLastThreadedCall) {
 }
 
 }  // namespace
+
+// A host call the points give the host plan goes to the CPU BLAS while its workers may spin, and
+// is not noted as such a call: the window closes kWorkersSpinSeconds after the last call that
+// opened it, and the plan then takes the routine's calls again (a noted call would have kept the
+// routine on the CPU BLAS for as long as its calls came that often). Both paths' results are the
+// routine's.
+TEST(Level3Router, CallsMovedForSpinningWorkersDoNotKeepThemSpinning) {
+  namespace cpu_blas = tileblas::cpu_blas;
+  tbtest::Level3Case c;
+  c.op = Operation::kTrsm, c.type = DataType::kF64, c.side = Side::kLeft;
+  c.uplo = tileblas::Uplo::kLower, c.m = c.n = 128, c.alpha = 0.5;
+  const tbtest::Level3Operands ops = tbtest::make_operands(c);
+  const std::vector<unsigned char> want = tbtest::openblas_result(ops);
+  ASSERT_GE(ops.problem(nullptr, nullptr, nullptr).flops(), cpu_blas::kThreadedCallFlops);
+  // trsm's points in fp64: the host plan twice as fast as the CPU BLAS everywhere, no GPU.
+  static const Rates rates = typical_rates();
+  tileblas::Level3Points pts;
+  for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
+    const double n = kPointSizes[i];
+    pts.flops[i] = n * n * n;
+    pts.cpu_s[i] = pts.flops[i] / 1e10;
+    pts.host_s[i] = pts.cpu_s[i] / 2;
+    pts.gpu_s[i] = std::numeric_limits<double>::infinity();
+  }
+  pts.rates = &rates;
+  pts.small_calls = tileblas::level3_small_calls(pts);
+  auto& slot = tileblas::calibration_detail::level3_slots[int(c.op) * tileblas::kDataTypeCount +
+                                                          int(c.type)];
+  const tileblas::Level3Points* before = slot.exchange(&pts);
+  auto run = [&] {
+    std::vector<unsigned char> a = ops.a, out = ops.out;
+    tileblas::level3(ops.problem(a.data(), nullptr, out.data()), "dtrsm");
+    EXPECT_EQ(tbtest::check_level3(ops, out, want, a, ops.b), "");
+    return tileblas::last_call().kernel;
+  };
+  using Clock = std::chrono::steady_clock;
+  const auto opened = Clock::now();
+  cpu_blas::note_call(cpu_blas::kThreadedCallFlops);
+  auto after_opening = [&](double share) {
+    std::this_thread::sleep_until(
+        opened + std::chrono::duration_cast<Clock::duration>(
+                     std::chrono::duration<double>(cpu_blas::kWorkersSpinSeconds * share)));
+  };
+  after_opening(0.3);  // noted, this call would keep the window open until 1.3 times its length
+  EXPECT_EQ(run(), "cpu_blas dtrsm_");
+  after_opening(1.2);
+  EXPECT_FALSE(cpu_blas::workers_may_spin());
+  EXPECT_EQ(run(), "trsm plan on the host");
+  slot.store(before);
+}
