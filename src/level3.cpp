@@ -93,7 +93,6 @@ struct Level3Dispatch {
   const Problem& problem;
   const Level3Points* points = nullptr;  // the routine's, where route() found or measured them
   LeftInC left{};                        // what a failed GPU run left in a host output
-  bool cpu_blas_for_spinning_workers = false;  // route(): see there
 
   // A host call within the routine's measured points' small calls (level3_small_call_path()), with
   // its operands in the brk heap or on the stack: its path at once, as route() would route it,
@@ -145,26 +144,14 @@ struct Level3Dispatch {
         }
       }
     }
-    const bool spin = cpu_blas::workers_may_spin();
-    Level3Route r = route_level3(p, site.where, config(), site.caps(), site.no_device_why,
-                                 plan_supports, rates, points, spin);
-    // A call on the CPU BLAS only while its workers may spin (the host plan's without them) runs
-    // there without being noted (run_own_cpu_path()): noted, each such call would open the window
-    // again, and a routine whose calls come more often than cpu_blas::kWorkersSpinSeconds apart
-    // would stay on the CPU BLAS for good.
-    if (spin && points && r.side == TILEBLAS_ROUTE_CPU && r.cpu_path == Level3CpuPath::kCpuBlas) {
-      const Level3Route calm = route_level3(p, site.where, config(), site.caps(),
-                                            site.no_device_why, plan_supports, rates, points);
-      cpu_blas_for_spinning_workers =
-          calm.side == TILEBLAS_ROUTE_CPU && calm.cpu_path == Level3CpuPath::kHostPlan;
-    }
-    return r;
+    return route_level3(p, site.where, config(), site.caps(), site.no_device_why, plan_supports,
+                        rates, points, cpu_blas::workers_may_spin());
   }
 
   const char* run_own_cpu_path(const Level3Route& route, const CallSite&) const {
     if (route.side != TILEBLAS_ROUTE_CPU || !points) return nullptr;
-    if (cpu_blas_for_spinning_workers) {
-      cpu_blas::run(problem);  // not noted: see route()
+    if (route.cpu_blas_while_workers_spin) {
+      cpu_blas::run(problem);  // not noted: see Level3Route
       return cpu_blas_label(problem);
     }
     if (route.cpu_path != Level3CpuPath::kHostPlan) return nullptr;

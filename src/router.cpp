@@ -1020,12 +1020,14 @@ double level3_cpu_path(double f, const Level3Points& pts, bool cpu_blas_workers_
   const bool host_measured =
       std::all_of(std::begin(pts.host_s), std::end(pts.host_s), [](double s) { return s > 0; });
   if (!host_measured) return t_blas;
-  const double t_host = level3_point_seconds(pts, pts.host_s, f) *
-                        (cpu_blas_workers_spin ? kHostPlanSlowdownWhileSpinning : 1.0);
+  const double t_host_alone = level3_point_seconds(pts, pts.host_s, f);
+  const double t_host =
+      t_host_alone * (cpu_blas_workers_spin ? kHostPlanSlowdownWhileSpinning : 1.0);
   if (t_host * kHostPlanAdvantage < t_blas) {
     r->cpu_path = Level3CpuPath::kHostPlan;
     return t_host;
   }
+  r->cpu_blas_while_workers_spin = t_host_alone * kHostPlanAdvantage < t_blas;
   return t_blas;
 }
 
@@ -1043,6 +1045,7 @@ Level3Route route_level3_on_points(double f, const Level3Points& pts, bool cpu_b
   if (t_gpu * kGpuAdvantage < t_cpu) {
     r.side = TILEBLAS_ROUTE_GPU;
     r.cpu_path = Level3CpuPath::kCpuBlas;
+    r.cpu_blas_while_workers_spin = false;
   }
   const char* label = r.cpu_path == Level3CpuPath::kHostPlan
                           ? "host data, measured for this routine: host plan"

@@ -278,6 +278,11 @@ double level3_point_seconds(const Level3Points& pts, const double* seconds, doub
 struct Level3Route {
   tileblas_route side = TILEBLAS_ROUTE_CPU;
   Level3CpuPath cpu_path = Level3CpuPath::kCpuBlas;
+  // On the CPU BLAS only because its workers may spin: the host plan's without them. The dispatch
+  // does not note such a call (cpu_blas::note_call()): noted, each would open the window again, and
+  // a routine whose calls come more often than cpu_blas::kWorkersSpinSeconds apart would stay on
+  // the CPU BLAS for good.
+  bool cpu_blas_while_workers_spin = false;
   Reason reason;
 };
 

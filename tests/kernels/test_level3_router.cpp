@@ -629,11 +629,8 @@ TEST(Level3Router, CallsMovedForSpinningWorkersDoNotKeepThemSpinning) {
   ASSERT_GE(ops.problem(nullptr, nullptr, nullptr).flops(), cpu_blas::kThreadedCallFlops);
   // trsm's points in fp64: the host plan twice as fast as the CPU BLAS everywhere, no GPU.
   static const Rates rates = typical_rates();
-  tileblas::Level3Points pts;
+  tileblas::Level3Points pts = trsm_points();
   for (int i = 0; i < tileblas::Level3Points::kCount; ++i) {
-    const double n = kPointSizes[i];
-    pts.flops[i] = n * n * n;
-    pts.cpu_s[i] = pts.flops[i] / 1e10;
     pts.host_s[i] = pts.cpu_s[i] / 2;
     pts.gpu_s[i] = std::numeric_limits<double>::infinity();
   }
