@@ -51,22 +51,27 @@ __device__ Part<M> tile_at(const Parts<M>& parts, int64_t t, int64_t* row0, int6
   return part;
 }
 
+// Calls f(matrix, row, col) for the calling thread's elements of column `col` of a tile: rows
+// lane_row0 (the tile's first row plus the lane), lane_row0 + kLanes, ... within the tile.
+template <class M, class F>
+__device__ void for_lane_elements(const Part<M>& part, int64_t lane_row0, int64_t col, F f) {
+  if (col >= part.cols) return;
+#pragma unroll
+  for (int i = 0; i < kRowsPerLane; ++i) {
+    const int64_t row = lane_row0 + i * kLanes;
+    if (row >= part.rows) break;
+    f(part.m, row, col);
+  }
+}
+
 // Calls f(matrix, row, col) for every element of both parts, each block a tile at a time.
 template <class M, class F>
 __device__ void for_each_element(const Parts<M>& parts, F f) {
   const int64_t total = parts.first.tiles + parts.second.tiles;
   for (int64_t t = blockIdx.x; t < total; t += gridDim.x) {
-    int64_t tile_row0, tile_col0;
-    const Part<M> part = tile_at(parts, t, &tile_row0, &tile_col0);
-    const int64_t row0 = tile_row0 + threadIdx.x;
-    const int64_t col = tile_col0 + threadIdx.y;
-    if (col >= part.cols) continue;
-#pragma unroll
-    for (int i = 0; i < kRowsPerLane; ++i) {
-      const int64_t row = row0 + i * kLanes;
-      if (row >= part.rows) break;
-      f(part.m, row, col);
-    }
+    int64_t row0, col0;
+    const Part<M> part = tile_at(parts, t, &row0, &col0);
+    for_lane_elements(part, row0 + threadIdx.x, col0 + threadIdx.y, f);
   }
 }
 
@@ -105,13 +110,9 @@ __device__ void for_each_element_oriented(const Parts<M>& parts, Read read, Writ
     const Part<M> part = tile_at(parts, t, &row0, &col0);
     const int64_t col = col0 + y;
     if (!part.m.transposed) {
-      if (col >= part.cols) continue;
-#pragma unroll
-      for (int i = 0; i < kRowsPerLane; ++i) {
-        const int64_t row = row0 + lane + i * kLanes;
-        if (row >= part.rows) break;
-        write(part.m, row, col, read(part.m, row, col));
-      }
+      for_lane_elements(part, row0 + lane, col, [=](const M& m, int64_t row, int64_t c) {
+        write(m, row, c, read(m, row, c));
+      });
       continue;
     }
 #pragma unroll
