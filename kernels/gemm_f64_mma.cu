@@ -57,7 +57,6 @@ constexpr int kChunkBytes = 16;  // one cp.async, one fragment load
 
 struct TypeF64 {
   static constexpr bool kComplex = false;
-  static constexpr bool kConverts = false;  // see TypeF32ToF64
   static constexpr int kBytes = 8;
   static constexpr DataType kDataType = DataType::kF64;
   using CReal = double;
@@ -76,7 +75,6 @@ struct TypeF64 {
 
 struct TypeC64 {
   static constexpr bool kComplex = true;
-  static constexpr bool kConverts = false;
   static constexpr int kBytes = 16;
   static constexpr DataType kDataType = DataType::kC64;
   using CReal = double;
@@ -95,15 +93,6 @@ struct TypeC64IntoC32 : TypeC64 {
 struct TypeF64IntoF32 : TypeF64 {
   using CReal = float;
 };
-// fp32 A and B in global memory, converted to fp64 as they are copied into shared memory, where
-// the tiles are the dgemm's (ConvertingCopier); C fp64 (the split-K partials) or fp32: the
-// sgemm_converted rows.
-struct TypeF32ToF64 : TypeF64 {
-  static constexpr bool kConverts = true;
-};
-struct TypeF32ToF64IntoF32 : TypeF32ToF64 {
-  using CReal = float;
-};
 
 // ---- PTX wrappers -------------------------------------------------------------------------------
 
@@ -115,12 +104,6 @@ using ptx::smem_address;
 
 __device__ __forceinline__ void lds_f64x2(double& x, double& y, uint32_t addr) {
   asm volatile("ld.shared.v2.f64 {%0,%1}, [%2];" : "=d"(x), "=d"(y) : "r"(addr));
-}
-__device__ __forceinline__ void sts_f64(uint32_t addr, double x) {
-  asm volatile("st.shared.f64 [%0], %1;" ::"r"(addr), "d"(x) : "memory");
-}
-__device__ __forceinline__ void sts_f64x2(uint32_t addr, double x, double y) {
-  asm volatile("st.shared.v2.f64 [%0], {%1,%2};" ::"r"(addr), "d"(x), "d"(y) : "memory");
 }
 
 // d += a * b for one m16n8k8 fp64 tile. Fragments (g = lane / 4, q = lane % 4):
@@ -169,9 +152,6 @@ struct Config {
   static constexpr int kBTileBytes = kBlockN * kBlockK * T::kBytes;
   static constexpr int kStageBytes = kATileBytes + kBTileBytes;
   static constexpr int kSmemBytes = kStages * kStageBytes;
-  // The converted rows' staging area (ConvertingCopier), after the stages: a k-tile of fp32 A and
-  // B.
-  static constexpr int kStagingBytes = (kBlockM + kBlockN) * kBlockK * int(sizeof(float));
   static constexpr int kRasterGroup = 8;
 
   static_assert(kBlockM % kWarpM == 0 && kBlockN % kWarpN == 0, "warps tile the block exactly");
@@ -183,12 +163,6 @@ struct Config {
   static_assert(kStages >= 3,
                 "k-tile kt + kStages - 1 is copied during k-tile kt, into the stage of kt - 1");
 };
-
-// The dynamic shared memory of a kernel: the stages, and the staging area where T converts.
-template <class T, class Cfg>
-constexpr int smem_bytes() {
-  return Cfg::kSmemBytes + (T::kConverts ? Cfg::kStagingBytes : 0);
-}
 
 // ---- Global -> shared copies --------------------------------------------------------------------
 
@@ -251,8 +225,7 @@ struct TileCopier {
     }
   }
 
-  __device__ TileCopier(const void* operand, int64_t ld, int mn0, int mn_extent, int k_extent,
-                        uint32_t /*staging_area: ConvertingCopier's*/) {
+  __device__ TileCopier(const void* operand, int64_t ld, int mn0, int mn_extent, int k_extent) {
     const int row0 = int(threadIdx.x) / kChunksPerRow;
     const int unit = int(threadIdx.x) % kChunksPerRow;
     // The unit's (first) chunk and its 8-byte half in the tile, and its first element: element
@@ -312,112 +285,7 @@ struct TileCopier {
     }
     k_left -= Cfg::kBlockK;
   }
-  // Nothing to do ahead of copy_next(): cp.async is asynchronous itself (ConvertingCopier's is
-  // not).
-  __device__ void fetch_next(const void*, int64_t) {}
 };
-
-// One fp32 operand's copies into the dgemm's fp64 tiles (TypeF32ToF64), laid out as TileCopier lays
-// them out (paired or not). Thread t takes units of 4 consecutive elements of one matrix row (as
-// stored): unit t % kUnitsPerRow of matrix rows r0 + i kRowStep (r0 = t / kUnitsPerRow).
-// fetch_next() copies the next k-tile's units as they lie (16-byte cp.async, zero-filled outside
-// the matrix) into the thread's own slots of a staging area, and advances; copy_next(), a k-step
-// later in the main loop, waits for them, converts each element to fp64 and stores it into the
-// stage. The loads' latency passes under a k-step of MMAs without holding registers across it
-// (the accumulators and fragments take nearly all of them), and no barrier guards the staging
-// area: a thread reads back only what it copied, before it copies again.
-template <class T, class Cfg, Layout kLayout, int kRows, bool kVector, bool kPaired>
-struct ConvertingCopier {
-  static constexpr bool kK = kLayout == Layout::kKContiguous;
-  static constexpr int kRowElems = kK ? Cfg::kBlockK : kRows;    // along a matrix row
-  static constexpr int kMatrixRows = kK ? kRows : Cfg::kBlockK;  // of the tile
-  static constexpr int kUnitsPerRow = kRowElems / 4;
-  static constexpr int kRowStep = Cfg::kThreads / kUnitsPerRow;
-  static constexpr int kCopies = kMatrixRows / kRowStep;
-  static constexpr int kRowBytes = kRowElems * T::kBytes * (kPaired ? 2 : 1);  // a tile row
-  static_assert(T::kConverts && !T::kComplex && kVector, "fp32 elements, 16-byte copies");
-  static_assert(Cfg::kThreads % kUnitsPerRow == 0 && kMatrixRows % kRowStep == 0 && kCopies >= 1,
-                "every thread copies the same unit column of the same number of rows");
-
-  const char* src;   // this thread's first unit in the next k-tile to fetch
-  uint32_t staging;  // this thread's first slot (slot i at + 16 i kThreads)
-  int mn_left;       // as TileCopier's, for units of 4 elements
-  int k_left;
-
-  __device__ static int row0() { return int(threadIdx.x) / kUnitsPerRow; }
-  __device__ static int along() { return int(threadIdx.x) % kUnitsPerRow * 4; }
-
-  __device__ ConvertingCopier(const void* operand, int64_t ld, int mn0, int mn_extent, int k_extent,
-                              uint32_t staging_area)
-      : staging(staging_area + 16 * threadIdx.x) {
-    const char* base = static_cast<const char*>(operand);
-    if constexpr (kK) {
-      src = base + (int64_t(mn0 + row0()) * ld + along()) * 4;
-      mn_left = mn_extent - mn0 - row0();
-      k_left = k_extent - along();
-    } else {
-      src = base + (int64_t(row0()) * ld + mn0 + along()) * 4;
-      mn_left = min(max(mn_extent - mn0 - along(), 0), 4);
-      k_left = k_extent - row0();
-    }
-  }
-
-  __device__ void fetch_next(const void* operand, int64_t ld) {
-#pragma unroll
-    for (int i = 0; i < kCopies; ++i) {
-      int valid;  // elements of this unit inside the matrix (0..4)
-      if constexpr (kK) {
-        valid = mn_left > i * kRowStep ? min(max(k_left, 0), 4) : 0;
-      } else {
-        valid = k_left > i * kRowStep ? mn_left : 0;
-      }
-      const char* from = src + i * kRowStep * ld * 4;  // matrix rows lie ld apart
-      cp_async_16(staging + uint32_t(16 * i * Cfg::kThreads), valid > 0 ? from : operand,
-                  4 * valid);
-    }
-    cp_async_commit();
-    src += kK ? int64_t(4 * Cfg::kBlockK) : 4 * Cfg::kBlockK * ld;
-    k_left -= Cfg::kBlockK;
-  }
-
-  // Element e of a unit is element along + e of its matrix row: unpaired, half e % 2 of chunk
-  // (along + e) / 2 of the row's tile row; paired, half (row % 2) of chunk along + e of tile row
-  // row / 2.
-  __device__ void copy_next(uint32_t tile, const void*, int64_t) {
-    cp_async_wait<0>();  // this thread's fetch (the converted rows issue no other copies)
-#pragma unroll
-    for (int i = 0; i < kCopies; ++i) {
-      float v[4];
-      asm volatile("ld.shared.v4.f32 {%0,%1,%2,%3}, [%4];"
-                   : "=f"(v[0]), "=f"(v[1]), "=f"(v[2]), "=f"(v[3])
-                   : "r"(staging + uint32_t(16 * i * Cfg::kThreads))
-                   : "memory");
-      const int row = row0() + i * kRowStep;
-      if constexpr (kPaired) {
-        const uint32_t at = tile + uint32_t((row >> 1) * kRowBytes + 8 * (row & 1));
-        const uint32_t swizzle = T::paired_swizzle(row >> 1);
-#pragma unroll
-        for (int e = 0; e < 4; ++e) {
-          sts_f64(at + ((uint32_t(along() + e) ^ swizzle) << 4), double(v[e]));
-        }
-      } else {
-        const uint32_t at = tile + uint32_t(row * kRowBytes);
-        const uint32_t swizzle = kK ? T::k_swizzle(row) : T::mn_swizzle(row);
-#pragma unroll
-        for (int h = 0; h < 2; ++h) {
-          sts_f64x2(at + ((uint32_t(along() / 2 + h) ^ swizzle) << 4), double(v[2 * h]),
-                    double(v[2 * h + 1]));
-        }
-      }
-    }
-  }
-};
-
-// The copier of an operand tile: cp.async as it lies, or fp32 converted (T::kConverts).
-template <class T, class Cfg, Layout kLayout, int kRows, bool kVector, bool kPaired>
-using CopierOf =
-    std::conditional_t<T::kConverts, ConvertingCopier<T, Cfg, kLayout, kRows, kVector, kPaired>,
-                       TileCopier<T, Cfg, kLayout, kRows, kVector, kPaired>>;
 
 // ---- Fragment loads -----------------------------------------------------------------------------
 
@@ -584,23 +452,20 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
                         gemm_device::tile_k_end(args.a_nonzero, args.b_nonzero, m0, n0,
                                                 int(Cfg::kBlockM), int(Cfg::kBlockN), args.k));
   const int k_extent = max(k_end - k0, 0);
-  constexpr int kGlobalBytes = T::kConverts ? int(sizeof(float)) : T::kBytes;  // an element of A, B
   const char* a_slice =
       static_cast<const char*>(args.a) +
       (batch * args.a_batch + (kALayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.lda)) *
-          kGlobalBytes;
+          T::kBytes;
   const char* b_slice =
       static_cast<const char*>(args.b) +
       (batch * args.b_batch + (kBLayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.ldb)) *
-          kGlobalBytes;
+          T::kBytes;
   constexpr bool kAPaired = stored_paired<T>(Operand::kA, kALayout);
   constexpr bool kBPaired = stored_paired<T>(Operand::kB, kBLayout);
-  const uint32_t staging = smem_address(smem) + uint32_t(Cfg::kSmemBytes);
-  CopierOf<T, Cfg, kALayout, Cfg::kBlockM, kVector, kAPaired> a_copier(a_slice, args.lda, m0,
-                                                                       args.m, k_extent, staging);
-  CopierOf<T, Cfg, kBLayout, Cfg::kBlockN, kVector, kBPaired> b_copier(
-      b_slice, args.ldb, n0, args.n, k_extent,
-      staging + uint32_t(Cfg::kBlockM * Cfg::kBlockK * sizeof(float)));
+  TileCopier<T, Cfg, kALayout, Cfg::kBlockM, kVector, kAPaired> a_copier(a_slice, args.lda, m0,
+                                                                         args.m, k_extent);
+  TileCopier<T, Cfg, kBLayout, Cfg::kBlockN, kVector, kBPaired> b_copier(b_slice, args.ldb, n0,
+                                                                         args.n, k_extent);
   const FragmentReader<T, Cfg, kALayout, Cfg::kBlockM, kAPaired> a_reader(warp_m0, lane);
   const FragmentReader<T, Cfg, kBLayout, Cfg::kBlockN, kBPaired> b_reader(warp_n0, lane);
   const uint32_t smem0 = smem_address(smem);
@@ -608,26 +473,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   const int k_tiles = alpha_zero ? 0 : (k_extent + Cfg::kBlockK - 1) / Cfg::kBlockK;
 
   auto stage_address = [&](int stage) { return smem0 + uint32_t(stage * Cfg::kStageBytes); };
-  // A k-tile's copy: fetch_stage() (converting copiers: the loads into registers), then
-  // load_stage() into its stage.
-  auto fetch_stage = [&] {
-    a_copier.fetch_next(args.a, args.lda);
-    b_copier.fetch_next(args.b, args.ldb);
-  };
   auto load_stage = [&](int stage) {
     const uint32_t sa = stage_address(stage);
     a_copier.copy_next(sa, args.a, args.lda);
     b_copier.copy_next(sa + Cfg::kATileBytes, args.b, args.ldb);
   };
-  static_assert(!T::kConverts || Cfg::kSteps >= 2,
-                "a converted k-tile is fetched a k-step before its stage is free");
 
 #pragma unroll
   for (int s = 0; s < kStages - 1; ++s) {
-    if (s < k_tiles) {
-      fetch_stage();
-      load_stage(s);
-    }
+    if (s < k_tiles) load_stage(s);
     cp_async_commit();
   }
   // The last stage is filled in the first k-tile's last step, after its barrier.
@@ -681,7 +535,6 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
     for (int s = 0; s < Cfg::kSteps; ++s) {
       uint32_t next_a = stage_address(stage);
       int next_s = s + 1;
-      if (T::kConverts && s == 0 && kt + kStages - 1 < k_tiles) fetch_stage();
       if (s == Cfg::kSteps - 1) {
         cp_async_wait<kStages - 3>();  // k-tile kt + 1 has landed (this thread's copies) ...
         __syncthreads();  // ... everyone's; every warp has loaded its fragments of k-tile kt
@@ -835,13 +688,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
 template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVector>
 cudaError_t launch_layouts(const Args& args, unsigned slices, cudaStream_t stream) {
   auto kernel = gemm_f64_mma_kernel<T, Cfg, kALayout, kBLayout, kVector>;
-  constexpr int kSmem = smem_bytes<T, Cfg>();
   cudaError_t err =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
   if (err != cudaSuccess) return err;
   const int64_t tiles = ((args.m + Cfg::kBlockM - 1) / Cfg::kBlockM) *
                         int64_t((args.n + Cfg::kBlockN - 1) / Cfg::kBlockN);
-  kernel<<<dim3(unsigned(tiles), slices), Cfg::kThreads, kSmem, stream>>>(args);
+  kernel<<<dim3(unsigned(tiles), slices), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(args);
   return cudaGetLastError();
 }
 
@@ -1066,17 +918,6 @@ cudaError_t launch_widened_3m(const Problem& p, cudaStream_t stream) {
   return err != cudaSuccess ? err : free_err;
 }
 
-// fp32 A and B read as they lie, converted to fp64 on their way into shared memory
-// (TypeF32ToF64): the dgemm kernel's tiles without the widening pass or its workspace. 16-byte
-// loads: A and B 16-byte aligned, their leading dimensions multiples of 4 elements.
-template <class Cfg>
-bool supports_sgemm_converted(const Problem& p, const DeviceCaps& caps) {
-  return p.type == DataType::kF32 && p.c_type == DataType::kF32 && fits<Cfg>(p, caps) &&
-         caps.smem_per_block_optin >= size_t(smem_bytes<TypeF32ToF64, Cfg>()) &&
-         aligned_to(p.a, kChunkBytes) && aligned_to(p.b, kChunkBytes) && p.lda % 4 == 0 &&
-         p.ldb % 4 == 0 && aligned_to(p.c, sizeof(float));
-}
-
 // Warps of 64 x 32 (dgemm) or 32 x 32 (zgemm): 64 fp64 accumulators a thread, so at most 8 warps
 // per SM. dgemm: 128 x 128 x 16, 4 stages (128 KiB), one block per SM; or 128 x 64 x 16 (4 warps,
 // 96 KiB), two blocks per SM, for twice the tiles (1024^3: 0.94 of cuBLAS against 0.56; 8192^3:
@@ -1200,32 +1041,6 @@ bool supports_sgemm_widened_128x64x16(const Problem& p, const DeviceCaps& caps) 
 }
 cudaError_t launch_sgemm_widened_128x64x16(const Problem& p, cudaStream_t stream) {
   return launch_sgemm_widened<ConfigF64Half>(p, stream);
-}
-
-bool supports_sgemm_converted_128x128x16_align16(const Problem& p, const DeviceCaps& caps) {
-  return supports_sgemm_converted<ConfigF64>(p, caps);
-}
-cudaError_t launch_sgemm_converted_128x128x16_align16(const Problem& p, cudaStream_t stream) {
-  return launch_problem<TypeF32ToF64IntoF32, ConfigF64, true>(p, stream);
-}
-bool supports_sgemm_converted_128x64x16_align16(const Problem& p, const DeviceCaps& caps) {
-  return supports_sgemm_converted<ConfigF64Half>(p, caps);
-}
-cudaError_t launch_sgemm_converted_128x64x16_align16(const Problem& p, cudaStream_t stream) {
-  return launch_problem<TypeF32ToF64IntoF32, ConfigF64Half, true>(p, stream);
-}
-// Split-K: fp64 partials (TypeF32ToF64), which splitk::reduce rounds into the fp32 C once.
-bool supports_sgemm_converted_splitk_128x64x16_align16(const Problem& p, const DeviceCaps& caps) {
-  return supports_sgemm_converted<ConfigF64Half>(p, caps) && p.c_triangle == Triangle::kAll;
-}
-cudaError_t launch_sgemm_converted_splitk_128x64x16_align16(const Problem& p, cudaStream_t stream) {
-  return launch_splitk<TypeF32ToF64, ConfigF64Half, true, kDgemmSplitK>(p, stream);
-}
-bool supports_sgemm_converted_splitk_64x64x16_align16(const Problem& p, const DeviceCaps& caps) {
-  return supports_sgemm_converted<ConfigF64Small>(p, caps) && p.c_triangle == Triangle::kAll;
-}
-cudaError_t launch_sgemm_converted_splitk_64x64x16_align16(const Problem& p, cudaStream_t stream) {
-  return launch_splitk<TypeF32ToF64, ConfigF64Small, true, kSgemmConvertedSplitK64>(p, stream);
 }
 
 }  // namespace tileblas::gemm_f64_mma

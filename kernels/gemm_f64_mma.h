@@ -79,15 +79,6 @@
 // than with |Ar||Bi| + |Ai||Br|. They take a triangle of C (the dgemm skips the tiles outside,
 // the combine writes only inside). The workspace holds 24 bytes per element of A, B and C.
 //
-// fp32 converted as it is copied (sgemm_converted_*): A, B, C fp32; alpha, beta real; op N or T
-// (C counts as T). The dgemm kernel of the row's tile reads A and B as they lie, 16 bytes (four
-// fp32 elements) a load into registers a k-step ahead, converts each element to fp64 (exactly)
-// and stores it into the tile of shared memory where the dgemm's copy would have put it; the rest
-// (fragments, MMAs, epilogue rounding once into C, split-K with fp64 partials rounded once by
-// splitk::reduce) is the sgemm_widened rows' arithmetic, without their widening pass or its
-// workspace. A and B 16-byte aligned, lda and ldb multiples of 4; C aligned to 4 bytes. The
-// unsplit rows take a triangle of C.
-//
 // Alignment: the vector rows (names without "scalarload") copy A and B in 16-byte chunks (dgemm's
 // paired tiles: 8 bytes) and need A and B 16-byte aligned, and (dgemm) lda, ldb even. The
 // "scalarload" rows copy 8 bytes at a time and need only 8-byte alignment of A and B (any leading
@@ -152,17 +143,6 @@ cudaError_t launch_sgemm_widened_128x64x16(const Problem& p, cudaStream_t stream
 bool supports_sgemm_widened_64x64x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_sgemm_widened_64x64x16(const Problem& p, cudaStream_t stream);
 
-// fp32 converted to fp64 as it is copied into shared memory, on the dgemm 128x128 tile or its
-// 128x64 half, and split-K on the 128x64 and 64x64 (three blocks per SM) tiles.
-inline constexpr splitk::Geometry kSgemmConvertedSplitK64{64, 64, 16, 3, 8};
-bool supports_sgemm_converted_128x128x16_align16(const Problem& p, const DeviceCaps& caps);
-cudaError_t launch_sgemm_converted_128x128x16_align16(const Problem& p, cudaStream_t stream);
-bool supports_sgemm_converted_128x64x16_align16(const Problem& p, const DeviceCaps& caps);
-cudaError_t launch_sgemm_converted_128x64x16_align16(const Problem& p, cudaStream_t stream);
-bool supports_sgemm_converted_splitk_128x64x16_align16(const Problem& p, const DeviceCaps& caps);
-cudaError_t launch_sgemm_converted_splitk_128x64x16_align16(const Problem& p, cudaStream_t stream);
-bool supports_sgemm_converted_splitk_64x64x16_align16(const Problem& p, const DeviceCaps& caps);
-cudaError_t launch_sgemm_converted_splitk_64x64x16_align16(const Problem& p, cudaStream_t stream);
 // Complex fp32 in three real fp64 products (3M), on the dgemm 128x128 tile or its 128x64 half.
 bool supports_cgemm_widened_3m_128x128x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_cgemm_widened_3m_128x128x16(const Problem& p, cudaStream_t stream);
