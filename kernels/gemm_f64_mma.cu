@@ -57,6 +57,7 @@ constexpr int kChunkBytes = 16;  // one cp.async, one fragment load
 
 struct TypeF64 {
   static constexpr bool kComplex = false;
+  static constexpr bool kSingleA = false;  // see TypeF32AF64B
   static constexpr int kBytes = 8;
   static constexpr DataType kDataType = DataType::kF64;
   using CReal = double;
@@ -75,6 +76,7 @@ struct TypeF64 {
 
 struct TypeC64 {
   static constexpr bool kComplex = true;
+  static constexpr bool kSingleA = false;
   static constexpr int kBytes = 16;
   static constexpr DataType kDataType = DataType::kC64;
   using CReal = double;
@@ -91,6 +93,15 @@ struct TypeC64IntoC32 : TypeC64 {
 };
 // fp64 A and B (fp32 widened), C fp32: the sgemm_widened rows.
 struct TypeF64IntoF32 : TypeF64 {
+  using CReal = float;
+};
+// fp32 A, m-contiguous, read as it lies into an fp32 tile (SingleATile) and converted to fp64 as
+// its fragments are loaded; fp64 B (fp32 widened); C fp64 (split-K partials) or fp32: the
+// sgemm_widened_b rows.
+struct TypeF32AF64B : TypeF64 {
+  static constexpr bool kSingleA = true;
+};
+struct TypeF32AF64BIntoF32 : TypeF32AF64B {
   using CReal = float;
 };
 
@@ -148,7 +159,10 @@ struct Config {
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
   static constexpr int kTilesM = kWarpM / 16, kTilesN = kWarpN / 8;  // MMA tiles of a warp
   static constexpr int kSteps = kBlockK / 8;                         // MMA k-steps of a k-tile
-  static constexpr int kATileBytes = kBlockM * kBlockK * T::kBytes;
+  // A's tile: fp32 rows of k padded by 16 bytes (SingleATile), or elements as B's.
+  static constexpr int kARowBytesSingle = kBlockM * 4 + 16;
+  static constexpr int kATileBytes =
+      T::kSingleA ? kBlockK * kARowBytesSingle : kBlockM * kBlockK * T::kBytes;
   static constexpr int kBTileBytes = kBlockN * kBlockK * T::kBytes;
   static constexpr int kStageBytes = kATileBytes + kBTileBytes;
   static constexpr int kSmemBytes = kStages * kStageBytes;
@@ -362,6 +376,72 @@ struct FragmentReader {
   }
 };
 
+// A's tile as fp32, for TypeF32AF64B: A m-contiguous, each k a row of kBlockM floats padded by 16
+// bytes (no swizzle: the padding alone spreads a fragment load's four k rows 2q over the banks, and
+// a warp's copies write whole consecutive 16-byte chunks of a row). The copier and the reader have
+// TileCopier's and FragmentReader's interfaces. A lane (g, q) reads rows 2g, 2g + 1 of m16 tile
+// `tile` at k 8s + 2q + r, 8 bytes, which load_a_single() converts to the dgemm's register pair.
+template <class Cfg>
+struct SingleATile {
+  static constexpr int kChunksPerRow = Cfg::kBlockM / 4;
+  static constexpr int kRowStep = Cfg::kThreads / kChunksPerRow;
+  static constexpr int kCopies = Cfg::kBlockK / kRowStep;
+  static_assert(Cfg::kThreads % kChunksPerRow == 0 && Cfg::kBlockK % kRowStep == 0 && kCopies >= 1,
+                "every thread copies the same chunk column of the same number of k rows");
+
+  struct Copier {
+    const float* src;  // this thread's chunk in the next k-tile to copy
+    int mn_left;       // elements of the matrix in its chunk (0..4)
+    int k_left;        // k rows from its first row on, in the next k-tile
+
+    __device__ static int row0() { return int(threadIdx.x) / kChunksPerRow; }
+    __device__ static int chunk() { return int(threadIdx.x) % kChunksPerRow; }
+
+    __device__ Copier(const void* operand, int64_t ld, int mn0, int mn_extent, int k_extent)
+        : src(static_cast<const float*>(operand) + (int64_t(row0()) * ld + mn0 + 4 * chunk())),
+          mn_left(min(max(mn_extent - mn0 - 4 * chunk(), 0), 4)),
+          k_left(k_extent - row0()) {}
+
+    __device__ void copy_next(uint32_t tile, const void* operand, int64_t ld) {
+      const uint32_t dst = tile + uint32_t(row0() * Cfg::kARowBytesSingle + 16 * chunk());
+#pragma unroll
+      for (int i = 0; i < kCopies; ++i) {
+        const int valid = k_left > i * kRowStep ? mn_left : 0;
+        cp_async_16(dst + uint32_t(i * kRowStep * Cfg::kARowBytesSingle),
+                    valid > 0 ? src + i * kRowStep * ld : operand, 4 * valid);
+      }
+      src += Cfg::kBlockK * ld;
+      k_left -= Cfg::kBlockK;
+    }
+  };
+
+  struct Reader {
+    uint32_t lane_offset;
+    __device__ Reader(int w0, int lane)
+        : lane_offset(
+              uint32_t(2 * (lane & 3) * Cfg::kARowBytesSingle + 4 * (w0 + 2 * (lane >> 2)))) {}
+    __device__ uint32_t at(uint32_t tile_base, int tile, int s, int r) const {
+      return tile_base + lane_offset + uint32_t((8 * s + r) * Cfg::kARowBytesSingle + 64 * tile);
+    }
+  };
+};
+
+__device__ __forceinline__ void lds_f32x2(float& x, float& y, uint32_t addr) {
+  asm volatile("ld.shared.v2.f32 {%0,%1}, [%2];" : "=f"(x), "=f"(y) : "r"(addr));
+}
+
+// dgemm A fragment of m16 tile i from an fp32 tile: the register pairs load_a_f64() fills from an
+// m/n-contiguous tile, each element converted (exactly).
+template <class Reader>
+__device__ __forceinline__ void load_a_single(double (&a)[4], const Reader& rd, uint32_t tile,
+                                              int i, int s) {
+  float x, y;
+  lds_f32x2(x, y, rd.at(tile, i, s, 0));  // k 2q: rows 2g, 2g + 1
+  a[0] = x, a[1] = y;
+  lds_f32x2(x, y, rd.at(tile, i, s, 1));  // k 2q + 1
+  a[2] = x, a[3] = y;
+}
+
 // dgemm fragments. Physical placement inside the warp tile (undone by the epilogue):
 //   MMA row g + 8 v0 of m16 tile i     -> warp row 16 i + 2g + v0
 //   MMA col g of n8 tile j             -> warp col 16 (j / 2) + 2g + j % 2
@@ -452,21 +532,26 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
                         gemm_device::tile_k_end(args.a_nonzero, args.b_nonzero, m0, n0,
                                                 int(Cfg::kBlockM), int(Cfg::kBlockN), args.k));
   const int k_extent = max(k_end - k0, 0);
+  static_assert(!T::kSingleA || kALayout == Layout::kMNContiguous, "an fp32 A is m-contiguous");
+  constexpr int kABytes = T::kSingleA ? int(sizeof(float)) : T::kBytes;
   const char* a_slice =
       static_cast<const char*>(args.a) +
       (batch * args.a_batch + (kALayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.lda)) *
-          T::kBytes;
+          kABytes;
   const char* b_slice =
       static_cast<const char*>(args.b) +
       (batch * args.b_batch + (kBLayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.ldb)) *
           T::kBytes;
   constexpr bool kAPaired = stored_paired<T>(Operand::kA, kALayout);
   constexpr bool kBPaired = stored_paired<T>(Operand::kB, kBLayout);
-  TileCopier<T, Cfg, kALayout, Cfg::kBlockM, kVector, kAPaired> a_copier(a_slice, args.lda, m0,
-                                                                         args.m, k_extent);
+  using ACopier = std::conditional_t<T::kSingleA, typename SingleATile<Cfg>::Copier,
+                                     TileCopier<T, Cfg, kALayout, Cfg::kBlockM, kVector, kAPaired>>;
+  using AReader = std::conditional_t<T::kSingleA, typename SingleATile<Cfg>::Reader,
+                                     FragmentReader<T, Cfg, kALayout, Cfg::kBlockM, kAPaired>>;
+  ACopier a_copier(a_slice, args.lda, m0, args.m, k_extent);
   TileCopier<T, Cfg, kBLayout, Cfg::kBlockN, kVector, kBPaired> b_copier(b_slice, args.ldb, n0,
                                                                          args.n, k_extent);
-  const FragmentReader<T, Cfg, kALayout, Cfg::kBlockM, kAPaired> a_reader(warp_m0, lane);
+  const AReader a_reader(warp_m0, lane);
   const FragmentReader<T, Cfg, kBLayout, Cfg::kBlockN, kBPaired> b_reader(warp_n0, lane);
   const uint32_t smem0 = smem_address(smem);
   const bool alpha_zero = args.alpha_re == 0.0 && args.alpha_im == 0.0;
@@ -508,6 +593,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   auto load_a = [&](int i, uint32_t tile, int s) {
     if constexpr (T::kComplex) {
       load_a_c64(af[0][i], af[1][i], a_reader, tile, i, args.conj_a);
+    } else if constexpr (T::kSingleA) {
+      load_a_single(af[0][i], a_reader, tile, i, s);
     } else {
       load_a_f64(af[0][i], a_reader, tile, i, s);
     }
@@ -719,12 +806,16 @@ template <class T, class Cfg, bool kVector>
 cudaError_t launch_args(const Problem& p, const Args& args, unsigned slices, cudaStream_t stream) {
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   // A as stored is m-contiguous unless (conjugate-)transposed; B is k-contiguous unless so.
-  const bool a_k = p.trans_a != Op::kNoTrans;
-  const bool b_k = p.trans_b == Op::kNoTrans;
-  if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kVector>(args, slices, stream);
-  if (a_k) return launch_layouts<T, Cfg, kK, kMN, kVector>(args, slices, stream);
-  if (b_k) return launch_layouts<T, Cfg, kMN, kK, kVector>(args, slices, stream);
-  return launch_layouts<T, Cfg, kMN, kMN, kVector>(args, slices, stream);
+  if constexpr (T::kSingleA) {  // A as it lies, m-contiguous; B widened, k-contiguous
+    return launch_layouts<T, Cfg, kMN, kK, kVector>(args, slices, stream);
+  } else {
+    const bool a_k = p.trans_a != Op::kNoTrans;
+    const bool b_k = p.trans_b == Op::kNoTrans;
+    if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kVector>(args, slices, stream);
+    if (a_k) return launch_layouts<T, Cfg, kK, kMN, kVector>(args, slices, stream);
+    if (b_k) return launch_layouts<T, Cfg, kMN, kK, kVector>(args, slices, stream);
+    return launch_layouts<T, Cfg, kMN, kMN, kVector>(args, slices, stream);
+  }
 }
 
 template <class T, class Cfg, bool kVector>
@@ -834,41 +925,86 @@ cudaError_t launch_widened(const Problem& p, cudaStream_t stream) {
 // columns start on 64-byte boundaries (launch_sgemm_widened() says why).
 int64_t widened_ld(int64_t rows) { return (rows + 7) / 8 * 8; }
 
-// op(A) (m x k) and op(B) (k x n) widened into one workspace, column-major (a transposed operand
-// transposed as it is widened), then the dgemm kernel on them, not transposed: its fastest layout
-// (1024^3 on the H100: 42.3 us not transposed, 49.3-49.4 with one operand transposed, 56.5 with
-// both). Columns start on 64-byte boundaries (a multiple of 8 doubles), where the transposed
-// widen writes whole 64-byte runs and the dgemm's copies whole sectors: 3001x2999x1531 ran 9-13 %
-// faster than with columns padded to 16 bytes, 1025^3 4-8 %. Its epilogue rounds alpha acc + beta
-// C into the fp32 C once. alpha == 0 or k == 0: nothing is widened (the kernel reads neither A nor
-// B).
-template <class Cfg>
-cudaError_t launch_sgemm_widened(const Problem& p, cudaStream_t stream) {
-  Problem q = p;
-  q.type = DataType::kF64;
-  void* workspace = nullptr;
-  if (!p.alpha.is_zero() && p.k > 0) {
-    const int64_t lda = widened_ld(p.m), ldb = widened_ld(p.k);
-    const int64_t elems_a = lda * p.k;
-    const size_t bytes = size_t(elems_a + ldb * p.n) * sizeof(double);
-    cudaError_t err = gemm_device::allocate_workspace(bytes, &workspace, stream);
-    if (err != cudaSuccess) return err;
-    double* wide_b = static_cast<double*>(workspace) + elems_a;
-    const widen::Matrix wide[2] = {
-        {p.a, p.lda, workspace, lda, p.a_rows(), p.a_cols(), p.trans_a != Op::kNoTrans},
-        {p.b, p.ldb, wide_b, ldb, p.b_rows(), p.b_cols(), p.trans_b != Op::kNoTrans}};
-    err = widen::real_to_double(wide, 2, stream);
-    if (err != cudaSuccess) {
-      cudaFreeAsync(workspace, stream);
-      return err;
-    }
-    q.a = workspace, q.lda = lda, q.trans_a = Op::kNoTrans;
-    q.b = wide_b, q.ldb = ldb, q.trans_b = Op::kNoTrans;
+// op(B) (k x n), and op(A) (m x k) where `widen_a`, widened into one workspace, column-major (a
+// transposed operand transposed as it is widened), so that the dgemm kernel runs them not
+// transposed: its fastest layout (1024^3 on the H100: 42.3 us not transposed, 49.3-49.4 with one
+// operand transposed, 56.5 with both). Columns start on 64-byte boundaries (a multiple of 8
+// doubles), where the transposed widen writes whole 64-byte runs and the dgemm's copies whole
+// sectors: 3001x2999x1531 ran 9-13 % faster than with columns padded to 16 bytes, 1025^3 4-8 %.
+// *q: p with the widened operands in place of the originals; *workspace: what to free after the
+// kernel (null where nothing was widened: alpha == 0 or k == 0, where the kernel reads neither).
+cudaError_t widen_sgemm_operands(const Problem& p, bool widen_a, Problem* q, void** workspace,
+                                 cudaStream_t stream) {
+  *q = p;
+  q->type = DataType::kF64;
+  *workspace = nullptr;
+  if (p.alpha.is_zero() || p.k == 0) return cudaSuccess;
+  const int64_t lda = widened_ld(p.m), ldb = widened_ld(p.k);
+  const int64_t elems_a = widen_a ? lda * p.k : 0;
+  cudaError_t err = gemm_device::allocate_workspace(size_t(elems_a + ldb * p.n) * sizeof(double),
+                                                    workspace, stream);
+  if (err != cudaSuccess) return err;
+  double* const wide_a = static_cast<double*>(*workspace);
+  double* const wide_b = wide_a + elems_a;
+  widen::Matrix wide[2];
+  int count = 0;
+  if (widen_a)
+    wide[count++] = {p.a, p.lda, wide_a, lda, p.a_rows(), p.a_cols(), p.trans_a != Op::kNoTrans};
+  wide[count++] = {p.b, p.ldb, wide_b, ldb, p.b_rows(), p.b_cols(), p.trans_b != Op::kNoTrans};
+  err = widen::real_to_double(wide, count, stream);
+  if (err != cudaSuccess) {
+    cudaFreeAsync(*workspace, stream);
+    *workspace = nullptr;
+    return err;
   }
-  const cudaError_t err = launch_problem<TypeF64IntoF32, Cfg, true>(q, stream);
+  if (widen_a) q->a = wide_a, q->lda = lda, q->trans_a = Op::kNoTrans;
+  q->b = wide_b, q->ldb = ldb, q->trans_b = Op::kNoTrans;
+  return cudaSuccess;
+}
+
+// The kernel's error, else the workspace's release's.
+cudaError_t free_after(void* workspace, cudaError_t err, cudaStream_t stream) {
   if (workspace == nullptr) return err;
   const cudaError_t free_err = cudaFreeAsync(workspace, stream);
   return err != cudaSuccess ? err : free_err;
+}
+
+// The sgemm_widened rows: op(A) and op(B) widened (widen_sgemm_operands()), then the dgemm kernel
+// of Cfg's tile on them, whose epilogue rounds alpha acc + beta C into the fp32 C once.
+template <class Cfg>
+cudaError_t launch_sgemm_widened(const Problem& p, cudaStream_t stream) {
+  Problem q;
+  void* workspace = nullptr;
+  cudaError_t err = widen_sgemm_operands(p, true, &q, &workspace, stream);
+  if (err != cudaSuccess) return err;
+  return free_after(workspace, launch_problem<TypeF64IntoF32, Cfg, true>(q, stream), stream);
+}
+
+// Whether the sgemm_widened_b rows read p's A as it lies (TypeF32AF64B): not transposed, 16-byte
+// aligned, lda a multiple of 4 (the fp32 tile's 16-byte copies).
+bool reads_a_as_single(const Problem& p) {
+  return p.trans_a == Op::kNoTrans && aligned_to(p.a, kChunkBytes) && p.lda % 4 == 0;
+}
+
+// The sgemm_widened_b rows: op(B) widened, and A read as it lies where reads_a_as_single() (one
+// pass less over the larger operand of a product with a narrow B), on CfgSingle's tile; else A
+// widened too, on Cfg's (the same tile with fp64 A). kSplit: split-K of geometry kGeometry, fp64
+// partials that splitk::reduce rounds into C once; else the epilogue rounds into C.
+template <class Cfg, class CfgSingle, bool kSplit, const splitk::Geometry& kGeometry>
+cudaError_t launch_sgemm_widened_b(const Problem& p, cudaStream_t stream) {
+  const bool single = reads_a_as_single(p);
+  Problem q;
+  void* workspace = nullptr;
+  cudaError_t err = widen_sgemm_operands(p, !single, &q, &workspace, stream);
+  if (err != cudaSuccess) return err;
+  if constexpr (kSplit) {
+    err = single ? launch_splitk<TypeF32AF64B, CfgSingle, true, kGeometry>(q, stream)
+                 : launch_splitk<TypeF64, Cfg, true, kGeometry>(q, stream);
+  } else {
+    err = single ? launch_problem<TypeF32AF64BIntoF32, CfgSingle, true>(q, stream)
+                 : launch_problem<TypeF64IntoF32, Cfg, true>(q, stream);
+  }
+  return free_after(workspace, err, stream);
 }
 
 // op(A) (m x k) and op(B) (k x n) split into their 3M planes (conjugation folded into the
@@ -929,6 +1065,8 @@ cudaError_t launch_widened_3m(const Problem& p, cudaStream_t stream) {
 using ConfigF64 = Config<TypeF64, 128, 128, 16, 64, 32, 4, 1>;
 using ConfigF64Half = Config<TypeF64, 128, 64, 16, 64, 32, 4, 2>;
 using ConfigF64Small = Config<TypeF64, 64, 64, 16, 32, 32, 4, 3>;
+using ConfigSingleA = Config<TypeF32AF64B, 128, 128, 16, 64, 32, 4, 1>;
+using ConfigSingleAHalf = Config<TypeF32AF64B, 128, 64, 16, 64, 32, 4, 2>;
 using ConfigC64 = Config<TypeC64, 64, 64, 8, 32, 32, 6, 2>;
 using ConfigC64Wide = Config<TypeC64, 128, 64, 8, 32, 32, 6, 1>;
 
@@ -1041,6 +1179,19 @@ bool supports_sgemm_widened_128x64x16(const Problem& p, const DeviceCaps& caps) 
 }
 cudaError_t launch_sgemm_widened_128x64x16(const Problem& p, cudaStream_t stream) {
   return launch_sgemm_widened<ConfigF64Half>(p, stream);
+}
+
+bool supports_sgemm_widened_b_128x128x16(const Problem& p, const DeviceCaps& caps) {
+  return supports_widened<ConfigF64>(p, caps, DataType::kF32);
+}
+cudaError_t launch_sgemm_widened_b_128x128x16(const Problem& p, cudaStream_t stream) {
+  return launch_sgemm_widened_b<ConfigF64, ConfigSingleA, false, kDgemmSplitK>(p, stream);
+}
+bool supports_sgemm_widened_b_splitk_128x64x16(const Problem& p, const DeviceCaps& caps) {
+  return supports_widened<ConfigF64Half>(p, caps, DataType::kF32) && p.c_triangle == Triangle::kAll;
+}
+cudaError_t launch_sgemm_widened_b_splitk_128x64x16(const Problem& p, cudaStream_t stream) {
+  return launch_sgemm_widened_b<ConfigF64Half, ConfigSingleAHalf, true, kDgemmSplitK>(p, stream);
 }
 
 }  // namespace tileblas::gemm_f64_mma

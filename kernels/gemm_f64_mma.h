@@ -65,6 +65,14 @@
 // than the SIMT sgemm kernels to theirs. The workspace holds 8 bytes per element of A and B. They
 // take a triangle of C.
 //
+// fp32 with only B widened (sgemm_widened_b_*): as sgemm_widened, but where A is not transposed,
+// 16-byte aligned and lda a multiple of 4, A is read as it lies: its tiles hold fp32 (rows of k,
+// 16-byte copies) and each fragment element is converted to fp64 as it is loaded, so the larger
+// operand of a product with a narrow B is not passed over twice more. Elsewhere A is widened too.
+// The split-K row (the dgemm split-K geometry) writes fp64 partials, which splitk::reduce rounds
+// into C once; it takes no triangle. The workspace holds 8 bytes per element of B (and of A where
+// widened).
+//
 // Complex fp32 as three real fp64 GEMMs (cgemm_widened_3m_*, the 3M scheme): op(A) and op(B) are
 // split into fp64 planes as column-major m x k and k x n matrices (kernels/widen.h: re, im,
 // re + im, the imaginary parts negated where op() conjugates, a transposed operand transposed on
@@ -143,6 +151,12 @@ cudaError_t launch_sgemm_widened_128x64x16(const Problem& p, cudaStream_t stream
 bool supports_sgemm_widened_64x64x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_sgemm_widened_64x64x16(const Problem& p, cudaStream_t stream);
 
+// fp32 with B widened to fp64 and A read as fp32 where it is m-contiguous (else widened too), on
+// the dgemm 128x128 tile, and split-K on its 128x64 half (the dgemm split-K geometry).
+bool supports_sgemm_widened_b_128x128x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_sgemm_widened_b_128x128x16(const Problem& p, cudaStream_t stream);
+bool supports_sgemm_widened_b_splitk_128x64x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_sgemm_widened_b_splitk_128x64x16(const Problem& p, cudaStream_t stream);
 // Complex fp32 in three real fp64 products (3M), on the dgemm 128x128 tile or its 128x64 half.
 bool supports_cgemm_widened_3m_128x128x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_cgemm_widened_3m_128x128x16(const Problem& p, cudaStream_t stream);

@@ -177,6 +177,11 @@ cudaError_t reduce(DataType type, DataType partial_type, int64_t m, int64_t n, i
                    int64_t ldc, cudaStream_t stream) {
   if (m < 1 || n < 1 || slices < 0 || slices > kMaxSlices || m_pad < m || ldc < m)
     return cudaErrorInvalidValue;
+  // fp32 and complex fp32 computed in fp64 (the FP64 tensor cores' rows).
+  if (type == DataType::kF32 && partial_type == DataType::kF64) {
+    return launch_reduce<double, float, false>(m, n, slices, partial, m_pad, alpha, beta, c, ldc,
+                                               stream);
+  }
   if (type == DataType::kC32 && partial_type == DataType::kC64) {
     return launch_reduce<double, float, true>(m, n, slices, partial, m_pad, alpha, beta, c, ldc,
                                               stream);

@@ -17,9 +17,9 @@
 // slice count, whatever the schedule.
 //
 // reduce() contract. Types of C: f32, f64, c32, c64 (complex interleaved re, im), the partials of
-// the same type (partial_type()); f16 and bf16, the partials fp32, and c32 also with c64 partials
-// (the rows that compute complex fp32 in fp64), rounded once to C's type, to nearest. m, n >= 1;
-// slices >= 0 (0: C = beta * C, the partials are not read); partial 16-byte aligned (workspace
+// the same type (partial_type()); f16 and bf16, the partials fp32; f32 and c32 also with f64 and
+// c64 partials (the rows that compute them in fp64), rounded once to C's type, to nearest. m, n >=
+// 1; slices >= 0 (0: C = beta * C, the partials are not read); partial 16-byte aligned (workspace
 // memory), m_pad >= m; C aligned to its real part (4 or 8 bytes: complex C is read and written a
 // part at a time), ldc >= m. beta == 0: C is not read (NaN in C does not leak). Only C's m x n
 // elements are written (rows m..ldc-1 stay untouched). Complex arithmetic as the FP64 tensor-core
@@ -95,7 +95,7 @@ cudaError_t reduce(DataType type, DataType partial_type, int64_t m, int64_t n, i
 cudaError_t allocate_partials(size_t bytes, void** partial, cudaStream_t stream);
 
 // Runs a split-K GEMM p of `s` slices: allocates the partials (s.count x m_pad x n elements of
-// `partials`: partial_type(p.c_type), or kC64 for a kC32 C computed in fp64), calls
+// `partials`: partial_type(p.c_type), or kF64 / kC64 for a kF32 / kC32 C computed in fp64), calls
 // launch_slices(partial) to enqueue the row's kernel over every slice, then reduce(), and frees
 // the partials (stream-ordered). Without slices only reduce() runs (C = beta * C: alpha == 0 or
 // k == 0).

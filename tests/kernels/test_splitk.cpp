@@ -175,15 +175,17 @@ std::string run_reduce(const ReduceCase& rc) {
 }
 
 std::string run_reduce_case(const ReduceCase& rc) {
-  if (rc.partial_type == DataType::kC64 && rc.type == DataType::kC32)
+  if ((rc.partial_type == DataType::kC64 && rc.type == DataType::kC32) ||
+      (rc.partial_type == DataType::kF64 && rc.type == DataType::kF32))
     return run_reduce<double, float>(rc);
   return rc.type == DataType::kF32 || rc.type == DataType::kC32 ? run_reduce<float, float>(rc)
                                                                 : run_reduce<double, double>(rc);
 }
 
-// A complex fp32 C from fp64 partials (the cgemm_widened split-K row), and a pair reduce() does not
-// take.
-TEST(SplitKReduce, ComplexSingleFromDoublePartials) {
+// A complex fp32 C from fp64 partials (the cgemm_widened split-K row), and an fp32 C from fp64
+// partials (the sgemm_widened_b split-K
+// row), and a pair reduce() does not take.
+TEST(SplitKReduce, SingleFromDoublePartials) {
   TB_REQUIRE_GPU();
   for (int64_t slices : {0, 1, 3, 37}) {
     for (bool misaligned : {false, true}) {
@@ -193,8 +195,13 @@ TEST(SplitKReduce, ComplexSingleFromDoublePartials) {
       rc.beta = Scalar(0.0);
       EXPECT_EQ(run_reduce_case(rc), "") << rc.str();
     }
+    ReduceCase rc{DataType::kF32, 67, 5, slices, Scalar(-2.0), Scalar(0.5), false};
+    rc.partial_type = DataType::kF64;
+    EXPECT_EQ(run_reduce_case(rc), "") << rc.str();
+    rc.beta = Scalar(0.0);
+    EXPECT_EQ(run_reduce_case(rc), "") << rc.str();
   }
-  EXPECT_EQ(tileblas::splitk::reduce(DataType::kF32, DataType::kF64, 4, 4, 1, nullptr, 4,
+  EXPECT_EQ(tileblas::splitk::reduce(DataType::kF64, DataType::kF32, 4, 4, 1, nullptr, 4,
                                      Scalar(1.0), Scalar(0.0), nullptr, 4, nullptr),
             cudaErrorInvalidValue);
 }
