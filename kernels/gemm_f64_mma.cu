@@ -980,19 +980,13 @@ cudaError_t launch_sgemm_widened(const Problem& p, cudaStream_t stream) {
   return free_after(workspace, launch_problem<TypeF64IntoF32, Cfg, true>(q, stream), stream);
 }
 
-// Whether the sgemm_widened_b rows read p's A as it lies (TypeF32AF64B): not transposed, 16-byte
-// aligned, lda a multiple of 4 (the fp32 tile's 16-byte copies).
-bool reads_a_as_single(const Problem& p) {
-  return p.trans_a == Op::kNoTrans && aligned_to(p.a, kChunkBytes) && p.lda % 4 == 0;
-}
-
-// The sgemm_widened_b rows: op(B) widened, and A read as it lies where reads_a_as_single() (one
-// pass less over the larger operand of a product with a narrow B), on CfgSingle's tile; else A
+// The sgemm_widened_b rows: op(B) widened, and A read as it lies where sgemm_widened_b_reads_a()
+// (one pass less over the larger operand of a product with a narrow B), on CfgSingle's tile; else A
 // widened too, on Cfg's (the same tile with fp64 A). kSplit: split-K of geometry kGeometry, fp64
 // partials that splitk::reduce rounds into C once; else the epilogue rounds into C.
 template <class Cfg, class CfgSingle, bool kSplit, const splitk::Geometry& kGeometry>
 cudaError_t launch_sgemm_widened_b(const Problem& p, cudaStream_t stream) {
-  const bool single = reads_a_as_single(p);
+  const bool single = sgemm_widened_b_reads_a(p);
   Problem q;
   void* workspace = nullptr;
   cudaError_t err = widen_sgemm_operands(p, !single, &q, &workspace, stream);
@@ -1192,6 +1186,10 @@ bool supports_sgemm_widened_b_splitk_128x64x16(const Problem& p, const DeviceCap
 }
 cudaError_t launch_sgemm_widened_b_splitk_128x64x16(const Problem& p, cudaStream_t stream) {
   return launch_sgemm_widened_b<ConfigF64Half, ConfigSingleAHalf, true, kDgemmSplitK>(p, stream);
+}
+
+bool sgemm_widened_b_reads_a(const Problem& p) {
+  return p.trans_a == Op::kNoTrans && aligned_to(p.a, kChunkBytes) && p.lda % 4 == 0;
 }
 
 }  // namespace tileblas::gemm_f64_mma

@@ -153,6 +153,9 @@ cudaError_t launch_sgemm_widened_64x64x16(const Problem& p, cudaStream_t stream)
 
 // fp32 with B widened to fp64 and A read as fp32 where it is m-contiguous (else widened too), on
 // the dgemm 128x128 tile, and split-K on its 128x64 half (the dgemm split-K geometry).
+// Whether they read p's A as it lies: not transposed, 16-byte aligned, lda a multiple of 4 (the
+// fp32 tile's 16-byte copies).
+bool sgemm_widened_b_reads_a(const Problem& p);
 bool supports_sgemm_widened_b_128x128x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_sgemm_widened_b_128x128x16(const Problem& p, cudaStream_t stream);
 bool supports_sgemm_widened_b_splitk_128x64x16(const Problem& p, const DeviceCaps& caps);

@@ -306,6 +306,27 @@ bool cgemm_widened_split_k_pays(const Problem& p, const DeviceCaps& caps) {
   return fast_fp64(caps) && (std::min(p.m, p.n) > 128 || cgemm_narrow_b(p)) &&
          split_k_pays_on<gemm_f64_mma::kZgemmSplitK>(p, caps);
 }
+// fp32 with B alone widened and A read as fp32 (the sgemm_widened_b rows) where A is read as it
+// lies and is the much larger operand (m >= 16 n, n >= 64: widening B then costs about 5 n / m of
+// A's stream): the FP64 tensor cores without the pass over A that the sgemm_widened rows make.
+// Measured (H200, each row forced against the routing before, two runs in turn,
+// docs/bench/h200-2026-11-27-widened-b-forced.md), ours / cuBLAS: split-K on the 128x64 tile where
+// the SIMT split-K rule holds, 8192x128x8192 0.94-0.95 against 0.83 (SIMT split-K), 16384x64x4096
+// 0.97-0.99 against 0.87-0.89 (128x128x65536, m = n: 0.77-0.79 against 0.99; 64x8192x8192, A the
+// small operand: 0.36-0.38 against 0.84-0.86); the 128x128 tile where those tiles nearly fill the
+// SMs, 8192x256x2048 1.07 against 0.90 (SIMT 128x128). Not on squares: 4096^3 1.04 against 1.13
+// with A widened too.
+bool sgemm_widened_b_pays(const Problem& p, const DeviceCaps& caps) {
+  return fast_fp64(caps) && p.n >= 64 && p.m >= 16 * p.n &&
+         gemm_f64_mma::sgemm_widened_b_reads_a(p);
+}
+bool sgemm_widened_b_split_k_pays(const Problem& p, const DeviceCaps& caps) {
+  return sgemm_widened_b_pays(p, caps) && split_k_pays(p, caps);
+}
+bool sgemm_widened_b_nearly_fills_sms_128x128(const Problem& p, const DeviceCaps& caps) {
+  return sgemm_widened_b_pays(p, caps) && nearly_fills_sms_128x128(p, caps);
+}
+
 // One small side of C (the gemm_skinny rows, kernels/gemm_skinny.h): a thread per column of the
 // long side streams the large operand once, where the tiled rows multiply mostly zero rows.
 // Measured (H100, the sweep's shapes with m or n at most 32, each row forced,
@@ -495,6 +516,10 @@ const Preference kGemmPreferences[] = {
     {"sgemm_peeled_widened_128x64x16", peeled<sgemm_widening_pays, 128, 64>,
      "fp32 on the FP64 tensor cores, 128x64 tiles, thin remainders of m and n peeled"},
     {"sgemm_widened_128x64x16", sgemm_widening_pays, "fp32 on the FP64 tensor cores, 128x64 tiles"},
+    {"sgemm_widened_b_splitk_128x64x16", sgemm_widened_b_split_k_pays,
+     "fp32, A much larger than B: B widened, A read as fp32, split-K on 128x64 tiles"},
+    {"sgemm_widened_b_128x128x16", sgemm_widened_b_nearly_fills_sms_128x128,
+     "fp32, A much larger than B: B widened, A read as fp32, 128x128 tiles"},
     {"sgemm_splitk_64x64x16", split_k_pays_few_rows, "few rows, long k: split-K on 64x64 tiles"},
     {"sgemm_regblock_128x128x16", nearly_fills_sms_128x128,
      "128x128 tiles fill more than half a round of the SMs, long k"},

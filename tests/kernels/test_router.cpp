@@ -817,10 +817,12 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
       {8192, 8192, 256, "sgemm_widened_128x64x16"},
       {8192, 8192, 128, "sgemm_regblock_128x128x16_align16"},
       {128, 128, 65536, "sgemm_splitk_128x64x16_align16"},
-      {16384, 64, 16384, "sgemm_splitk_128x64x16_align16"},
-      {8192, 256, 2048, "sgemm_regblock_128x128x16_align16"},
+      {16384, 64, 16384, "sgemm_widened_b_splitk_128x64x16"},  // A much larger than B
+      {8192, 256, 2048, "sgemm_widened_b_128x128x16"},
       {8192, 256, 1024, "sgemm_regblock_128x64x16_align16"},
-      {8192, 128, 8192, "sgemm_splitk_128x64x16_align16"},
+      {8192, 128, 8192, "sgemm_widened_b_splitk_128x64x16"},
+      {1024, 128, 8192, "sgemm_splitk_128x64x16_align16"},  // m < 16 n
+      {8192, 32, 8192, "sgemm_splitk_128x64x16_align16"},   // n < 64
       {8, 4096, 4096, "gemm_skinny_8"},
       {16, 4096, 4096, "gemm_skinny_16"},
       {36, 4096, 4096, "sgemm_splitk_64x64x16_align16"},
@@ -839,6 +841,37 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
     const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
     ASSERT_NE(k, nullptr);
     EXPECT_STREQ(k->name, e.kernel) << e.m << "x" << e.n << "x" << e.k << ": " << why;
+  }
+}
+
+// The sgemm_widened_b rows only where they read A as it lies: not transposed, aligned, lda a
+// multiple of 4; else the SIMT split-K row, as without them.
+TEST(RouterTest, WidenedBRowsOnlyWhereTheyReadAInPlace) {
+  const DeviceCaps caps = tbtest::hopper_caps();
+  alignas(16) static float storage[8];
+  struct Case {
+    tileblas::Op ta;
+    int64_t lda, offset;
+    const char* kernel;
+  } const cases[] = {
+      {tileblas::Op::kNoTrans, 8192, 0, "sgemm_widened_b_splitk_128x64x16"},
+      {tileblas::Op::kNoTrans, 8196, 0, "sgemm_widened_b_splitk_128x64x16"},
+      {tileblas::Op::kTrans, 8192, 0, "sgemm_splitk_128x64x16_align16"},
+      {tileblas::Op::kNoTrans, 8194, 0, "sgemm_splitk_128x64x16_align4"},
+      {tileblas::Op::kNoTrans, 8192, 1, "sgemm_splitk_128x64x16_align4"},
+  };
+  for (const Case& c : cases) {
+    Problem p = square(8192);
+    p.n = 128;
+    p.trans_a = c.ta;
+    p.lda = c.lda;
+    p.ldb = 8192;
+    p.a = storage + c.offset;
+    std::string why;
+    const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
+    ASSERT_NE(k, nullptr);
+    EXPECT_STREQ(k->name, c.kernel)
+        << tileblas::name_of(c.ta) << " lda " << c.lda << " +" << c.offset << ": " << why;
   }
 }
 
