@@ -58,6 +58,7 @@ constexpr int kChunkBytes = 16;  // one cp.async, one fragment load
 struct TypeF64 {
   static constexpr bool kComplex = false;
   static constexpr bool kSingleA = false;  // see TypeF32AF64B
+  static constexpr bool kSingleB = false;  // see TypeF64AF32B
   static constexpr int kBytes = 8;
   static constexpr DataType kDataType = DataType::kF64;
   using CReal = double;
@@ -77,6 +78,7 @@ struct TypeF64 {
 struct TypeC64 {
   static constexpr bool kComplex = true;
   static constexpr bool kSingleA = false;
+  static constexpr bool kSingleB = false;
   static constexpr int kBytes = 16;
   static constexpr DataType kDataType = DataType::kC64;
   using CReal = double;
@@ -102,6 +104,14 @@ struct TypeF32AF64B : TypeF64 {
   static constexpr bool kSingleA = true;
 };
 struct TypeF32AF64BIntoF32 : TypeF32AF64B {
+  using CReal = float;
+};
+// The same with the roles swapped: fp64 A (widened), fp32 B read as it lies, k-contiguous
+// (SingleBTile): the sgemm_widened_a rows.
+struct TypeF64AF32B : TypeF64 {
+  static constexpr bool kSingleB = true;
+};
+struct TypeF64AF32BIntoF32 : TypeF64AF32B {
   using CReal = float;
 };
 
@@ -163,7 +173,10 @@ struct Config {
   static constexpr int kARowBytesSingle = kBlockM * 4 + 16;
   static constexpr int kATileBytes =
       T::kSingleA ? kBlockK * kARowBytesSingle : kBlockM * kBlockK * T::kBytes;
-  static constexpr int kBTileBytes = kBlockN * kBlockK * T::kBytes;
+  // B's tile: fp32 rows of n padded by 16 bytes (SingleBTile), or as stored.
+  static constexpr int kBRowBytesSingle = kBlockK * 4 + 16;
+  static constexpr int kBTileBytes =
+      T::kSingleB ? kBlockN * kBRowBytesSingle : kBlockN * kBlockK * T::kBytes;
   static constexpr int kStageBytes = kATileBytes + kBTileBytes;
   static constexpr int kSmemBytes = kStages * kStageBytes;
   static constexpr int kRasterGroup = 8;
@@ -383,13 +396,14 @@ struct FragmentReader {
 // `tile` at k 8s + 2q + r, 8 bytes, which load_a_single() converts to the dgemm's register pair.
 template <class Cfg>
 struct SingleATile {
-  static constexpr int kChunksPerRow = Cfg::kBlockM / 4;
-  static constexpr int kRowStep = Cfg::kThreads / kChunksPerRow;
-  static constexpr int kCopies = Cfg::kBlockK / kRowStep;
-  static_assert(Cfg::kThreads % kChunksPerRow == 0 && Cfg::kBlockK % kRowStep == 0 && kCopies >= 1,
-                "every thread copies the same chunk column of the same number of k rows");
-
   struct Copier {
+    static constexpr int kChunksPerRow = Cfg::kBlockM / 4;
+    static constexpr int kRowStep = Cfg::kThreads / kChunksPerRow;
+    static constexpr int kCopies = Cfg::kBlockK / kRowStep;
+    static_assert(Cfg::kThreads % kChunksPerRow == 0 && Cfg::kBlockK % kRowStep == 0 &&
+                      kCopies >= 1,
+                  "every thread copies the same chunk column of the same number of k rows");
+
     const float* src;  // this thread's chunk in the next k-tile to copy
     int mn_left;       // elements of the matrix in its chunk (0..4)
     int k_left;        // k rows from its first row on, in the next k-tile
@@ -426,6 +440,55 @@ struct SingleATile {
   };
 };
 
+// B's tile as fp32, for TypeF64AF32B: B k-contiguous, each column of B a row of kBlockK floats
+// padded by 16 bytes (80 bytes: a fragment load's rows 2g land 32 bytes apart in the banks, its
+// k offsets 8 bytes apart). Interfaces as SingleATile's. A lane (g, q) reads k 8s + 2q, 2q + 1 of
+// column 16 jp + 2g + r, 8 bytes, which load_b_pair_single() converts.
+template <class Cfg>
+struct SingleBTile {
+  struct Copier {
+    static constexpr int kChunksPerRow = Cfg::kBlockK / 4;
+    static constexpr int kRowStep = Cfg::kThreads / kChunksPerRow;
+    static constexpr int kCopies = Cfg::kBlockN / kRowStep;
+    static_assert(Cfg::kThreads % kChunksPerRow == 0 && Cfg::kBlockN % kRowStep == 0 &&
+                      kCopies >= 1,
+                  "every thread copies the same chunk column of the same number of rows");
+
+    const float* src;  // this thread's chunk in the next k-tile to copy
+    int mn_left;       // matrix rows (columns of B) from this thread's first row on
+    int k_left;        // elements of k in its chunk (0..4, may go negative), in the next k-tile
+
+    __device__ static int row0() { return int(threadIdx.x) / kChunksPerRow; }
+    __device__ static int chunk() { return int(threadIdx.x) % kChunksPerRow; }
+
+    __device__ Copier(const void* operand, int64_t ld, int mn0, int mn_extent, int k_extent)
+        : src(static_cast<const float*>(operand) + (int64_t(mn0 + row0()) * ld + 4 * chunk())),
+          mn_left(mn_extent - mn0 - row0()),
+          k_left(k_extent - 4 * chunk()) {}
+
+    __device__ void copy_next(uint32_t tile, const void* operand, int64_t ld) {
+      const uint32_t dst = tile + uint32_t(row0() * Cfg::kBRowBytesSingle + 16 * chunk());
+#pragma unroll
+      for (int i = 0; i < kCopies; ++i) {
+        const int valid = mn_left > i * kRowStep ? min(max(k_left, 0), 4) : 0;
+        cp_async_16(dst + uint32_t(i * kRowStep * Cfg::kBRowBytesSingle),
+                    valid > 0 ? src + i * kRowStep * ld : operand, 4 * valid);
+      }
+      src += Cfg::kBlockK;
+      k_left -= Cfg::kBlockK;
+    }
+  };
+
+  struct Reader {
+    uint32_t lane_offset;
+    __device__ Reader(int w0, int lane)
+        : lane_offset(uint32_t((w0 + 2 * (lane >> 2)) * Cfg::kBRowBytesSingle + 8 * (lane & 3))) {}
+    __device__ uint32_t at(uint32_t tile_base, int jp, int s, int r) const {
+      return tile_base + lane_offset + uint32_t((16 * jp + r) * Cfg::kBRowBytesSingle + 32 * s);
+    }
+  };
+};
+
 __device__ __forceinline__ void lds_f32x2(float& x, float& y, uint32_t addr) {
   asm volatile("ld.shared.v2.f32 {%0,%1}, [%2];" : "=f"(x), "=f"(y) : "r"(addr));
 }
@@ -440,6 +503,18 @@ __device__ __forceinline__ void load_a_single(double (&a)[4], const Reader& rd, 
   a[0] = x, a[1] = y;
   lds_f32x2(x, y, rd.at(tile, i, s, 1));  // k 2q + 1
   a[2] = x, a[3] = y;
+}
+
+// dgemm B fragments of n8 tiles 2 jp and 2 jp + 1 from an fp32 tile: the register pairs
+// load_b_pair_f64() fills from a k-contiguous tile, each element converted (exactly).
+template <class Reader>
+__device__ __forceinline__ void load_b_pair_single(double (&b0)[2], double (&b1)[2],
+                                                   const Reader& rd, uint32_t tile, int jp, int s) {
+  float x, y;
+  lds_f32x2(x, y, rd.at(tile, jp, s, 0));  // col 2g (tile 2 jp): k 2q, 2q + 1
+  b0[0] = x, b0[1] = y;
+  lds_f32x2(x, y, rd.at(tile, jp, s, 1));  // col 2g + 1 (tile 2 jp + 1)
+  b1[0] = x, b1[1] = y;
 }
 
 // dgemm fragments. Physical placement inside the warp tile (undone by the epilogue):
@@ -538,21 +613,26 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
       static_cast<const char*>(args.a) +
       (batch * args.a_batch + (kALayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.lda)) *
           kABytes;
+  static_assert(!T::kSingleB || kBLayout == Layout::kKContiguous, "an fp32 B is k-contiguous");
+  constexpr int kBBytes = T::kSingleB ? int(sizeof(float)) : T::kBytes;
   const char* b_slice =
       static_cast<const char*>(args.b) +
       (batch * args.b_batch + (kBLayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.ldb)) *
-          T::kBytes;
+          kBBytes;
   constexpr bool kAPaired = stored_paired<T>(Operand::kA, kALayout);
   constexpr bool kBPaired = stored_paired<T>(Operand::kB, kBLayout);
   using ACopier = std::conditional_t<T::kSingleA, typename SingleATile<Cfg>::Copier,
                                      TileCopier<T, Cfg, kALayout, Cfg::kBlockM, kVector, kAPaired>>;
   using AReader = std::conditional_t<T::kSingleA, typename SingleATile<Cfg>::Reader,
                                      FragmentReader<T, Cfg, kALayout, Cfg::kBlockM, kAPaired>>;
+  using BCopier = std::conditional_t<T::kSingleB, typename SingleBTile<Cfg>::Copier,
+                                     TileCopier<T, Cfg, kBLayout, Cfg::kBlockN, kVector, kBPaired>>;
+  using BReader = std::conditional_t<T::kSingleB, typename SingleBTile<Cfg>::Reader,
+                                     FragmentReader<T, Cfg, kBLayout, Cfg::kBlockN, kBPaired>>;
   ACopier a_copier(a_slice, args.lda, m0, args.m, k_extent);
-  TileCopier<T, Cfg, kBLayout, Cfg::kBlockN, kVector, kBPaired> b_copier(b_slice, args.ldb, n0,
-                                                                         args.n, k_extent);
+  BCopier b_copier(b_slice, args.ldb, n0, args.n, k_extent);
   const AReader a_reader(warp_m0, lane);
-  const FragmentReader<T, Cfg, kBLayout, Cfg::kBlockN, kBPaired> b_reader(warp_n0, lane);
+  const BReader b_reader(warp_n0, lane);
   const uint32_t smem0 = smem_address(smem);
   const bool alpha_zero = args.alpha_re == 0.0 && args.alpha_im == 0.0;
   const int k_tiles = alpha_zero ? 0 : (k_extent + Cfg::kBlockK - 1) / Cfg::kBlockK;
@@ -602,6 +682,8 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   auto load_b = [&](int j, uint32_t tile, int s) {  // dgemm: the pair of tiles j, j + 1 (j even)
     if constexpr (T::kComplex) {
       load_b_c64(bf[0][j], bf[1][j], b_reader, tile, j, args.conj_b);
+    } else if constexpr (T::kSingleB) {
+      load_b_pair_single(bf[0][j], bf[0][j + 1], b_reader, tile, j / 2, s);
     } else {
       load_b_pair_f64(bf[0][j], bf[0][j + 1], b_reader, tile, j / 2, s);
     }
@@ -806,7 +888,7 @@ template <class T, class Cfg, bool kVector>
 cudaError_t launch_args(const Problem& p, const Args& args, unsigned slices, cudaStream_t stream) {
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   // A as stored is m-contiguous unless (conjugate-)transposed; B is k-contiguous unless so.
-  if constexpr (T::kSingleA) {  // A as it lies, m-contiguous; B widened, k-contiguous
+  if constexpr (T::kSingleA || T::kSingleB) {  // A m-contiguous, B k-contiguous (one widened)
     return launch_layouts<T, Cfg, kMN, kK, kVector>(args, slices, stream);
   } else {
     const bool a_k = p.trans_a != Op::kNoTrans;
@@ -925,7 +1007,8 @@ cudaError_t launch_widened(const Problem& p, cudaStream_t stream) {
 // columns start on 64-byte boundaries (launch_sgemm_widened() says why).
 int64_t widened_ld(int64_t rows) { return (rows + 7) / 8 * 8; }
 
-// op(B) (k x n), and op(A) (m x k) where `widen_a`, widened into one workspace, column-major (a
+// op(A) (m x k) where `widen_a` and op(B) (k x n) where `widen_b`, widened into one workspace,
+// column-major (a
 // transposed operand transposed as it is widened), so that the dgemm kernel runs them not
 // transposed: its fastest layout (1024^3 on the H100: 42.3 us not transposed, 49.3-49.4 with one
 // operand transposed, 56.5 with both). Columns start on 64-byte boundaries (a multiple of 8
@@ -933,15 +1016,15 @@ int64_t widened_ld(int64_t rows) { return (rows + 7) / 8 * 8; }
 // sectors: 3001x2999x1531 ran 9-13 % faster than with columns padded to 16 bytes, 1025^3 4-8 %.
 // *q: p with the widened operands in place of the originals; *workspace: what to free after the
 // kernel (null where nothing was widened: alpha == 0 or k == 0, where the kernel reads neither).
-cudaError_t widen_sgemm_operands(const Problem& p, bool widen_a, Problem* q, void** workspace,
-                                 cudaStream_t stream) {
+cudaError_t widen_sgemm_operands(const Problem& p, bool widen_a, bool widen_b, Problem* q,
+                                 void** workspace, cudaStream_t stream) {
   *q = p;
   q->type = DataType::kF64;
   *workspace = nullptr;
   if (p.alpha.is_zero() || p.k == 0) return cudaSuccess;
   const int64_t lda = widened_ld(p.m), ldb = widened_ld(p.k);
-  const int64_t elems_a = widen_a ? lda * p.k : 0;
-  cudaError_t err = gemm_device::allocate_workspace(size_t(elems_a + ldb * p.n) * sizeof(double),
+  const int64_t elems_a = widen_a ? lda * p.k : 0, elems_b = widen_b ? ldb * p.n : 0;
+  cudaError_t err = gemm_device::allocate_workspace(size_t(elems_a + elems_b) * sizeof(double),
                                                     workspace, stream);
   if (err != cudaSuccess) return err;
   double* const wide_a = static_cast<double*>(*workspace);
@@ -950,7 +1033,8 @@ cudaError_t widen_sgemm_operands(const Problem& p, bool widen_a, Problem* q, voi
   int count = 0;
   if (widen_a)
     wide[count++] = {p.a, p.lda, wide_a, lda, p.a_rows(), p.a_cols(), p.trans_a != Op::kNoTrans};
-  wide[count++] = {p.b, p.ldb, wide_b, ldb, p.b_rows(), p.b_cols(), p.trans_b != Op::kNoTrans};
+  if (widen_b)
+    wide[count++] = {p.b, p.ldb, wide_b, ldb, p.b_rows(), p.b_cols(), p.trans_b != Op::kNoTrans};
   err = widen::real_to_double(wide, count, stream);
   if (err != cudaSuccess) {
     cudaFreeAsync(*workspace, stream);
@@ -958,7 +1042,7 @@ cudaError_t widen_sgemm_operands(const Problem& p, bool widen_a, Problem* q, voi
     return err;
   }
   if (widen_a) q->a = wide_a, q->lda = lda, q->trans_a = Op::kNoTrans;
-  q->b = wide_b, q->ldb = ldb, q->trans_b = Op::kNoTrans;
+  if (widen_b) q->b = wide_b, q->ldb = ldb, q->trans_b = Op::kNoTrans;
   return cudaSuccess;
 }
 
@@ -975,7 +1059,7 @@ template <class Cfg>
 cudaError_t launch_sgemm_widened(const Problem& p, cudaStream_t stream) {
   Problem q;
   void* workspace = nullptr;
-  cudaError_t err = widen_sgemm_operands(p, true, &q, &workspace, stream);
+  cudaError_t err = widen_sgemm_operands(p, true, true, &q, &workspace, stream);
   if (err != cudaSuccess) return err;
   return free_after(workspace, launch_problem<TypeF64IntoF32, Cfg, true>(q, stream), stream);
 }
@@ -989,13 +1073,32 @@ cudaError_t launch_sgemm_widened_b(const Problem& p, cudaStream_t stream) {
   const bool single = sgemm_widened_b_reads_a(p);
   Problem q;
   void* workspace = nullptr;
-  cudaError_t err = widen_sgemm_operands(p, !single, &q, &workspace, stream);
+  cudaError_t err = widen_sgemm_operands(p, !single, true, &q, &workspace, stream);
   if (err != cudaSuccess) return err;
   if constexpr (kSplit) {
     err = single ? launch_splitk<TypeF32AF64B, CfgSingle, true, kGeometry>(q, stream)
                  : launch_splitk<TypeF64, Cfg, true, kGeometry>(q, stream);
   } else {
     err = single ? launch_problem<TypeF32AF64BIntoF32, CfgSingle, true>(q, stream)
+                 : launch_problem<TypeF64IntoF32, Cfg, true>(q, stream);
+  }
+  return free_after(workspace, err, stream);
+}
+
+// The sgemm_widened_a rows, launch_sgemm_widened_b() with the roles swapped: op(A) widened, and B
+// read as it lies where sgemm_widened_a_reads_b() (else widened too).
+template <class Cfg, class CfgSingle, bool kSplit, const splitk::Geometry& kGeometry>
+cudaError_t launch_sgemm_widened_a(const Problem& p, cudaStream_t stream) {
+  const bool single = sgemm_widened_a_reads_b(p);
+  Problem q;
+  void* workspace = nullptr;
+  cudaError_t err = widen_sgemm_operands(p, true, !single, &q, &workspace, stream);
+  if (err != cudaSuccess) return err;
+  if constexpr (kSplit) {
+    err = single ? launch_splitk<TypeF64AF32B, CfgSingle, true, kGeometry>(q, stream)
+                 : launch_splitk<TypeF64, Cfg, true, kGeometry>(q, stream);
+  } else {
+    err = single ? launch_problem<TypeF64AF32BIntoF32, CfgSingle, true>(q, stream)
                  : launch_problem<TypeF64IntoF32, Cfg, true>(q, stream);
   }
   return free_after(workspace, err, stream);
@@ -1061,6 +1164,7 @@ using ConfigF64Half = Config<TypeF64, 128, 64, 16, 64, 32, 4, 2>;
 using ConfigF64Small = Config<TypeF64, 64, 64, 16, 32, 32, 4, 3>;
 using ConfigSingleA = Config<TypeF32AF64B, 128, 128, 16, 64, 32, 4, 1>;
 using ConfigSingleAHalf = Config<TypeF32AF64B, 128, 64, 16, 64, 32, 4, 2>;
+using ConfigSingleBSmall = Config<TypeF64AF32B, 64, 64, 16, 32, 32, 4, 3>;
 using ConfigC64 = Config<TypeC64, 64, 64, 8, 32, 32, 6, 2>;
 using ConfigC64Wide = Config<TypeC64, 128, 64, 8, 32, 32, 6, 1>;
 
@@ -1190,6 +1294,18 @@ cudaError_t launch_sgemm_widened_b_splitk_128x64x16(const Problem& p, cudaStream
 
 bool sgemm_widened_b_reads_a(const Problem& p) {
   return p.trans_a == Op::kNoTrans && aligned_to(p.a, kChunkBytes) && p.lda % 4 == 0;
+}
+
+bool sgemm_widened_a_reads_b(const Problem& p) {
+  return p.trans_b == Op::kNoTrans && aligned_to(p.b, kChunkBytes) && p.ldb % 4 == 0;
+}
+bool supports_sgemm_widened_a_splitk_64x64x16(const Problem& p, const DeviceCaps& caps) {
+  return supports_widened<ConfigF64Small>(p, caps, DataType::kF32) &&
+         p.c_triangle == Triangle::kAll;
+}
+cudaError_t launch_sgemm_widened_a_splitk_64x64x16(const Problem& p, cudaStream_t stream) {
+  return launch_sgemm_widened_a<ConfigF64Small, ConfigSingleBSmall, true, kSgemmWidenedASplitK>(
+      p, stream);
 }
 
 }  // namespace tileblas::gemm_f64_mma

@@ -160,6 +160,13 @@ bool supports_sgemm_widened_b_128x128x16(const Problem& p, const DeviceCaps& cap
 cudaError_t launch_sgemm_widened_b_128x128x16(const Problem& p, cudaStream_t stream);
 bool supports_sgemm_widened_b_splitk_128x64x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_sgemm_widened_b_splitk_128x64x16(const Problem& p, cudaStream_t stream);
+// The same with the roles swapped (sgemm_widened_a_*): A widened, B read as fp32 where it is
+// k-contiguous (not transposed), 16-byte aligned and ldb a multiple of 4; split-K on the dgemm
+// 64x64 tile (three blocks per SM).
+bool sgemm_widened_a_reads_b(const Problem& p);
+inline constexpr splitk::Geometry kSgemmWidenedASplitK{64, 64, 16, 3, 8};
+bool supports_sgemm_widened_a_splitk_64x64x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_sgemm_widened_a_splitk_64x64x16(const Problem& p, cudaStream_t stream);
 // Complex fp32 in three real fp64 products (3M), on the dgemm 128x128 tile or its 128x64 half.
 bool supports_cgemm_widened_3m_128x128x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_cgemm_widened_3m_128x128x16(const Problem& p, cudaStream_t stream);

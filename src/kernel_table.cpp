@@ -105,6 +105,8 @@ const std::vector<GemmKernel>& gemm_kernels() {
        gemm_f64_mma::launch_sgemm_widened_b_128x128x16},
       {"sgemm_widened_b_splitk_128x64x16", gemm_f64_mma::supports_sgemm_widened_b_splitk_128x64x16,
        gemm_f64_mma::launch_sgemm_widened_b_splitk_128x64x16},
+      {"sgemm_widened_a_splitk_64x64x16", gemm_f64_mma::supports_sgemm_widened_a_splitk_64x64x16,
+       gemm_f64_mma::launch_sgemm_widened_a_splitk_64x64x16},
       // fp64 and complex fp64 on the FP64 tensor cores, mma.sync (kernels/gemm_f64_mma.cu):
       // 16-byte-load rows before the scalar-load ones.
       {"dgemm_mma_f64_128x128x16", gemm_f64_mma::supports_dgemm_128x128x16,
