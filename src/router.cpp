@@ -320,6 +320,16 @@ bool sgemm_widened_b_pays(const Problem& p, const DeviceCaps& caps) {
   return fast_fp64(caps) && p.n >= 64 && p.m >= 16 * p.n &&
          gemm_f64_mma::sgemm_widened_b_reads_a(p);
 }
+// The same with the roles swapped (the sgemm_widened_a row: A widened, B read as fp32) where B is
+// the much larger operand, on few rows (32 to 64) where the SIMT 64x64 split-K rule holds, (H200,
+// forced against the routing before, two runs in turn,
+// docs/bench/h200-2026-11-27-widened-a-forced.md): 64x8192x8192 1.09 against 0.84, 32x8192x2048
+// 1.25-1.26 against 1.06 (16x4096x4096 0.84 against 0.90 on the skinny row, which comes first;
+// 256x16384x1024, unsplit, 0.73 against 0.90).
+bool sgemm_widened_a_split_k_pays(const Problem& p, const DeviceCaps& caps) {
+  return fast_fp64(caps) && p.m >= 32 && p.n >= 16 * p.m && split_k_pays_few_rows(p, caps) &&
+         gemm_f64_mma::sgemm_widened_a_reads_b(p);
+}
 bool sgemm_widened_b_split_k_pays(const Problem& p, const DeviceCaps& caps) {
   return sgemm_widened_b_pays(p, caps) && split_k_pays(p, caps);
 }
@@ -520,6 +530,8 @@ const Preference kGemmPreferences[] = {
      "fp32, A much larger than B: B widened, A read as fp32, split-K on 128x64 tiles"},
     {"sgemm_widened_b_128x128x16", sgemm_widened_b_nearly_fills_sms_128x128,
      "fp32, A much larger than B: B widened, A read as fp32, 128x128 tiles"},
+    {"sgemm_widened_a_splitk_64x64x16", sgemm_widened_a_split_k_pays,
+     "fp32, few rows, B much larger than A: A widened, B read as fp32, split-K on 64x64 tiles"},
     {"sgemm_splitk_64x64x16", split_k_pays_few_rows, "few rows, long k: split-K on 64x64 tiles"},
     {"sgemm_regblock_128x128x16", nearly_fills_sms_128x128,
      "128x128 tiles fill more than half a round of the SMs, long k"},

@@ -825,9 +825,11 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
       {8192, 32, 8192, "sgemm_splitk_128x64x16_align16"},   // n < 64
       {8, 4096, 4096, "gemm_skinny_8"},
       {16, 4096, 4096, "gemm_skinny_16"},
-      {36, 4096, 4096, "sgemm_splitk_64x64x16_align16"},
-      {32, 8192, 2048, "sgemm_splitk_64x64x16_align16"},
-      {64, 8192, 8192, "sgemm_splitk_64x64x16_align16"},
+      {36, 4096, 4096, "sgemm_widened_a_splitk_64x64x16"},
+      {64, 512, 8192, "sgemm_splitk_64x64x16_align16"},  // n < 16 m
+      {32, 8192, 2048, "sgemm_widened_a_splitk_64x64x16"},
+      {64, 8192, 8192, "sgemm_widened_a_splitk_64x64x16"},  // B much larger than A
+      {24, 8192, 2048, "sgemm_splitk_64x64x16_align16"},    // fewer than 32 rows
       {72, 8192, 8192, "sgemm_splitk_128x64x16_align16"},
   };
   for (const Expect& e : cases) {
@@ -844,34 +846,43 @@ TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
   }
 }
 
-// The sgemm_widened_b rows only where they read A as it lies: not transposed, aligned, lda a
-// multiple of 4; else the SIMT split-K row, as without them.
-TEST(RouterTest, WidenedBRowsOnlyWhereTheyReadAInPlace) {
+// The sgemm_widened_b rows only where they read A as it lies (not transposed, aligned, lda a
+// multiple of 4), the sgemm_widened_a row only where it reads B so (not transposed, aligned, ldb a
+// multiple of 4); else the SIMT split-K rows, as without them.
+TEST(RouterTest, WidenedRowsOnlyWhereTheyReadTheirFp32OperandInPlace) {
   const DeviceCaps caps = tbtest::hopper_caps();
   alignas(16) static float storage[8];
   struct Case {
-    tileblas::Op ta;
-    int64_t lda, offset;
+    bool tall;  // 8192x128x8192 (A read as it lies), else 64x8192x8192 (B)
+    tileblas::Op op;
+    int64_t ld, offset;
     const char* kernel;
   } const cases[] = {
-      {tileblas::Op::kNoTrans, 8192, 0, "sgemm_widened_b_splitk_128x64x16"},
-      {tileblas::Op::kNoTrans, 8196, 0, "sgemm_widened_b_splitk_128x64x16"},
-      {tileblas::Op::kTrans, 8192, 0, "sgemm_splitk_128x64x16_align16"},
-      {tileblas::Op::kNoTrans, 8194, 0, "sgemm_splitk_128x64x16_align4"},
-      {tileblas::Op::kNoTrans, 8192, 1, "sgemm_splitk_128x64x16_align4"},
+      {true, tileblas::Op::kNoTrans, 8192, 0, "sgemm_widened_b_splitk_128x64x16"},
+      {true, tileblas::Op::kNoTrans, 8196, 0, "sgemm_widened_b_splitk_128x64x16"},
+      {true, tileblas::Op::kTrans, 8192, 0, "sgemm_splitk_128x64x16_align16"},
+      {true, tileblas::Op::kNoTrans, 8194, 0, "sgemm_splitk_128x64x16_align4"},
+      {true, tileblas::Op::kNoTrans, 8192, 1, "sgemm_splitk_128x64x16_align4"},
+      {false, tileblas::Op::kNoTrans, 8192, 0, "sgemm_widened_a_splitk_64x64x16"},
+      {false, tileblas::Op::kNoTrans, 8196, 0, "sgemm_widened_a_splitk_64x64x16"},
+      {false, tileblas::Op::kTrans, 8192, 0, "sgemm_splitk_64x64x16_align16"},
+      {false, tileblas::Op::kNoTrans, 8194, 0, "sgemm_splitk_64x64x16_align4"},
+      {false, tileblas::Op::kNoTrans, 8192, 1, "sgemm_splitk_64x64x16_align4"},
   };
   for (const Case& c : cases) {
     Problem p = square(8192);
-    p.n = 128;
-    p.trans_a = c.ta;
-    p.lda = c.lda;
+    p.m = c.tall ? 8192 : 64;
+    p.n = c.tall ? 128 : 8192;
+    p.lda = p.ldc = p.m;
     p.ldb = 8192;
-    p.a = storage + c.offset;
+    (c.tall ? p.trans_a : p.trans_b) = c.op;
+    (c.tall ? p.lda : p.ldb) = c.ld;
+    (c.tall ? p.a : p.b) = storage + c.offset;
     std::string why;
     const tileblas::GemmKernel* k = tileblas::pick_gemm_kernel(p, caps, "", &why);
     ASSERT_NE(k, nullptr);
-    EXPECT_STREQ(k->name, c.kernel)
-        << tileblas::name_of(c.ta) << " lda " << c.lda << " +" << c.offset << ": " << why;
+    EXPECT_STREQ(k->name, c.kernel) << (c.tall ? "A " : "B ") << tileblas::name_of(c.op) << " ld "
+                                    << c.ld << " +" << c.offset << ": " << why;
   }
 }
 
