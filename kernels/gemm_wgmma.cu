@@ -4,12 +4,14 @@
 #include "gemm_device_common.cuh"
 #include "gemm_wgmma.h"
 #include "realign.h"
+#include "splitk_sum.cuh"
 #include "transpose.h"
 
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_runtime.h>
 
+#include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
@@ -318,21 +320,24 @@ struct Config {
 };
 
 // How the kernel's blocks take their tiles: one tile and k slice a block (the epilogue through the
-// ring: store_tile()); persistent, at most one wave of blocks (store_direct()); or one tile a
-// block with a tile's k slices one cluster, which sums them (store_tile_cluster()).
-enum class Schedule { kOneTile, kPersistent, kClusterSlices };
+// ring: store_tile()); persistent, at most one wave of blocks (store_direct()); one tile a block
+// with a tile's k slices one cluster, which sums them (store_tile_cluster()); or one tile and k
+// slice a block, the grid launched cooperatively, which writes the partials and then sums them
+// itself (sum_in_grid()).
+enum class Schedule { kOneTile, kPersistent, kClusterSlices, kGridSlices };
 
 // The kernel's arguments: the problem, and the k-tiles of each blockIdx.y slice (all of them
 // without split-K). Split-K through a workspace (partial not null): slice s writes its unscaled
-// partial tile to partial + s * m_pad * n (splitk.h). Split-K in clusters (cluster_slices > 1):
-// the grid's blockIdx.y slices of a tile are one cluster, which sums them
-// (store_tile_cluster()). Else the epilogue writes C.
+// partial tile to partial + s * m_pad * n (splitk.h); with kGridSlices the grid then sums the
+// `slices` slices itself. Split-K in clusters (cluster_slices > 1): the grid's blockIdx.y slices
+// of a tile are one cluster, which sums them (store_tile_cluster()). Else the epilogue writes C.
 struct SliceArgs {
   Args g;
   int k_tiles_per_slice;
   float* partial;
   int64_t m_pad;
   int cluster_slices;
+  int slices;
 };
 
 // Where a thread's accumulators lie in the block's tile (wgmma's m64nN D layout: warp w of a
@@ -437,6 +442,30 @@ __device__ void store_tile_cluster(const float (&acc)[Cfg::kAccumulators], const
                     return x;
                   });
   cluster_sync();
+}
+
+// Split-K summed by the grid that computed the partials (kGridSlices), once every block has
+// written its partial tile and passed the grid's barrier: thread t of the grid takes elements t, t
+// + (the grid's threads), ... of C and sums their slices as splitk::reduce does (the same runs in
+// the same order, kernels/splitk_sum.cuh), then C = alpha * sum + beta * C as the epilogue and the
+// reduce compute it: the workspace path's result to the bit, without the reduce's launch.
+__device__ void sum_in_grid(const SliceArgs& sa) {
+  const Args& args = sa.g;
+  const int64_t total = int64_t(args.m) * args.n, stride = sa.m_pad * args.n;
+  const int run = splitk::run_length(sa.slices);
+  const int64_t threads = int64_t(gridDim.x) * gridDim.y * blockDim.x;
+  for (int64_t e = (int64_t(blockIdx.y) * gridDim.x + blockIdx.x) * blockDim.x + threadIdx.x;
+       e < total; e += threads) {
+    const int64_t row = e % args.m, col = e / args.m;
+    const float* src = sa.partial + row + col * sa.m_pad;
+    float sum = splitk::sum_run(src, stride, 0, min(sa.slices, run));
+    for (int s = run; s < sa.slices; s += run)
+      sum += splitk::sum_run(src, stride, s, min(sa.slices, s + run));
+    const int64_t at = row + col * args.ldc;
+    float v = args.alpha * sum;
+    if (args.beta != 0.0f) v = fmaf(args.beta, load_c(args.c, at, args.c_type), v);
+    store_c(args.c, at, args.c_type, v);
+  }
 }
 
 // Issues the copies of one operand tile (kRows m or n rows of k-tile k0) into shared memory at
@@ -592,10 +621,15 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm)
     } else {
       __syncthreads();  // every warpgroup is done with the ring: it holds the tile from here on
       float* const tile = reinterpret_cast<float*>(smem + (smem0 - smem_address(smem)));
-      if constexpr (kSchedule == Schedule::kClusterSlices)
+      if constexpr (kSchedule == Schedule::kClusterSlices) {
         store_tile_cluster<Cfg>(acc, sa, tile, origin.x, origin.y, k_tiles > 0);
-      else
+      } else {
         store_tile<Cfg>(acc, sa, tile, origin.x, origin.y, k_tiles > 0);
+        if constexpr (kSchedule == Schedule::kGridSlices) {
+          cooperative_groups::this_grid().sync();  // every partial written, and visible
+          sum_in_grid(sa);
+        }
+      }
     }
   }
 #endif
@@ -665,22 +699,30 @@ cudaError_t launch_layouts(const SliceArgs& sa, int64_t slices, cudaStream_t str
     if (err != cudaSuccess) return err;
     blocks = std::min<int64_t>(blocks, int64_t(sms) * Cfg::kBlocksPerSm);
   }
-  if constexpr (kSchedule != Schedule::kClusterSlices) {
+  if constexpr (kSchedule == Schedule::kOneTile || kSchedule == Schedule::kPersistent) {
     kernel<<<dim3(unsigned(blocks), unsigned(slices)), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(
         map_a, map_b, sa);
     return cudaGetLastError();
   } else {
-    cudaLaunchAttribute cluster{};
-    cluster.id = cudaLaunchAttributeClusterDimension;
-    cluster.val.clusterDim.x = 1;
-    cluster.val.clusterDim.y = unsigned(slices);
-    cluster.val.clusterDim.z = 1;
+    // kClusterSlices: a tile's slices one cluster. kGridSlices: a cooperative launch, whose blocks
+    // are all resident at once (else it fails with cudaErrorCooperativeLaunchTooLarge), so that
+    // its grid barrier is safe.
+    cudaLaunchAttribute attribute{};
+    if constexpr (kSchedule == Schedule::kClusterSlices) {
+      attribute.id = cudaLaunchAttributeClusterDimension;
+      attribute.val.clusterDim.x = 1;
+      attribute.val.clusterDim.y = unsigned(slices);
+      attribute.val.clusterDim.z = 1;
+    } else {
+      attribute.id = cudaLaunchAttributeCooperative;
+      attribute.val.cooperative = 1;
+    }
     cudaLaunchConfig_t config{};
     config.gridDim = dim3(unsigned(blocks), unsigned(slices));
     config.blockDim = dim3(Cfg::kThreads);
     config.dynamicSmemBytes = Cfg::kSmemBytes;
     config.stream = stream;
-    config.attrs = &cluster;
+    config.attrs = &attribute;
     config.numAttrs = 1;
     return cudaLaunchKernelEx(&config, kernel, map_a, map_b, sa);
   }
@@ -786,6 +828,7 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
                0,
                nullptr,
                0,
+               0,
                0};
   // A as stored is m-contiguous unless transposed; B is k-contiguous unless transposed.
   Operand a{p.a, p.lda, p.a_rows(), p.a_cols(), p.trans_a == Op::kTrans};
@@ -800,7 +843,8 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
   }
   // The split-K rows' slices; where their rule gives one slice (or none: alpha == 0 or k == 0),
   // the kernel writes C itself; up to kMaxClusterSlices, a tile's slices sum in their cluster;
-  // more go through the partials' workspace and the reduce.
+  // more go through the partials' workspace, summed by the grid itself where all of its blocks can
+  // be resident at once (kGridSlices), else by the reduce.
   constexpr bool kSplit = kMode == Mode::kSplitK || kMode == Mode::kNarrowSplitK;
   splitk::Slices slices;
   if (err == cudaSuccess && kSplit)
@@ -821,10 +865,16 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
     const int64_t m_pad = (p.m + 3) / 4 * 4;  // 16-byte partial columns
     err = splitk::run(
         p, splitk::partial_type(p.c_type), slices, m_pad,
-        [&](void* partial) {
+        [&](void* partial, bool* summed) {
           sa.k_tiles_per_slice = int(slices.k_steps);
           sa.partial = static_cast<float*>(partial);
           sa.m_pad = m_pad;
+          sa.slices = int(slices.count);
+          cudaError_t e = launch_read_as<T, Cfg, Schedule::kGridSlices>(sa, a.k_major, b.k_major,
+                                                                        slices.count, stream);
+          *summed = e == cudaSuccess;
+          if (e != cudaErrorCooperativeLaunchTooLarge) return e;
+          (void)cudaGetLastError();  // not sticky: the workspace path instead
           return launch_read_as<T, Cfg, Schedule::kOneTile>(sa, a.k_major, b.k_major, slices.count,
                                                             stream);
         },

@@ -23,7 +23,11 @@
 // fp32 tile in its shared memory, and after a cluster barrier each writes its share of the tile's
 // columns of C, summing the slices' tiles in slice order through distributed shared memory (no
 // workspace, no second kernel; the same sums, in the same order, as splitk::reduce()). More slices
-// write fp32 partials to a workspace, which splitk::reduce() sums. One thread issues the copy
+// write fp32 partials to a workspace; where all of the grid's blocks can be resident at once (a
+// cooperative launch, which the slice rule's one round of blocks allows unless the device is
+// shared), the grid then passes a grid-wide barrier and sums them itself, each thread some
+// elements of C, as splitk::reduce() would (kernels/splitk_sum.cuh: the same sums in the same
+// order, without the reduce's launch); else splitk::reduce() sums them. One thread issues the copy
 // engine (TMA, cp.async.bulk.tensor with 128-byte-swizzle tensor maps) stages - 2 k-tiles ahead
 // into the ring, each stage completing on an mbarrier; one wgmma group stays in flight while the
 // next is issued. 16-bit operands are read as they lie in memory: k-contiguous ones K-major,

@@ -10,22 +10,12 @@
 #include <type_traits>
 
 #include "gemm_device_common.cuh"
+#include "splitk_sum.cuh"
 
 namespace tileblas::splitk {
 namespace {
 
 constexpr int kReduceThreads = 256;
-// Partial loads a thread issues at once: its slices are read in groups of this many, every load of
-// a group issued before the first add (the last group's loads past its slices are predicated off
-// and add zero). A loop unrolled by 32 ran a count of slices below 32 one load at a time (16 slices
-// of 16 x 4096: 9.5 us, 5.0 us in groups; H100, docs/bench/h100-2026-11-27-splitk-reduce-ncu.txt).
-constexpr int kReduceGroup = 16;
-// Threads that share an element's slices, at most: with more than kReduceGroup slices, each of up
-// to this many threads sums a run of them, so that one thread's loads are not several round trips
-// to memory one after another (fp16 128x128x65536, 128 slices of 16,384 elements: 12.1 us with
-// one thread an element, 6.7 us in 8 runs; H100,
-// docs/bench/h100-2026-11-27-splitk-reduce-runs-ncu.csv).
-constexpr int kMaxRuns = 8;
 // Grid: at most this many blocks per SM (a grid-stride loop does the rest).
 constexpr int kReduceBlocksPerSm = 16;
 
@@ -55,37 +45,18 @@ struct ReduceArgs {
   int64_t ldc;
 };
 
-// An element's partials (Real, or a (re, im) pair), added as one value.
+// An element's partials: a Real, or a (re, im) pair.
 template <class Real, bool kComplex>
-struct Acc {
-  using Value = std::conditional_t<kComplex, typename Pair<Real>::type, Real>;
-  __device__ static Value zero() {
-    if constexpr (kComplex) {
-      return Value{0, 0};
-    } else {
-      return Real(0);
-    }
-  }
-  __device__ static void add(Value& sum, const Value& x) {
-    if constexpr (kComplex) {
-      sum.x += x.x;
-      sum.y += x.y;
-    } else {
-      sum += x;
-    }
-  }
-};
+using Value = std::conditional_t<kComplex, typename Pair<Real>::type, Real>;
 
-// Block (blockDim.x elements, blockDim.y runs): thread (x, r) sums, in slice order, run r of the
-// slices of element x of the block's current elements (grid-stride); thread (x, 0) then adds the
-// runs' sums in run order and applies alpha and beta. The sum's order depends only on the slice
-// count and the run length, never on the schedule; with one run it is the slices' order.
+// Block (blockDim.x elements, blockDim.y runs): thread (x, r) sums run r of the slices of element x
+// of the block's current elements (grid-stride, kernels/splitk_sum.cuh); thread (x, 0) then adds
+// the runs' sums in run order and applies alpha and beta.
 template <class Real, class Out, bool kComplex>
 __global__ void __launch_bounds__(kReduceThreads)
     splitk_reduce_kernel(const ReduceArgs<Real, Out> a) {
-  using A = Acc<Real, kComplex>;
-  using Value = typename A::Value;
-  __shared__ Value run_sums[kReduceThreads];
+  using V = Value<Real, kComplex>;
+  __shared__ V run_sums[kReduceThreads];
   const int64_t total = a.m * a.n;
   const int64_t slice_stride = a.m_pad * a.n;
   const int r = threadIdx.y;
@@ -96,22 +67,21 @@ __global__ void __launch_bounds__(kReduceThreads)
     const int64_t e = base + threadIdx.x;
     const bool valid = e < total;
     const int64_t row = valid ? e % a.m : 0, col = valid ? e / a.m : 0;
-    const Value* src = reinterpret_cast<const Value*>(a.partial) + row + col * a.m_pad;
-    Value sum = A::zero();
-    for (int s0 = s_begin; valid && s0 < s_end; s0 += kReduceGroup) {
-      Value x[kReduceGroup];
-#pragma unroll
-      for (int j = 0; j < kReduceGroup; ++j)
-        x[j] = s0 + j < s_end ? src[int64_t(s0 + j) * slice_stride] : A::zero();
-#pragma unroll
-      for (int j = 0; j < kReduceGroup; ++j) A::add(sum, x[j]);
-    }
+    const V* src = reinterpret_cast<const V*>(a.partial) + row + col * a.m_pad;
+    V sum = valid ? sum_run(src, slice_stride, s_begin, s_end) : V{};
     if (blockDim.y > 1) {
       run_sums[r * blockDim.x + threadIdx.x] = sum;
       __syncthreads();
       if (r == 0) {
-        for (int i = 1; i < int(blockDim.y); ++i)
-          A::add(sum, run_sums[i * blockDim.x + threadIdx.x]);
+        for (int i = 1; i < int(blockDim.y); ++i) {
+          const V x = run_sums[i * blockDim.x + threadIdx.x];
+          if constexpr (kComplex) {
+            sum.x += x.x;
+            sum.y += x.y;
+          } else {
+            sum += x;
+          }
+        }
       }
       __syncthreads();
     }
@@ -141,12 +111,10 @@ cudaError_t launch_reduce(int64_t m, int64_t n, int64_t slices, const void* part
                           Scalar alpha, Scalar beta, void* c, int64_t ldc, cudaStream_t stream) {
   int sms = 0;
   if (cudaError_t err = gemm_device::current_sm_count(&sms); err != cudaSuccess) return err;
-  // One run per kReduceGroup slices, in a power of two up to kMaxRuns; runs of equal length.
-  int runs = 1;
-  while (runs < kMaxRuns && int64_t(runs) * kReduceGroup < slices) runs *= 2;
+  const int runs = runs_of(slices);
   ReduceArgs<Real, Out> a;
   a.m = m, a.n = n, a.slices = int(slices);
-  a.run = int((slices + runs - 1) / runs);
+  a.run = run_length(slices);
   a.partial = static_cast<const Real*>(partial);
   a.m_pad = m_pad;
   a.alpha_re = Real(alpha.re), a.alpha_im = Real(kComplex ? alpha.im : 0.0);

@@ -33,6 +33,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 
 #include "problem.h"
 
@@ -97,20 +98,26 @@ cudaError_t allocate_partials(size_t bytes, void** partial, cudaStream_t stream)
 // Runs a split-K GEMM p of `s` slices: allocates the partials (s.count x m_pad x n elements of
 // `partials`: partial_type(p.c_type), or kF64 / kC64 for a kF32 / kC32 C computed in fp64), calls
 // launch_slices(partial) to enqueue the row's kernel over every slice, then reduce(), and frees
-// the partials (stream-ordered). Without slices only reduce() runs (C = beta * C: alpha == 0 or
-// k == 0).
+// the partials (stream-ordered). A row whose kernel can sum the slices itself takes
+// launch_slices(partial, &summed) and sets summed where it did: reduce() then does not run.
+// Without slices only reduce() runs (C = beta * C: alpha == 0 or k == 0).
 template <class LaunchSlices>
 cudaError_t run(const Problem& p, DataType partials, const Slices& s, int64_t m_pad,
                 LaunchSlices&& launch_slices, cudaStream_t stream) {
   void* partial = nullptr;
   cudaError_t err = cudaSuccess;
+  bool summed = false;
   if (s.count > 0) {
     const size_t bytes = size_t(s.count) * size_t(m_pad) * size_t(p.n) * size_of(partials);
     err = allocate_partials(bytes, &partial, stream);
     if (err != cudaSuccess) return err;
-    err = launch_slices(partial);
+    if constexpr (std::is_invocable_v<LaunchSlices, void*, bool*>) {
+      err = launch_slices(partial, &summed);
+    } else {
+      err = launch_slices(partial);
+    }
   }
-  if (err == cudaSuccess)
+  if (err == cudaSuccess && !summed)
     err = reduce(p.c_type, partials, p.m, p.n, s.count, partial, m_pad, p.alpha, p.beta, p.c, p.ldc,
                  stream);
   if (partial) {

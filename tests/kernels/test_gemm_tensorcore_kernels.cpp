@@ -394,8 +394,10 @@ TEST(GemmTensorCore, ZeroKScalesC) {
 
 // Few output tiles and a long k: the split-K rows' slice rule cuts k into several slices (checked):
 // up to kMaxClusterSlices (2, 5 and 8 with 132 SMs), which a tile's cluster sums, and more (one
-// tile, a longer k), whose partials the reduce adds; every transpose, both C types, beta 0 (NaN C)
-// and not, aligned and staged operands; the narrow rows' outputs have a narrow m or a narrow n.
+// tile, a longer k), whose partials the grid sums itself (a cooperative launch, where the device's
+// SMs hold every block at once, as a test's device does); every transpose, both C types, beta 0
+// (NaN C) and not, aligned and staged operands; the narrow rows' outputs have a narrow m or a
+// narrow n.
 TEST(GemmTensorCore, SplitKRowsOverSeveralSlices) {
   TB_REQUIRE_GPU();
   const DeviceCaps caps = tbtest::device_caps();
