@@ -97,9 +97,9 @@ struct TypeC64IntoC32 : TypeC64 {
 struct TypeF64IntoF32 : TypeF64 {
   using CReal = float;
 };
-// fp32 A, m-contiguous, read as it lies into an fp32 tile (SingleATile) and converted to fp64 as
-// its fragments are loaded; fp64 B (fp32 widened); C fp64 (split-K partials) or fp32: the
-// sgemm_widened_b rows.
+// fp32 A, m-contiguous, read as it lies into an fp32 tile (SingleCopier, SingleAReader) and
+// converted to fp64 as its fragments are loaded; fp64 B (fp32 widened); C fp64 (split-K partials)
+// or fp32: the sgemm_widened_b rows.
 struct TypeF32AF64B : TypeF64 {
   static constexpr bool kSingleA = true;
 };
@@ -107,7 +107,7 @@ struct TypeF32AF64BIntoF32 : TypeF32AF64B {
   using CReal = float;
 };
 // The same with the roles swapped: fp64 A (widened), fp32 B read as it lies, k-contiguous
-// (SingleBTile): the sgemm_widened_a rows.
+// (SingleCopier, SingleBReader): the sgemm_widened_a rows.
 struct TypeF64AF32B : TypeF64 {
   static constexpr bool kSingleB = true;
 };
@@ -169,14 +169,14 @@ struct Config {
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
   static constexpr int kTilesM = kWarpM / 16, kTilesN = kWarpN / 8;  // MMA tiles of a warp
   static constexpr int kSteps = kBlockK / 8;                         // MMA k-steps of a k-tile
-  // A's tile: fp32 rows of k padded by 16 bytes (SingleATile), or elements as B's.
-  static constexpr int kARowBytesSingle = kBlockM * 4 + 16;
+  // An fp32 tile's rows (SingleCopier): `elems` floats padded by 16 bytes.
+  static constexpr int single_row_bytes(int elems) { return elems * 4 + 16; }
+  // A's tile: fp32 rows of k (T::kSingleA), or as stored.
   static constexpr int kATileBytes =
-      T::kSingleA ? kBlockK * kARowBytesSingle : kBlockM * kBlockK * T::kBytes;
-  // B's tile: fp32 rows of n padded by 16 bytes (SingleBTile), or as stored.
-  static constexpr int kBRowBytesSingle = kBlockK * 4 + 16;
+      T::kSingleA ? kBlockK * single_row_bytes(kBlockM) : kBlockM * kBlockK * T::kBytes;
+  // B's tile: fp32 columns of B (T::kSingleB), or as stored.
   static constexpr int kBTileBytes =
-      T::kSingleB ? kBlockN * kBRowBytesSingle : kBlockN * kBlockK * T::kBytes;
+      T::kSingleB ? kBlockN * single_row_bytes(kBlockK) : kBlockN * kBlockK * T::kBytes;
   static constexpr int kStageBytes = kATileBytes + kBTileBytes;
   static constexpr int kSmemBytes = kStages * kStageBytes;
   static constexpr int kRasterGroup = 8;
@@ -389,104 +389,92 @@ struct FragmentReader {
   }
 };
 
-// A's tile as fp32, for TypeF32AF64B: A m-contiguous, each k a row of kBlockM floats padded by 16
-// bytes (no swizzle: the padding alone spreads a fragment load's four k rows 2q over the banks, and
-// a warp's copies write whole consecutive 16-byte chunks of a row). The copier and the reader have
-// TileCopier's and FragmentReader's interfaces. A lane (g, q) reads rows 2g, 2g + 1 of m16 tile
-// `tile` at k 8s + 2q + r, 8 bytes, which load_a_single() converts to the dgemm's register pair.
-template <class Cfg>
-struct SingleATile {
-  struct Copier {
-    static constexpr int kChunksPerRow = Cfg::kBlockM / 4;
-    static constexpr int kRowStep = Cfg::kThreads / kChunksPerRow;
-    static constexpr int kCopies = Cfg::kBlockK / kRowStep;
-    static_assert(Cfg::kThreads % kChunksPerRow == 0 && Cfg::kBlockK % kRowStep == 0 &&
-                      kCopies >= 1,
-                  "every thread copies the same chunk column of the same number of k rows");
+// An fp32 operand's tile (TypeF32AF64B's A, TypeF64AF32B's B), as it lies in global memory: each
+// matrix row as stored (k for an m/n-contiguous tile of kRows m or n, m or n for a k-contiguous
+// one) a tile row of floats padded by 16 bytes (Config::single_row_bytes(): no swizzle; see the
+// readers below for the banks), copied 16 bytes (4 elements) a cp.async, zero-filled outside the
+// matrix. Thread t copies chunk t % kChunksPerRow of tile rows r0 + i kRowStep (r0 = t /
+// kChunksPerRow): a warp writes whole consecutive chunks of its rows. TileCopier's interface.
+template <class Cfg, Layout kLayout, int kRows>
+struct SingleCopier {
+  static constexpr bool kK = kLayout == Layout::kKContiguous;
+  static constexpr int kRowElems = kK ? Cfg::kBlockK : kRows;    // along a matrix row
+  static constexpr int kMatrixRows = kK ? kRows : Cfg::kBlockK;  // of the tile
+  static constexpr int kRowBytes = Cfg::single_row_bytes(kRowElems);
+  static constexpr int kChunksPerRow = kRowElems / 4;
+  static constexpr int kRowStep = Cfg::kThreads / kChunksPerRow;
+  static constexpr int kCopies = kMatrixRows / kRowStep;
+  static_assert(Cfg::kThreads % kChunksPerRow == 0 && kMatrixRows % kRowStep == 0 && kCopies >= 1,
+                "every thread copies the same chunk column of the same number of rows");
 
-    const float* src;  // this thread's chunk in the next k-tile to copy
-    int mn_left;       // elements of the matrix in its chunk (0..4)
-    int k_left;        // k rows from its first row on, in the next k-tile
+  const float* src;  // this thread's chunk in the next k-tile to copy
+  int mn_left;       // k-contiguous: matrix rows from this thread's first row on;
+                     // m/n-contiguous: elements of the matrix in its chunk (0..4)
+  int k_left;        // k-contiguous: elements of k in its chunk (0..4, may go negative);
+                     // m/n-contiguous: k rows from its first row on (both in the next k-tile)
 
-    __device__ static int row0() { return int(threadIdx.x) / kChunksPerRow; }
-    __device__ static int chunk() { return int(threadIdx.x) % kChunksPerRow; }
+  __device__ static int row0() { return int(threadIdx.x) / kChunksPerRow; }
+  __device__ static int chunk() { return int(threadIdx.x) % kChunksPerRow; }
 
-    __device__ Copier(const void* operand, int64_t ld, int mn0, int mn_extent, int k_extent)
-        : src(static_cast<const float*>(operand) + (int64_t(row0()) * ld + mn0 + 4 * chunk())),
-          mn_left(min(max(mn_extent - mn0 - 4 * chunk(), 0), 4)),
-          k_left(k_extent - row0()) {}
+  __device__ SingleCopier(const void* operand, int64_t ld, int mn0, int mn_extent, int k_extent) {
+    const float* base = static_cast<const float*>(operand);
+    if constexpr (kK) {
+      src = base + (int64_t(mn0 + row0()) * ld + 4 * chunk());
+      mn_left = mn_extent - mn0 - row0();
+      k_left = k_extent - 4 * chunk();
+    } else {
+      src = base + (int64_t(row0()) * ld + mn0 + 4 * chunk());
+      mn_left = min(max(mn_extent - mn0 - 4 * chunk(), 0), 4);
+      k_left = k_extent - row0();
+    }
+  }
 
-    __device__ void copy_next(uint32_t tile, const void* operand, int64_t ld) {
-      const uint32_t dst = tile + uint32_t(row0() * Cfg::kARowBytesSingle + 16 * chunk());
+  __device__ void copy_next(uint32_t tile, const void* operand, int64_t ld) {
+    const uint32_t dst = tile + uint32_t(row0() * kRowBytes + 16 * chunk());
 #pragma unroll
-      for (int i = 0; i < kCopies; ++i) {
-        const int valid = k_left > i * kRowStep ? mn_left : 0;
-        cp_async_16(dst + uint32_t(i * kRowStep * Cfg::kARowBytesSingle),
-                    valid > 0 ? src + i * kRowStep * ld : operand, 4 * valid);
+    for (int i = 0; i < kCopies; ++i) {
+      int valid;  // elements of this chunk inside the matrix (0..4)
+      if constexpr (kK) {
+        valid = mn_left > i * kRowStep ? min(max(k_left, 0), 4) : 0;
+      } else {
+        valid = k_left > i * kRowStep ? mn_left : 0;
       }
-      src += Cfg::kBlockK * ld;
-      k_left -= Cfg::kBlockK;
+      cp_async_16(dst + uint32_t(i * kRowStep * kRowBytes),
+                  valid > 0 ? src + i * kRowStep * ld : operand, 4 * valid);
     }
-  };
-
-  struct Reader {
-    uint32_t lane_offset;
-    __device__ Reader(int w0, int lane)
-        : lane_offset(
-              uint32_t(2 * (lane & 3) * Cfg::kARowBytesSingle + 4 * (w0 + 2 * (lane >> 2)))) {}
-    __device__ uint32_t at(uint32_t tile_base, int tile, int s, int r) const {
-      return tile_base + lane_offset + uint32_t((8 * s + r) * Cfg::kARowBytesSingle + 64 * tile);
-    }
-  };
+    src += kK ? int64_t(Cfg::kBlockK) : Cfg::kBlockK * ld;
+    k_left -= Cfg::kBlockK;
+  }
 };
 
-// B's tile as fp32, for TypeF64AF32B: B k-contiguous, each column of B a row of kBlockK floats
-// padded by 16 bytes (80 bytes: a fragment load's rows 2g land 32 bytes apart in the banks, its
-// k offsets 8 bytes apart). Interfaces as SingleATile's. A lane (g, q) reads k 8s + 2q, 2q + 1 of
-// column 16 jp + 2g + r, 8 bytes, which load_b_pair_single() converts.
+// Fragment addresses in an fp32 m-contiguous A tile (rows of kBlockM floats padded by 16 bytes:
+// a fragment load's four k rows 2q fall 32 bytes apart in the banks, its lanes' rows 2g 8 bytes
+// apart). A lane (g, q) reads rows 2g, 2g + 1 of m16 tile `tile` at k 8s + 2q + r, 8 bytes, which
+// load_a_single() converts to the dgemm's register pair. FragmentReader's interface.
 template <class Cfg>
-struct SingleBTile {
-  struct Copier {
-    static constexpr int kChunksPerRow = Cfg::kBlockK / 4;
-    static constexpr int kRowStep = Cfg::kThreads / kChunksPerRow;
-    static constexpr int kCopies = Cfg::kBlockN / kRowStep;
-    static_assert(Cfg::kThreads % kChunksPerRow == 0 && Cfg::kBlockN % kRowStep == 0 &&
-                      kCopies >= 1,
-                  "every thread copies the same chunk column of the same number of rows");
+struct SingleAReader {
+  static constexpr int kRowBytes = Cfg::single_row_bytes(Cfg::kBlockM);
+  uint32_t lane_offset;
+  __device__ SingleAReader(int w0, int lane)
+      : lane_offset(uint32_t(2 * (lane & 3) * kRowBytes + 4 * (w0 + 2 * (lane >> 2)))) {}
+  __device__ uint32_t at(uint32_t tile_base, int tile, int s, int r) const {
+    return tile_base + lane_offset + uint32_t((8 * s + r) * kRowBytes + 64 * tile);
+  }
+};
 
-    const float* src;  // this thread's chunk in the next k-tile to copy
-    int mn_left;       // matrix rows (columns of B) from this thread's first row on
-    int k_left;        // elements of k in its chunk (0..4, may go negative), in the next k-tile
-
-    __device__ static int row0() { return int(threadIdx.x) / kChunksPerRow; }
-    __device__ static int chunk() { return int(threadIdx.x) % kChunksPerRow; }
-
-    __device__ Copier(const void* operand, int64_t ld, int mn0, int mn_extent, int k_extent)
-        : src(static_cast<const float*>(operand) + (int64_t(mn0 + row0()) * ld + 4 * chunk())),
-          mn_left(mn_extent - mn0 - row0()),
-          k_left(k_extent - 4 * chunk()) {}
-
-    __device__ void copy_next(uint32_t tile, const void* operand, int64_t ld) {
-      const uint32_t dst = tile + uint32_t(row0() * Cfg::kBRowBytesSingle + 16 * chunk());
-#pragma unroll
-      for (int i = 0; i < kCopies; ++i) {
-        const int valid = mn_left > i * kRowStep ? min(max(k_left, 0), 4) : 0;
-        cp_async_16(dst + uint32_t(i * kRowStep * Cfg::kBRowBytesSingle),
-                    valid > 0 ? src + i * kRowStep * ld : operand, 4 * valid);
-      }
-      src += Cfg::kBlockK;
-      k_left -= Cfg::kBlockK;
-    }
-  };
-
-  struct Reader {
-    uint32_t lane_offset;
-    __device__ Reader(int w0, int lane)
-        : lane_offset(uint32_t((w0 + 2 * (lane >> 2)) * Cfg::kBRowBytesSingle + 8 * (lane & 3))) {}
-    __device__ uint32_t at(uint32_t tile_base, int jp, int s, int r) const {
-      return tile_base + lane_offset + uint32_t((16 * jp + r) * Cfg::kBRowBytesSingle + 32 * s);
-    }
-  };
+// Fragment addresses in an fp32 k-contiguous B tile (each column of B a row of kBlockK floats
+// padded by 16 bytes, 80: a fragment load's columns 2g fall 32 bytes apart in the banks, its k
+// offsets 8 bytes apart). A lane (g, q) reads k 8s + 2q, 2q + 1 of column 16 jp + 2g + r, 8 bytes,
+// which load_b_pair_single() converts.
+template <class Cfg>
+struct SingleBReader {
+  static constexpr int kRowBytes = Cfg::single_row_bytes(Cfg::kBlockK);
+  uint32_t lane_offset;
+  __device__ SingleBReader(int w0, int lane)
+      : lane_offset(uint32_t((w0 + 2 * (lane >> 2)) * kRowBytes + 8 * (lane & 3))) {}
+  __device__ uint32_t at(uint32_t tile_base, int jp, int s, int r) const {
+    return tile_base + lane_offset + uint32_t((16 * jp + r) * kRowBytes + 32 * s);
+  }
 };
 
 __device__ __forceinline__ void lds_f32x2(float& x, float& y, uint32_t addr) {
@@ -621,13 +609,13 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
           kBBytes;
   constexpr bool kAPaired = stored_paired<T>(Operand::kA, kALayout);
   constexpr bool kBPaired = stored_paired<T>(Operand::kB, kBLayout);
-  using ACopier = std::conditional_t<T::kSingleA, typename SingleATile<Cfg>::Copier,
+  using ACopier = std::conditional_t<T::kSingleA, SingleCopier<Cfg, kALayout, Cfg::kBlockM>,
                                      TileCopier<T, Cfg, kALayout, Cfg::kBlockM, kVector, kAPaired>>;
-  using AReader = std::conditional_t<T::kSingleA, typename SingleATile<Cfg>::Reader,
+  using AReader = std::conditional_t<T::kSingleA, SingleAReader<Cfg>,
                                      FragmentReader<T, Cfg, kALayout, Cfg::kBlockM, kAPaired>>;
-  using BCopier = std::conditional_t<T::kSingleB, typename SingleBTile<Cfg>::Copier,
+  using BCopier = std::conditional_t<T::kSingleB, SingleCopier<Cfg, kBLayout, Cfg::kBlockN>,
                                      TileCopier<T, Cfg, kBLayout, Cfg::kBlockN, kVector, kBPaired>>;
-  using BReader = std::conditional_t<T::kSingleB, typename SingleBTile<Cfg>::Reader,
+  using BReader = std::conditional_t<T::kSingleB, SingleBReader<Cfg>,
                                      FragmentReader<T, Cfg, kBLayout, Cfg::kBlockN, kBPaired>>;
   ACopier a_copier(a_slice, args.lda, m0, args.m, k_extent);
   BCopier b_copier(b_slice, args.ldb, n0, args.n, k_extent);
