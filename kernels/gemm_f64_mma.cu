@@ -60,6 +60,7 @@ struct TypeF64 {
   static constexpr bool kSingleA = false;  // see TypeF32AF64B
   static constexpr bool kSingleB = false;  // see TypeF64AF32B
   static constexpr int kBytes = 8;
+  static constexpr int kSingleBytes = 4;  // an element in single precision (SingleCopier)
   static constexpr DataType kDataType = DataType::kF64;
   using CReal = double;
   // k-contiguous rows (m or n) of 8 chunks: lanes read chunk q of rows 2g (+1): rows 2g and
@@ -77,9 +78,10 @@ struct TypeF64 {
 
 struct TypeC64 {
   static constexpr bool kComplex = true;
-  static constexpr bool kSingleA = false;
+  static constexpr bool kSingleA = false;  // see TypeC32AC64B
   static constexpr bool kSingleB = false;
   static constexpr int kBytes = 16;
+  static constexpr int kSingleBytes = 8;
   static constexpr DataType kDataType = DataType::kC64;
   using CReal = double;
   // k-contiguous rows of 8 chunks: lanes read chunk q (+4) of rows g (+8): odd rows flip bit 2.
@@ -106,7 +108,16 @@ struct TypeF32AF64B : TypeF64 {
 struct TypeF32AF64BIntoF32 : TypeF32AF64B {
   using CReal = float;
 };
-// The same with the roles swapped: fp64 A (widened), fp32 B read as it lies, k-contiguous
+// Complex fp32 A, m-contiguous, read as it lies (SingleCopier, SingleComplexAReader) and converted
+// as its fragments are loaded; complex fp64 B (widened, as stored); C complex fp32: the
+// cgemm_widened_b row.
+struct TypeC32AC64B : TypeC64 {
+  static constexpr bool kSingleA = true;
+};
+struct TypeC32AC64BIntoC32 : TypeC32AC64B {
+  using CReal = float;
+};
+// fp64 A (widened), fp32 B read as it lies, k-contiguous
 // (SingleCopier, SingleBReader): the sgemm_widened_a rows.
 struct TypeF64AF32B : TypeF64 {
   static constexpr bool kSingleB = true;
@@ -169,8 +180,11 @@ struct Config {
   static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
   static constexpr int kTilesM = kWarpM / 16, kTilesN = kWarpN / 8;  // MMA tiles of a warp
   static constexpr int kSteps = kBlockK / 8;                         // MMA k-steps of a k-tile
-  // An fp32 tile's rows (SingleCopier): `elems` floats padded by 16 bytes.
-  static constexpr int single_row_bytes(int elems) { return elems * 4 + 16; }
+  // A single-precision tile's rows (SingleCopier): `elems` elements padded by 16 bytes (real) or
+  // 32 (complex), which spreads a fragment load's four rows over the banks (the readers below).
+  static constexpr int single_row_bytes(int elems) {
+    return elems * T::kSingleBytes + 4 * T::kSingleBytes;
+  }
   // A's tile: fp32 rows of k (T::kSingleA), or as stored.
   static constexpr int kATileBytes =
       T::kSingleA ? kBlockK * single_row_bytes(kBlockM) : kBlockM * kBlockK * T::kBytes;
@@ -395,36 +409,38 @@ struct FragmentReader {
 // readers below for the banks), copied 16 bytes (4 elements) a cp.async, zero-filled outside the
 // matrix. Thread t copies chunk t % kChunksPerRow of tile rows r0 + i kRowStep (r0 = t /
 // kChunksPerRow): a warp writes whole consecutive chunks of its rows. TileCopier's interface.
-template <class Cfg, Layout kLayout, int kRows>
+template <class T, class Cfg, Layout kLayout, int kRows>
 struct SingleCopier {
   static constexpr bool kK = kLayout == Layout::kKContiguous;
   static constexpr int kRowElems = kK ? Cfg::kBlockK : kRows;    // along a matrix row
   static constexpr int kMatrixRows = kK ? kRows : Cfg::kBlockK;  // of the tile
   static constexpr int kRowBytes = Cfg::single_row_bytes(kRowElems);
-  static constexpr int kChunksPerRow = kRowElems / 4;
+  static constexpr int kBytes = T::kSingleBytes;  // an element
+  static constexpr int kPerChunk = 16 / kBytes;   // elements of a 16-byte copy
+  static constexpr int kChunksPerRow = kRowElems / kPerChunk;
   static constexpr int kRowStep = Cfg::kThreads / kChunksPerRow;
   static constexpr int kCopies = kMatrixRows / kRowStep;
   static_assert(Cfg::kThreads % kChunksPerRow == 0 && kMatrixRows % kRowStep == 0 && kCopies >= 1,
                 "every thread copies the same chunk column of the same number of rows");
 
-  const float* src;  // this thread's chunk in the next k-tile to copy
-  int mn_left;       // k-contiguous: matrix rows from this thread's first row on;
-                     // m/n-contiguous: elements of the matrix in its chunk (0..4)
-  int k_left;        // k-contiguous: elements of k in its chunk (0..4, may go negative);
-                     // m/n-contiguous: k rows from its first row on (both in the next k-tile)
+  const char* src;  // this thread's chunk in the next k-tile to copy
+  int mn_left;      // k-contiguous: matrix rows from this thread's first row on;
+                    // m/n-contiguous: elements of the matrix in its chunk (0..kPerChunk)
+  int k_left;       // k-contiguous: elements of k in its chunk (0..kPerChunk, may go negative);
+                    // m/n-contiguous: k rows from its first row on (both in the next k-tile)
 
   __device__ static int row0() { return int(threadIdx.x) / kChunksPerRow; }
   __device__ static int chunk() { return int(threadIdx.x) % kChunksPerRow; }
 
   __device__ SingleCopier(const void* operand, int64_t ld, int mn0, int mn_extent, int k_extent) {
-    const float* base = static_cast<const float*>(operand);
+    const char* base = static_cast<const char*>(operand);
     if constexpr (kK) {
-      src = base + (int64_t(mn0 + row0()) * ld + 4 * chunk());
+      src = base + (int64_t(mn0 + row0()) * ld + kPerChunk * chunk()) * kBytes;
       mn_left = mn_extent - mn0 - row0();
-      k_left = k_extent - 4 * chunk();
+      k_left = k_extent - kPerChunk * chunk();
     } else {
-      src = base + (int64_t(row0()) * ld + mn0 + 4 * chunk());
-      mn_left = min(max(mn_extent - mn0 - 4 * chunk(), 0), 4);
+      src = base + (int64_t(row0()) * ld + mn0 + kPerChunk * chunk()) * kBytes;
+      mn_left = min(max(mn_extent - mn0 - kPerChunk * chunk(), 0), kPerChunk);
       k_left = k_extent - row0();
     }
   }
@@ -433,16 +449,16 @@ struct SingleCopier {
     const uint32_t dst = tile + uint32_t(row0() * kRowBytes + 16 * chunk());
 #pragma unroll
     for (int i = 0; i < kCopies; ++i) {
-      int valid;  // elements of this chunk inside the matrix (0..4)
+      int valid;  // elements of this chunk inside the matrix (0..kPerChunk)
       if constexpr (kK) {
-        valid = mn_left > i * kRowStep ? min(max(k_left, 0), 4) : 0;
+        valid = mn_left > i * kRowStep ? min(max(k_left, 0), kPerChunk) : 0;
       } else {
         valid = k_left > i * kRowStep ? mn_left : 0;
       }
       cp_async_16(dst + uint32_t(i * kRowStep * kRowBytes),
-                  valid > 0 ? src + i * kRowStep * ld : operand, 4 * valid);
+                  valid > 0 ? src + i * kRowStep * ld * kBytes : operand, kBytes * valid);
     }
-    src += kK ? int64_t(Cfg::kBlockK) : Cfg::kBlockK * ld;
+    src += (kK ? int64_t(Cfg::kBlockK) : Cfg::kBlockK * ld) * kBytes;
     k_left -= Cfg::kBlockK;
   }
 };
@@ -459,6 +475,21 @@ struct SingleAReader {
       : lane_offset(uint32_t(2 * (lane & 3) * kRowBytes + 4 * (w0 + 2 * (lane >> 2)))) {}
   __device__ uint32_t at(uint32_t tile_base, int tile, int s, int r) const {
     return tile_base + lane_offset + uint32_t((8 * s + r) * kRowBytes + 64 * tile);
+  }
+};
+
+// Fragment addresses in a complex fp32 m-contiguous A tile (rows of kBlockM elements padded by 32
+// bytes: a fragment load's four k rows q fall 32 bytes apart in the banks, its lanes' rows g 8
+// bytes apart), zgemm's fragment elements: c64(tile_base, row8, v) is the element at row 8 row8 +
+// g and k q + 4 v, 8 bytes, which load_a_c64_single() converts.
+template <class Cfg>
+struct SingleComplexAReader {
+  static constexpr int kRowBytes = Cfg::single_row_bytes(Cfg::kBlockM);
+  uint32_t lane_offset;
+  __device__ SingleComplexAReader(int w0, int lane)
+      : lane_offset(uint32_t((lane & 3) * kRowBytes + 8 * (w0 + (lane >> 2)))) {}
+  __device__ uint32_t c64(uint32_t tile_base, int row8, int v) const {
+    return tile_base + lane_offset + uint32_t(4 * v * kRowBytes + 64 * row8);
   }
 };
 
@@ -491,6 +522,24 @@ __device__ __forceinline__ void load_a_single(double (&a)[4], const Reader& rd, 
   a[0] = x, a[1] = y;
   lds_f32x2(x, y, rd.at(tile, i, s, 1));  // k 2q + 1
   a[2] = x, a[3] = y;
+}
+
+// zgemm A fragment of m16 tile i from a complex fp32 tile: the planes load_a_c64() fills, each part
+// converted (exactly), the imaginary parts negated where op() conjugates.
+template <class Reader>
+__device__ __forceinline__ void load_a_c64_single(double (&re)[4], double (&im)[4],
+                                                  const Reader& rd, uint32_t tile, int i,
+                                                  uint32_t conj) {
+#pragma unroll
+  for (int v0 = 0; v0 < 2; ++v0) {
+#pragma unroll
+    for (int v1 = 0; v1 < 2; ++v1) {
+      float x, y;
+      lds_f32x2(x, y, rd.c64(tile, 2 * i + v0, v1));
+      re[v0 + 2 * v1] = x;
+      im[v0 + 2 * v1] = flip_sign(double(y), conj);
+    }
+  }
 }
 
 // dgemm B fragments of n8 tiles 2 jp and 2 jp + 1 from an fp32 tile: the register pairs
@@ -596,7 +645,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
                                                 int(Cfg::kBlockM), int(Cfg::kBlockN), args.k));
   const int k_extent = max(k_end - k0, 0);
   static_assert(!T::kSingleA || kALayout == Layout::kMNContiguous, "an fp32 A is m-contiguous");
-  constexpr int kABytes = T::kSingleA ? int(sizeof(float)) : T::kBytes;
+  constexpr int kABytes = T::kSingleA ? T::kSingleBytes : T::kBytes;
   const char* a_slice =
       static_cast<const char*>(args.a) +
       (batch * args.a_batch + (kALayout == Layout::kKContiguous ? int64_t(k0) : k0 * args.lda)) *
@@ -609,11 +658,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
           kBBytes;
   constexpr bool kAPaired = stored_paired<T>(Operand::kA, kALayout);
   constexpr bool kBPaired = stored_paired<T>(Operand::kB, kBLayout);
-  using ACopier = std::conditional_t<T::kSingleA, SingleCopier<Cfg, kALayout, Cfg::kBlockM>,
+  using ACopier = std::conditional_t<T::kSingleA, SingleCopier<T, Cfg, kALayout, Cfg::kBlockM>,
                                      TileCopier<T, Cfg, kALayout, Cfg::kBlockM, kVector, kAPaired>>;
-  using AReader = std::conditional_t<T::kSingleA, SingleAReader<Cfg>,
-                                     FragmentReader<T, Cfg, kALayout, Cfg::kBlockM, kAPaired>>;
-  using BCopier = std::conditional_t<T::kSingleB, SingleCopier<Cfg, kBLayout, Cfg::kBlockN>,
+  using AReader = std::conditional_t<
+      T::kSingleA, std::conditional_t<T::kComplex, SingleComplexAReader<Cfg>, SingleAReader<Cfg>>,
+      FragmentReader<T, Cfg, kALayout, Cfg::kBlockM, kAPaired>>;
+  using BCopier = std::conditional_t<T::kSingleB, SingleCopier<T, Cfg, kBLayout, Cfg::kBlockN>,
                                      TileCopier<T, Cfg, kBLayout, Cfg::kBlockN, kVector, kBPaired>>;
   using BReader = std::conditional_t<T::kSingleB, SingleBReader<Cfg>,
                                      FragmentReader<T, Cfg, kBLayout, Cfg::kBlockN, kBPaired>>;
@@ -659,7 +709,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   double bf[kPlanes][kTN][2];
 
   auto load_a = [&](int i, uint32_t tile, int s) {
-    if constexpr (T::kComplex) {
+    if constexpr (T::kComplex && T::kSingleA) {
+      load_a_c64_single(af[0][i], af[1][i], a_reader, tile, i, args.conj_a);
+    } else if constexpr (T::kComplex) {
       load_a_c64(af[0][i], af[1][i], a_reader, tile, i, args.conj_a);
     } else if constexpr (T::kSingleA) {
       load_a_single(af[0][i], a_reader, tile, i, s);
@@ -876,7 +928,11 @@ template <class T, class Cfg, bool kVector>
 cudaError_t launch_args(const Problem& p, const Args& args, unsigned slices, cudaStream_t stream) {
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
   // A as stored is m-contiguous unless (conjugate-)transposed; B is k-contiguous unless so.
-  if constexpr (T::kSingleA || T::kSingleB) {  // A m-contiguous, B k-contiguous (one widened)
+  if constexpr (T::kComplex && T::kSingleA) {  // A m-contiguous; B widened as stored
+    return p.trans_b == Op::kNoTrans
+               ? launch_layouts<T, Cfg, kMN, kK, kVector>(args, slices, stream)
+               : launch_layouts<T, Cfg, kMN, kMN, kVector>(args, slices, stream);
+  } else if constexpr (T::kSingleA || T::kSingleB) {  // A m-contiguous, B k-contiguous
     return launch_layouts<T, Cfg, kMN, kK, kVector>(args, slices, stream);
   } else {
     const bool a_k = p.trans_a != Op::kNoTrans;
@@ -959,36 +1015,71 @@ bool supports_widened(const Problem& p, const DeviceCaps& caps, DataType type) {
          aligned_to(p.b, 4) && aligned_to(p.c, 4);
 }
 
-// op(A) and op(B) as stored, widened into one workspace (columns of as many complex fp64
-// elements as their rows: 16-byte aligned, so the 16-byte copies read them), then the kernel on
-// them: TypeC64IntoC32's epilogue rounds into C, or (kSplit) fp64 partials that splitk::reduce
-// rounds into C. alpha == 0 or k == 0: nothing is widened (the kernel reads neither A nor B).
-template <class Cfg, bool kSplit, const splitk::Geometry& kGeometry>
-cudaError_t launch_widened(const Problem& p, cudaStream_t stream) {
-  Problem q = p;
-  q.type = DataType::kC64;
-  void* workspace = nullptr;
-  if (!p.alpha.is_zero() && p.k > 0) {
-    const int64_t elems_a = p.a_rows() * p.a_cols(), elems_b = p.b_rows() * p.b_cols();
-    const size_t bytes = size_t(elems_a + elems_b) * 2 * sizeof(double);
-    cudaError_t err = gemm_device::allocate_workspace(bytes, &workspace, stream);
-    if (err != cudaSuccess) return err;
-    double* wide_b = static_cast<double*>(workspace) + 2 * elems_a;
-    const widen::Matrix wide[2] = {{p.a, p.lda, workspace, p.a_rows(), p.a_rows(), p.a_cols()},
-                                   {p.b, p.ldb, wide_b, p.b_rows(), p.b_rows(), p.b_cols()}};
-    err = widen::complex_to_double(wide, 2, stream);
-    if (err != cudaSuccess) {
-      cudaFreeAsync(workspace, stream);
-      return err;
-    }
-    q.a = workspace, q.lda = p.a_rows();
-    q.b = wide_b, q.ldb = p.b_rows();
-  }
-  const cudaError_t err = kSplit ? launch_splitk<TypeC64, Cfg, true, kGeometry>(q, stream)
-                                 : launch_problem<TypeC64IntoC32, Cfg, true>(q, stream);
+// The kernel's error, else the workspace's release's.
+cudaError_t free_after(void* workspace, cudaError_t err, cudaStream_t stream) {
   if (workspace == nullptr) return err;
   const cudaError_t free_err = cudaFreeAsync(workspace, stream);
   return err != cudaSuccess ? err : free_err;
+}
+
+// op(A) where `widen_a`, and op(B), as stored, widened to complex fp64 into one workspace (columns
+// of as many elements as their rows: 16-byte aligned, so the 16-byte copies read them). *q: p
+// with the widened operands in place of the originals; *workspace: what to free after the kernel
+// (null where nothing was widened: alpha == 0 or k == 0, where the kernel reads neither).
+cudaError_t widen_complex_operands(const Problem& p, bool widen_a, Problem* q, void** workspace,
+                                   cudaStream_t stream) {
+  *q = p;
+  q->type = DataType::kC64;
+  *workspace = nullptr;
+  if (p.alpha.is_zero() || p.k == 0) return cudaSuccess;
+  const int64_t elems_a = widen_a ? p.a_rows() * p.a_cols() : 0;
+  const int64_t elems_b = p.b_rows() * p.b_cols();
+  cudaError_t err = gemm_device::allocate_workspace(size_t(elems_a + elems_b) * 2 * sizeof(double),
+                                                    workspace, stream);
+  if (err != cudaSuccess) return err;
+  double* const wide_a = static_cast<double*>(*workspace);
+  double* const wide_b = wide_a + 2 * elems_a;
+  widen::Matrix wide[2];
+  int count = 0;
+  if (widen_a) wide[count++] = {p.a, p.lda, wide_a, p.a_rows(), p.a_rows(), p.a_cols()};
+  wide[count++] = {p.b, p.ldb, wide_b, p.b_rows(), p.b_rows(), p.b_cols()};
+  err = widen::complex_to_double(wide, count, stream);
+  if (err != cudaSuccess) {
+    cudaFreeAsync(*workspace, stream);
+    *workspace = nullptr;
+    return err;
+  }
+  if (widen_a) q->a = wide_a, q->lda = p.a_rows();
+  q->b = wide_b, q->ldb = p.b_rows();
+  return cudaSuccess;
+}
+
+// op(A) and op(B) widened (widen_complex_operands()), then the kernel on them: TypeC64IntoC32's
+// epilogue rounds into C, or (kSplit) fp64 partials that splitk::reduce rounds into C.
+template <class Cfg, bool kSplit, const splitk::Geometry& kGeometry>
+cudaError_t launch_widened(const Problem& p, cudaStream_t stream) {
+  Problem q;
+  void* workspace = nullptr;
+  cudaError_t err = widen_complex_operands(p, true, &q, &workspace, stream);
+  if (err != cudaSuccess) return err;
+  err = kSplit ? launch_splitk<TypeC64, Cfg, true, kGeometry>(q, stream)
+               : launch_problem<TypeC64IntoC32, Cfg, true>(q, stream);
+  return free_after(workspace, err, stream);
+}
+
+// The cgemm_widened_b row: op(B) widened, and A read as it lies where cgemm_widened_b_reads_a()
+// (TypeC32AC64B on CfgSingle's tile: one pass less over the larger operand of a product with a
+// narrow B), else A widened too, on Cfg's (launch_widened()).
+template <class Cfg, class CfgSingle>
+cudaError_t launch_cgemm_widened_b(const Problem& p, cudaStream_t stream) {
+  const bool single = cgemm_widened_b_reads_a(p);
+  Problem q;
+  void* workspace = nullptr;
+  cudaError_t err = widen_complex_operands(p, !single, &q, &workspace, stream);
+  if (err != cudaSuccess) return err;
+  err = single ? launch_problem<TypeC32AC64BIntoC32, CfgSingle, true>(q, stream)
+               : launch_problem<TypeC64IntoC32, Cfg, true>(q, stream);
+  return free_after(workspace, err, stream);
 }
 
 // The leading dimension of the widened rows' fp64 operands: `rows` rounded up to 8 doubles, so that
@@ -1032,13 +1123,6 @@ cudaError_t widen_sgemm_operands(const Problem& p, bool widen_a, bool widen_b, P
   if (widen_a) q->a = wide_a, q->lda = lda, q->trans_a = Op::kNoTrans;
   if (widen_b) q->b = wide_b, q->ldb = ldb, q->trans_b = Op::kNoTrans;
   return cudaSuccess;
-}
-
-// The kernel's error, else the workspace's release's.
-cudaError_t free_after(void* workspace, cudaError_t err, cudaStream_t stream) {
-  if (workspace == nullptr) return err;
-  const cudaError_t free_err = cudaFreeAsync(workspace, stream);
-  return err != cudaSuccess ? err : free_err;
 }
 
 // The sgemm_widened rows: op(A) and op(B) widened (widen_sgemm_operands()), then the dgemm kernel
@@ -1153,6 +1237,7 @@ using ConfigF64Small = Config<TypeF64, 64, 64, 16, 32, 32, 4, 3>;
 using ConfigSingleA = Config<TypeF32AF64B, 128, 128, 16, 64, 32, 4, 1>;
 using ConfigSingleAHalf = Config<TypeF32AF64B, 128, 64, 16, 64, 32, 4, 2>;
 using ConfigSingleBSmall = Config<TypeF64AF32B, 64, 64, 16, 32, 32, 4, 3>;
+using ConfigSingleC = Config<TypeC32AC64B, 64, 64, 8, 32, 32, 6, 2>;
 using ConfigC64 = Config<TypeC64, 64, 64, 8, 32, 32, 6, 2>;
 using ConfigC64Wide = Config<TypeC64, 128, 64, 8, 32, 32, 6, 1>;
 
@@ -1294,6 +1379,16 @@ bool supports_sgemm_widened_a_splitk_64x64x16(const Problem& p, const DeviceCaps
 cudaError_t launch_sgemm_widened_a_splitk_64x64x16(const Problem& p, cudaStream_t stream) {
   return launch_sgemm_widened_a<ConfigF64Small, ConfigSingleBSmall, true, kSgemmWidenedASplitK>(
       p, stream);
+}
+
+bool cgemm_widened_b_reads_a(const Problem& p) {
+  return p.trans_a == Op::kNoTrans && aligned_to(p.a, kChunkBytes) && p.lda % 2 == 0;
+}
+bool supports_cgemm_widened_b_64x64x8(const Problem& p, const DeviceCaps& caps) {
+  return supports_widened<ConfigC64>(p, caps, DataType::kC32);
+}
+cudaError_t launch_cgemm_widened_b_64x64x8(const Problem& p, cudaStream_t stream) {
+  return launch_cgemm_widened_b<ConfigC64, ConfigSingleC>(p, stream);
 }
 
 }  // namespace tileblas::gemm_f64_mma

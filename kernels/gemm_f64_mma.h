@@ -167,6 +167,12 @@ bool sgemm_widened_a_reads_b(const Problem& p);
 inline constexpr splitk::Geometry kSgemmWidenedASplitK{64, 64, 16, 3, 8};
 bool supports_sgemm_widened_a_splitk_64x64x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_sgemm_widened_a_splitk_64x64x16(const Problem& p, cudaStream_t stream);
+// Complex fp32 with only B widened: A read as complex fp32 where it is not transposed, 16-byte
+// aligned and lda even (cgemm_widened_b_reads_a(); else widened too), converted as its fragments
+// are loaded, on the zgemm 64x64 tile (the sgemm_widened_b scheme, complex).
+bool cgemm_widened_b_reads_a(const Problem& p);
+bool supports_cgemm_widened_b_64x64x8(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_cgemm_widened_b_64x64x8(const Problem& p, cudaStream_t stream);
 // Complex fp32 in three real fp64 products (3M), on the dgemm 128x128 tile or its 128x64 half.
 bool supports_cgemm_widened_3m_128x128x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_cgemm_widened_3m_128x128x16(const Problem& p, cudaStream_t stream);

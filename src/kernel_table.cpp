@@ -146,6 +146,8 @@ const std::vector<GemmKernel>& gemm_kernels() {
        gemm_f64_mma::launch_cgemm_widened_64x64x8},
       {"cgemm_widened_splitk_64x64x8", gemm_f64_mma::supports_cgemm_widened_splitk_64x64x8,
        gemm_f64_mma::launch_cgemm_widened_splitk_64x64x8},
+      {"cgemm_widened_b_64x64x8", gemm_f64_mma::supports_cgemm_widened_b_64x64x8,
+       gemm_f64_mma::launch_cgemm_widened_b_64x64x8},
       {"cgemm_widened_3m_128x128x16", gemm_f64_mma::supports_cgemm_widened_3m_128x128x16,
        gemm_f64_mma::launch_cgemm_widened_3m_128x128x16},
       {"cgemm_widened_3m_128x64x16", gemm_f64_mma::supports_cgemm_widened_3m_128x64x16,

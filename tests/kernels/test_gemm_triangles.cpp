@@ -65,7 +65,8 @@ TEST(GemmTriangleRows, WhichRowsTakeATriangle) {
     const bool expected =
         name.rfind("sgemm_regblock_", 0) == 0 || name.rfind("dgemm_mma_", 0) == 0 ||
         name.rfind("zgemm_mma_", 0) == 0 || name.rfind("cgemm_simt_", 0) == 0 ||
-        name == "cgemm_widened_64x64x8" || name.rfind("cgemm_widened_3m_", 0) == 0 ||
+        name == "cgemm_widened_64x64x8" || name == "cgemm_widened_b_64x64x8" ||
+        name.rfind("cgemm_widened_3m_", 0) == 0 ||
         (name.rfind("sgemm_widened_", 0) == 0 && name.find("splitk") == std::string::npos);
     bool takes = false;
     for (DataType t : kTypes) {
@@ -77,8 +78,8 @@ TEST(GemmTriangleRows, WhichRowsTakeATriangle) {
     EXPECT_EQ(takes, expected) << name;
     taking += takes;
   }
-  EXPECT_EQ(taking, 23);  // sgemm_regblock 6, sgemm widened 4, dgemm 5, zgemm 2, cgemm 3,
-                          // cgemm widened 3
+  EXPECT_EQ(taking, 24);  // sgemm_regblock 6, sgemm widened 4, dgemm 5, zgemm 2, cgemm 3,
+                          // cgemm widened 4
   Problem f16 = probe(DataType::kF16, 64, 64, 32, Triangle::kLower);
   f16.c_type = DataType::kF32;
   for (const GemmKernel& row : tileblas::gemm_kernels()) EXPECT_FALSE(row.supports(f16, caps));
