@@ -231,6 +231,18 @@ double wave_fill(const Problem& p, const DeviceCaps& caps, int64_t bm, int64_t b
 // 8193x32x1024 0.38 (split-K 0.42) of cuBLAS against 0.29 on the SIMT packed row, 16384x64x4096
 // 0.60 (0.60) against 0.46.
 bool cgemm_narrow_b(const Problem& p) { return p.n <= 64 && p.m >= 4096 && p.k >= 256; }
+// Complex fp32 with only B widened and A read as complex fp32 (the cgemm_widened_b row) where A is
+// read as it lies and is much the larger operand (n from 64 to 128, m >= 16 n, k >= 256): the pass
+// over A that widening it makes is the larger part of the call there. Measured (H100, the row
+// forced against the routing before, two runs in turn,
+// docs/bench/h100-2026-11-27-cgemm-widened-b-forced.md), ours / cublasCgemm:
+// 16384x64x4096 1.00-1.01 against 0.55-0.56 (cgemm_widened_64x64x8), 8192x128x8192 1.00 against
+// 0.88 (SIMT split-K), 32768x128x256 0.98 against 0.87 (SIMT packed); 8192x256x2048 1.02 against
+// 0.99-1.00 on the 3M row, a wash, which keeps it.
+bool cgemm_widened_b_pays(const Problem& p, const DeviceCaps& caps) {
+  return fast_fp64(caps) && p.k >= 256 && p.n >= 64 && p.n <= 128 && p.m >= 16 * p.n &&
+         gemm_f64_mma::cgemm_widened_b_reads_a(p);
+}
 bool cgemm_widening_pays(const Problem& p, const DeviceCaps& caps) {
   if (!fast_fp64(caps) || p.k < 256) return false;
   if (cgemm_narrow_b(p)) return true;
@@ -506,6 +518,8 @@ const Preference kGemmPreferences[] = {
     {"dgemm_mma_f64_128x64x16", always, "fp64 tensor cores, 128x64 tiles (few tiles)"},
     {"dgemm_peeled_scalarload_128x128x16", peeled<always, 128, 128>,
      "fp64 tensor cores, 8-byte loads, thin remainders of m and n peeled"},
+    {"cgemm_widened_b_64x64x8", cgemm_widened_b_pays,
+     "complex fp32, A much larger than B: B widened, A read as complex fp32"},
     {"cgemm_widened_3m_128x128x16", cgemm_3m_fills_sms_128x128,
      "complex fp32 as three fp64 GEMMs (3M), 128x128 tiles"},
     {"cgemm_widened_3m_128x64x16", cgemm_3m_pays,

@@ -1015,7 +1015,8 @@ TEST(RouterTest, PeelingSplitsOffThinRemainders) {
 // cores (widened; with m or n from 256 to 999 only where the SIMT row would read neither A in place
 // with n < 512 nor B in place with m < 1000: 256x4096x256 NN widens, 4096x256x256 NN and
 // 512x4096x512 NT do not), and so does split-K where m and n exceed 128, and a narrow B under a
-// tall C (n <= 64, m >= 4096: 8193x32x1024, 16384x64x4096); other large problems take the packed
+// tall C (n <= 64, m >= 4096: 8193x32x1024; where A is read as it lies and n is 64 to 128, m >=
+// 16 n, with only B widened: 16384x64x4096, 8192x128x8192); other large problems take the packed
 // row (which packs only the operands the 16-byte m/n-contiguous copies cannot read in place, and
 // peels thin edges), those with few tiles and k long enough for two slices the split-K row; small
 // ones run in place, on the 16-byte row where aligned, else the scalar-load row. A device whose
@@ -1046,10 +1047,14 @@ TEST(RouterTest, PicksTheComplexFp32Rows) {
       {4096, 4096, 128, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
       {1025, 1025, 1025, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_3m_128x64x16"},
       {1025, 1025, 1025, Op::kNoTrans, Op::kNoTrans, ada, "cgemm_simt_packed_64x128x16"},
-      {32768, 128, 256, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
+      {32768, 128, 256, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_b_64x64x8"},
+      {32768, 128, 256, Op::kTrans, Op::kNoTrans, hopper, "cgemm_simt_packed_64x128x16"},
+      {8192, 128, 8192, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_b_64x64x8"},
+      {8192, 128, 8192, Op::kNoTrans, Op::kNoTrans, ada, "cgemm_splitk_64x128x16"},
       {8193, 32, 1024, Op::kNoTrans, Op::kNoTrans, hopper, "gemm_skinny_32"},
       {8193, 33, 1024, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
-      {16384, 64, 4096, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
+      {16384, 64, 4096, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_b_64x64x8"},
+      {16384, 64, 4096, Op::kConjTrans, Op::kNoTrans, hopper, "cgemm_widened_64x64x8"},
       {8193, 32, 1024, Op::kNoTrans, Op::kNoTrans, ada, "gemm_skinny_32"},
       {8193, 33, 1024, Op::kNoTrans, Op::kNoTrans, ada, "cgemm_simt_packed_64x128x16"},
       {8192, 256, 2048, Op::kNoTrans, Op::kNoTrans, hopper, "cgemm_widened_3m_128x64x16"},
