@@ -57,8 +57,8 @@ constexpr int kChunkBytes = 16;  // one cp.async, one fragment load
 
 struct TypeF64 {
   static constexpr bool kComplex = false;
-  static constexpr bool kSingleA = false;  // see TypeF32AF64B
-  static constexpr bool kSingleB = false;  // see TypeF64AF32B
+  static constexpr bool kSingleA = false;  // see WideningType
+  static constexpr bool kSingleB = false;
   static constexpr int kBytes = 8;
   static constexpr int kSingleBytes = 4;  // an element in single precision (SingleCopier)
   static constexpr DataType kDataType = DataType::kF64;
@@ -78,7 +78,7 @@ struct TypeF64 {
 
 struct TypeC64 {
   static constexpr bool kComplex = true;
-  static constexpr bool kSingleA = false;  // see TypeC32AC64B
+  static constexpr bool kSingleA = false;
   static constexpr bool kSingleB = false;
   static constexpr int kBytes = 16;
   static constexpr int kSingleBytes = 8;
@@ -90,41 +90,29 @@ struct TypeC64 {
   __device__ static uint32_t mn_swizzle(int row) { return uint32_t(row & 3) << 1; }
 };
 
-// The cgemm_widened rows' kernel: operands widened to complex fp64 (in a workspace), C complex
-// fp32, read and written by the epilogue, which rounds the fp64 result once.
-struct TypeC64IntoC32 : TypeC64 {
-  using CReal = float;
+// An element type of the rows that compute single precision in double: Base's tiles and
+// fragments, C's real type CRealT (float: the epilogue rounds into C once; double: split-K's fp64
+// partials, which splitk::reduce rounds), and the operand read in single precision as it lies, if
+// any (kA: A, m-contiguous, in SingleCopier's tile, read by SingleAReader or SingleComplexAReader;
+// kB: B, k-contiguous, read by SingleBReader), each of its fragment elements converted (exactly) as
+// it is loaded. The other operand is widened into a workspace first.
+template <class Base, class CRealT, bool kA = false, bool kB = false>
+struct WideningType : Base {
+  using CReal = CRealT;
+  static constexpr bool kSingleA = kA, kSingleB = kB;
 };
-// fp64 A and B (fp32 widened), C fp32: the sgemm_widened rows.
-struct TypeF64IntoF32 : TypeF64 {
-  using CReal = float;
-};
-// fp32 A, m-contiguous, read as it lies into an fp32 tile (SingleCopier, SingleAReader) and
-// converted to fp64 as its fragments are loaded; fp64 B (fp32 widened); C fp64 (split-K partials)
-// or fp32: the sgemm_widened_b rows.
-struct TypeF32AF64B : TypeF64 {
-  static constexpr bool kSingleA = true;
-};
-struct TypeF32AF64BIntoF32 : TypeF32AF64B {
-  using CReal = float;
-};
-// Complex fp32 A, m-contiguous, read as it lies (SingleCopier, SingleComplexAReader) and converted
-// as its fragments are loaded; complex fp64 B (widened, as stored); C complex fp32: the
-// cgemm_widened_b row.
-struct TypeC32AC64B : TypeC64 {
-  static constexpr bool kSingleA = true;
-};
-struct TypeC32AC64BIntoC32 : TypeC32AC64B {
-  using CReal = float;
-};
-// fp64 A (widened), fp32 B read as it lies, k-contiguous
-// (SingleCopier, SingleBReader): the sgemm_widened_a rows.
-struct TypeF64AF32B : TypeF64 {
-  static constexpr bool kSingleB = true;
-};
-struct TypeF64AF32BIntoF32 : TypeF64AF32B {
-  using CReal = float;
-};
+// cgemm_widened: A and B widened to complex fp64, C complex fp32.
+using TypeC64IntoC32 = WideningType<TypeC64, float>;
+// sgemm_widened: A and B widened to fp64, C fp32.
+using TypeF64IntoF32 = WideningType<TypeF64, float>;
+// sgemm_widened_b: fp32 A read as it lies, B widened.
+using TypeF32AF64B = WideningType<TypeF64, double, true>;
+using TypeF32AF64BIntoF32 = WideningType<TypeF64, float, true>;
+// cgemm_widened_b: complex fp32 A read as it lies, B widened (as stored).
+using TypeC32AC64BIntoC32 = WideningType<TypeC64, float, true>;
+// sgemm_widened_a: fp32 B read as it lies, A widened.
+using TypeF64AF32B = WideningType<TypeF64, double, false, true>;
+using TypeF64AF32BIntoF32 = WideningType<TypeF64, float, false, true>;
 
 // ---- PTX wrappers -------------------------------------------------------------------------------
 
@@ -1068,7 +1056,7 @@ cudaError_t launch_widened(const Problem& p, cudaStream_t stream) {
 }
 
 // The cgemm_widened_b row: op(B) widened, and A read as it lies where cgemm_widened_b_reads_a()
-// (TypeC32AC64B on CfgSingle's tile: one pass less over the larger operand of a product with a
+// (TypeC32AC64BIntoC32 on CfgSingle's tile: one pass less over the larger operand of a product with a
 // narrow B), else A widened too, on Cfg's (launch_widened()).
 template <class Cfg, class CfgSingle>
 cudaError_t launch_cgemm_widened_b(const Problem& p, cudaStream_t stream) {
@@ -1237,7 +1225,7 @@ using ConfigF64Small = Config<TypeF64, 64, 64, 16, 32, 32, 4, 3>;
 using ConfigSingleA = Config<TypeF32AF64B, 128, 128, 16, 64, 32, 4, 1>;
 using ConfigSingleAHalf = Config<TypeF32AF64B, 128, 64, 16, 64, 32, 4, 2>;
 using ConfigSingleBSmall = Config<TypeF64AF32B, 64, 64, 16, 32, 32, 4, 3>;
-using ConfigSingleC = Config<TypeC32AC64B, 64, 64, 8, 32, 32, 6, 2>;
+using ConfigSingleC = Config<TypeC32AC64BIntoC32, 64, 64, 8, 32, 32, 6, 2>;
 using ConfigC64 = Config<TypeC64, 64, 64, 8, 32, 32, 6, 2>;
 using ConfigC64Wide = Config<TypeC64, 128, 64, 8, 32, 32, 6, 1>;
 
