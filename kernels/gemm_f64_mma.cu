@@ -105,14 +105,13 @@ struct WideningType : Base {
 using TypeC64IntoC32 = WideningType<TypeC64, float>;
 // sgemm_widened: A and B widened to fp64, C fp32.
 using TypeF64IntoF32 = WideningType<TypeF64, float>;
-// sgemm_widened_b: fp32 A read as it lies, B widened.
+// sgemm_widened_b: fp32 A read as it lies, B widened (the tiles of its configurations; the
+// launch picks C's type, launch_sgemm_widened_one()).
 using TypeF32AF64B = WideningType<TypeF64, double, true>;
-using TypeF32AF64BIntoF32 = WideningType<TypeF64, float, true>;
 // cgemm_widened_b: complex fp32 A read as it lies, B widened (as stored).
 using TypeC32AC64BIntoC32 = WideningType<TypeC64, float, true>;
-// sgemm_widened_a: fp32 B read as it lies, A widened.
+// sgemm_widened_a: fp32 B read as it lies, A widened (as sgemm_widened_b's).
 using TypeF64AF32B = WideningType<TypeF64, double, false, true>;
-using TypeF64AF32BIntoF32 = WideningType<TypeF64, float, false, true>;
 
 // ---- PTX wrappers -------------------------------------------------------------------------------
 
@@ -469,7 +468,7 @@ struct SingleAReader {
 // Fragment addresses in a complex fp32 m-contiguous A tile (rows of kBlockM elements padded by 32
 // bytes: a fragment load's four k rows q fall 32 bytes apart in the banks, its lanes' rows g 8
 // bytes apart), zgemm's fragment elements: c64(tile_base, row8, v) is the element at row 8 row8 +
-// g and k q + 4 v, 8 bytes, which load_a_c64_single() converts.
+// g and k q + 4 v, 8 bytes, which load_a_c64<float>() converts.
 template <class Cfg>
 struct SingleComplexAReader {
   static constexpr int kRowBytes = Cfg::single_row_bytes(Cfg::kBlockM);
@@ -510,24 +509,6 @@ __device__ __forceinline__ void load_a_single(double (&a)[4], const Reader& rd, 
   a[0] = x, a[1] = y;
   lds_f32x2(x, y, rd.at(tile, i, s, 1));  // k 2q + 1
   a[2] = x, a[3] = y;
-}
-
-// zgemm A fragment of m16 tile i from a complex fp32 tile: the planes load_a_c64() fills, each part
-// converted (exactly), the imaginary parts negated where op() conjugates.
-template <class Reader>
-__device__ __forceinline__ void load_a_c64_single(double (&re)[4], double (&im)[4],
-                                                  const Reader& rd, uint32_t tile, int i,
-                                                  uint32_t conj) {
-#pragma unroll
-  for (int v0 = 0; v0 < 2; ++v0) {
-#pragma unroll
-    for (int v1 = 0; v1 < 2; ++v1) {
-      float x, y;
-      lds_f32x2(x, y, rd.c64(tile, 2 * i + v0, v1));
-      re[v0 + 2 * v1] = x;
-      im[v0 + 2 * v1] = flip_sign(double(y), conj);
-    }
-  }
 }
 
 // dgemm B fragments of n8 tiles 2 jp and 2 jp + 1 from an fp32 tile: the register pairs
@@ -572,18 +553,24 @@ __device__ __forceinline__ void load_b_pair_f64(double (&b0)[2], double (&b1)[2]
   }
 }
 
-// zgemm fragments (no permutation): A of m16 tile i (re and im planes, conjugated as asked).
-template <class Reader>
+// zgemm fragments (no permutation): A of m16 tile i (re and im planes, conjugated as asked), from
+// a tile of complex fp64, or (Part float: TypeC32AC64BIntoC32's A) of complex fp32, each part
+// converted (exactly).
+template <class Part, class Reader>
 __device__ __forceinline__ void load_a_c64(double (&re)[4], double (&im)[4], const Reader& rd,
                                            uint32_t tile, int i, uint32_t conj) {
 #pragma unroll
   for (int v0 = 0; v0 < 2; ++v0) {
 #pragma unroll
     for (int v1 = 0; v1 < 2; ++v1) {
-      double x, y;
-      lds_f64x2(x, y, rd.c64(tile, 2 * i + v0, v1));
+      Part x, y;
+      if constexpr (std::is_same_v<Part, float>) {
+        lds_f32x2(x, y, rd.c64(tile, 2 * i + v0, v1));
+      } else {
+        lds_f64x2(x, y, rd.c64(tile, 2 * i + v0, v1));
+      }
       re[v0 + 2 * v1] = x;
-      im[v0 + 2 * v1] = flip_sign(y, conj);
+      im[v0 + 2 * v1] = flip_sign(double(y), conj);
     }
   }
 }
@@ -697,10 +684,9 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
   double bf[kPlanes][kTN][2];
 
   auto load_a = [&](int i, uint32_t tile, int s) {
-    if constexpr (T::kComplex && T::kSingleA) {
-      load_a_c64_single(af[0][i], af[1][i], a_reader, tile, i, args.conj_a);
-    } else if constexpr (T::kComplex) {
-      load_a_c64(af[0][i], af[1][i], a_reader, tile, i, args.conj_a);
+    if constexpr (T::kComplex) {
+      using Part = std::conditional_t<T::kSingleA, float, double>;
+      load_a_c64<Part>(af[0][i], af[1][i], a_reader, tile, i, args.conj_a);
     } else if constexpr (T::kSingleA) {
       load_a_single(af[0][i], a_reader, tile, i, s);
     } else {
@@ -1056,8 +1042,8 @@ cudaError_t launch_widened(const Problem& p, cudaStream_t stream) {
 }
 
 // The cgemm_widened_b row: op(B) widened, and A read as it lies where cgemm_widened_b_reads_a()
-// (TypeC32AC64BIntoC32 on CfgSingle's tile: one pass less over the larger operand of a product with a
-// narrow B), else A widened too, on Cfg's (launch_widened()).
+// (TypeC32AC64BIntoC32 on CfgSingle's tile: one pass less over the larger operand of a product with
+// a narrow B), else A widened too, on Cfg's (launch_widened()).
 template <class Cfg, class CfgSingle>
 cudaError_t launch_cgemm_widened_b(const Problem& p, cudaStream_t stream) {
   const bool single = cgemm_widened_b_reads_a(p);
@@ -1124,41 +1110,26 @@ cudaError_t launch_sgemm_widened(const Problem& p, cudaStream_t stream) {
   return free_after(workspace, launch_problem<TypeF64IntoF32, Cfg, true>(q, stream), stream);
 }
 
-// The sgemm_widened_b rows: op(B) widened, and A read as it lies where sgemm_widened_b_reads_a()
-// (one pass less over the larger operand of a product with a narrow B), on CfgSingle's tile; else A
-// widened too, on Cfg's (the same tile with fp64 A). kSplit: split-K of geometry kGeometry, fp64
-// partials that splitk::reduce rounds into C once; else the epilogue rounds into C.
-template <class Cfg, class CfgSingle, bool kSplit, const splitk::Geometry& kGeometry>
-cudaError_t launch_sgemm_widened_b(const Problem& p, cudaStream_t stream) {
-  const bool single = sgemm_widened_b_reads_a(p);
+// The sgemm_widened_b rows (kSingleA) and sgemm_widened_a rows (not kSingleA): the smaller operand
+// widened, and the larger one (A, or B) read as it lies where sgemm_widened_b_reads_a()
+// (sgemm_widened_a_reads_b()), one pass less over it, on CfgSingle's tile; else both widened, on
+// Cfg's (the same tile with fp64 operands). kSplit: split-K of geometry kGeometry, fp64 partials
+// that splitk::reduce rounds into C once; else the epilogue rounds into C.
+template <bool kSingleA, class Cfg, class CfgSingle, bool kSplit, const splitk::Geometry& kGeometry>
+cudaError_t launch_sgemm_widened_one(const Problem& p, cudaStream_t stream) {
+  using Partials = WideningType<TypeF64, double, kSingleA, !kSingleA>;
+  using IntoC = WideningType<TypeF64, float, kSingleA, !kSingleA>;
+  const bool single = kSingleA ? sgemm_widened_b_reads_a(p) : sgemm_widened_a_reads_b(p);
   Problem q;
   void* workspace = nullptr;
-  cudaError_t err = widen_sgemm_operands(p, !single, true, &q, &workspace, stream);
+  cudaError_t err =
+      widen_sgemm_operands(p, !kSingleA || !single, kSingleA || !single, &q, &workspace, stream);
   if (err != cudaSuccess) return err;
   if constexpr (kSplit) {
-    err = single ? launch_splitk<TypeF32AF64B, CfgSingle, true, kGeometry>(q, stream)
+    err = single ? launch_splitk<Partials, CfgSingle, true, kGeometry>(q, stream)
                  : launch_splitk<TypeF64, Cfg, true, kGeometry>(q, stream);
   } else {
-    err = single ? launch_problem<TypeF32AF64BIntoF32, CfgSingle, true>(q, stream)
-                 : launch_problem<TypeF64IntoF32, Cfg, true>(q, stream);
-  }
-  return free_after(workspace, err, stream);
-}
-
-// The sgemm_widened_a rows, launch_sgemm_widened_b() with the roles swapped: op(A) widened, and B
-// read as it lies where sgemm_widened_a_reads_b() (else widened too).
-template <class Cfg, class CfgSingle, bool kSplit, const splitk::Geometry& kGeometry>
-cudaError_t launch_sgemm_widened_a(const Problem& p, cudaStream_t stream) {
-  const bool single = sgemm_widened_a_reads_b(p);
-  Problem q;
-  void* workspace = nullptr;
-  cudaError_t err = widen_sgemm_operands(p, true, !single, &q, &workspace, stream);
-  if (err != cudaSuccess) return err;
-  if constexpr (kSplit) {
-    err = single ? launch_splitk<TypeF64AF32B, CfgSingle, true, kGeometry>(q, stream)
-                 : launch_splitk<TypeF64, Cfg, true, kGeometry>(q, stream);
-  } else {
-    err = single ? launch_problem<TypeF64AF32BIntoF32, CfgSingle, true>(q, stream)
+    err = single ? launch_problem<IntoC, CfgSingle, true>(q, stream)
                  : launch_problem<TypeF64IntoF32, Cfg, true>(q, stream);
   }
   return free_after(workspace, err, stream);
@@ -1344,13 +1315,14 @@ bool supports_sgemm_widened_b_128x128x16(const Problem& p, const DeviceCaps& cap
   return supports_widened<ConfigF64>(p, caps, DataType::kF32);
 }
 cudaError_t launch_sgemm_widened_b_128x128x16(const Problem& p, cudaStream_t stream) {
-  return launch_sgemm_widened_b<ConfigF64, ConfigSingleA, false, kDgemmSplitK>(p, stream);
+  return launch_sgemm_widened_one<true, ConfigF64, ConfigSingleA, false, kDgemmSplitK>(p, stream);
 }
 bool supports_sgemm_widened_b_splitk_128x64x16(const Problem& p, const DeviceCaps& caps) {
   return supports_widened<ConfigF64Half>(p, caps, DataType::kF32) && p.c_triangle == Triangle::kAll;
 }
 cudaError_t launch_sgemm_widened_b_splitk_128x64x16(const Problem& p, cudaStream_t stream) {
-  return launch_sgemm_widened_b<ConfigF64Half, ConfigSingleAHalf, true, kDgemmSplitK>(p, stream);
+  return launch_sgemm_widened_one<true, ConfigF64Half, ConfigSingleAHalf, true, kDgemmSplitK>(
+      p, stream);
 }
 
 bool sgemm_widened_b_reads_a(const Problem& p) {
@@ -1365,8 +1337,8 @@ bool supports_sgemm_widened_a_splitk_64x64x16(const Problem& p, const DeviceCaps
          p.c_triangle == Triangle::kAll;
 }
 cudaError_t launch_sgemm_widened_a_splitk_64x64x16(const Problem& p, cudaStream_t stream) {
-  return launch_sgemm_widened_a<ConfigF64Small, ConfigSingleBSmall, true, kSgemmWidenedASplitK>(
-      p, stream);
+  return launch_sgemm_widened_one<false, ConfigF64Small, ConfigSingleBSmall, true,
+                                  kSgemmWidenedASplitK>(p, stream);
 }
 
 bool cgemm_widened_b_reads_a(const Problem& p) {
