@@ -460,7 +460,7 @@ __device__ void sum_in_grid(const SliceArgs& sa) {
     const float* src = sa.partial + row + col * sa.m_pad;
     float sum = splitk::sum_run(src, stride, 0, min(sa.slices, run));
     for (int s = run; s < sa.slices; s += run)
-      sum += splitk::sum_run(src, stride, s, min(sa.slices, s + run));
+      splitk::add(sum, splitk::sum_run(src, stride, s, min(sa.slices, s + run)));
     const int64_t at = row + col * args.ldc;
     float v = args.alpha * sum;
     if (args.beta != 0.0f) v = fmaf(args.beta, load_c(args.c, at, args.c_type), v);

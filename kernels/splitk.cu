@@ -73,15 +73,7 @@ __global__ void __launch_bounds__(kReduceThreads)
       run_sums[r * blockDim.x + threadIdx.x] = sum;
       __syncthreads();
       if (r == 0) {
-        for (int i = 1; i < int(blockDim.y); ++i) {
-          const V x = run_sums[i * blockDim.x + threadIdx.x];
-          if constexpr (kComplex) {
-            sum.x += x.x;
-            sum.y += x.y;
-          } else {
-            sum += x;
-          }
-        }
+        for (int i = 1; i < int(blockDim.y); ++i) add(sum, run_sums[i * blockDim.x + threadIdx.x]);
       }
       __syncthreads();
     }

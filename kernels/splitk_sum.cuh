@@ -37,18 +37,21 @@ inline __host__ __device__ int run_length(int64_t slices) {
   return int((slices + runs - 1) / runs);
 }
 
+// sum += x, for a real or a float2 / double2 (re, im) pair.
+template <class Value>
+__device__ void add(Value& sum, const Value& x) {
+  if constexpr (std::is_arithmetic_v<Value>) {
+    sum += x;
+  } else {
+    sum.x += x.x;
+    sum.y += x.y;
+  }
+}
+
 // Slices [s_begin, s_end) of one element, `src` its slice 0 and `stride` elements between slices,
 // summed in slice order from zero. Value: a real, or a float2 / double2 (re, im) pair.
 template <class Value>
 __device__ Value sum_run(const Value* src, int64_t stride, int s_begin, int s_end) {
-  auto add = [](Value& sum, const Value& x) {
-    if constexpr (std::is_arithmetic_v<Value>) {
-      sum += x;
-    } else {
-      sum.x += x.x;
-      sum.y += x.y;
-    }
-  };
   const Value zero{};
   Value sum = zero;
   for (int s0 = s_begin; s0 < s_end; s0 += kSumGroup) {
