@@ -1,5 +1,6 @@
 // gemm_wgmma: wgmma (sm_90a) tensor-core GEMM fed by the copy engine (TMA). The contract
 // (formula, storage, tiling, edges, alignment) is at the top of gemm_wgmma.h.
+#include "cluster.cuh"
 #include "cp_async.cuh"
 #include "gemm_device_common.cuh"
 #include "gemm_wgmma.h"
@@ -182,6 +183,9 @@ struct TypeTF32 {
 
 // ---- PTX wrappers -------------------------------------------------------------------------------
 
+using ptx::cluster_address;
+using ptx::cluster_sync;
+using ptx::load_cluster_f32;
 using ptx::smem_address;
 
 __device__ void mbarrier_init(uint32_t bar, uint32_t count) {
@@ -215,25 +219,6 @@ __device__ void tma_load_2d(uint32_t dst, const CUtensorMap* map, int x, int y, 
       "%3}], [%4];" ::"r"(dst),
       "l"(reinterpret_cast<uint64_t>(map)), "r"(x), "r"(y), "r"(bar)
       : "memory");
-}
-
-// Every thread of every block of the cluster arrives, then waits for all of them: the arrival
-// releases this block's shared-memory writes, the wait acquires the other blocks'.
-__device__ void cluster_sync() {
-  asm volatile("barrier.cluster.arrive.release.aligned;\nbarrier.cluster.wait.acquire.aligned;" ::
-                   : "memory");
-}
-// The address in the cluster's shared window of `address` (this block's shared memory) in the
-// block of cluster rank `rank`.
-__device__ uint32_t cluster_address(uint32_t address, uint32_t rank) {
-  uint32_t out;
-  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(out) : "r"(address), "r"(rank));
-  return out;
-}
-__device__ float load_cluster_f32(uint32_t address) {
-  float v;
-  asm volatile("ld.shared::cluster.f32 %0, [%1];" : "=f"(v) : "r"(address) : "memory");
-  return v;
 }
 
 __device__ void wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
@@ -423,8 +408,7 @@ __device__ void store_tile_cluster(const float (&acc)[Cfg::kAccumulators], const
   const int slices = sa.cluster_slices;
   stage_tile<Cfg>(acc, tile, have_acc);
   cluster_sync();
-  uint32_t rank;
-  asm("mov.u32 %0, %%cluster_ctarank;" : "=r"(rank));
+  const uint32_t rank = ptx::cluster_rank();
   uint32_t slice_tiles[kMaxClusterSlices];  // the cluster's tiles, in slice order
 #pragma unroll
   for (int s = 0; s < kMaxClusterSlices; ++s)
