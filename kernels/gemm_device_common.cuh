@@ -107,6 +107,16 @@ inline cudaError_t current_sm_count(int* sms) {
   return err;
 }
 
+// Whether the current device runs thread-block clusters (sm_90 and newer).
+inline cudaError_t current_has_clusters(bool* clusters) {
+  int device = 0, major = 0;
+  cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess)
+    err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+  *clusters = err == cudaSuccess && major >= 9;
+  return err;
+}
+
 inline bool aligned_to(const void* p, size_t bytes) {
   return reinterpret_cast<uintptr_t>(p) % bytes == 0;
 }

@@ -1,4 +1,5 @@
 // sgemm_regblock: see sgemm_regblock.h for the contract, tiling and edge handling.
+#include "cluster.cuh"
 #include "cp_async.cuh"
 #include "gemm_device_common.cuh"
 #include "sgemm_regblock.h"
@@ -89,6 +90,7 @@ struct Args {
   int64_t ldc;
   int tiles_m, tiles_n;
   int k_tiles_per_slice;  // k-steps per blockIdx.y slice (all of them without split-K)
+  int cluster_slices;     // split-K in clusters: the slices of a tile, one cluster; else 0
   float* partial;         // split-K: slices of m_pad x n partial tiles, else nullptr
   int64_t m_pad;          // split-K: m rounded up to 4 (leading dimension of a partial)
   // Peeled: m and n above are the interior's; the strip below it (strip_rows rows, all
@@ -468,15 +470,70 @@ __device__ __forceinline__ void store_c_through_shared(const Args& p,
   }
 }
 
+// Split-K summed in the tile's cluster (p.cluster_slices blocks, blockIdx.y = the slice = the
+// block's rank): each block puts its unscaled tile into its shared memory (the ring's,
+// column-major, kBlockM floats a column), the cluster waits at a barrier, and block r writes
+// elements r * kThreads + t, (r + S) * kThreads + t, ... of the tile (thread t; S slices), each the
+// S tiles' elements summed in slice order from zero (read through distributed shared memory, the S
+// loads issued before the adds), then C = fma(beta, C, alpha * sum) (beta == 0: C not read): the
+// sums and the rounding of splitk::reduce(). A second barrier keeps every tile in place until all
+// have read it.
+template <class T>
+__device__ __forceinline__ void store_c_cluster(const Args& p,
+                                                const float (&acc)[T::kThreadM][T::kThreadN],
+                                                float* smem) {
+  static_assert(T::kBlockM * T::kBlockN <= T::kStages * T::kStageFloats,
+                "the block's tile of C fits in the ring's shared memory");
+  const int2 block = block_tile(p);
+  const int64_t row0 = int64_t(block.x) * T::kBlockM, col0 = int64_t(block.y) * T::kBlockN;
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int warp_m0 = (warp % T::kWarpsM) * T::kWarpM + T::m_lane_of(lane) * 4;
+  const int warp_n0 = (warp / T::kWarpsM) * T::kWarpN + T::n_lane_of(lane) * 4;
+  __syncthreads();  // every warp is done reading the ring
+#pragma unroll
+  for (int j = 0; j < T::kThreadN; ++j) {
+#pragma unroll
+    for (int i4 = 0; i4 < T::kThreadM / 4; ++i4) {
+      const int r = warp_m0 + i4 * T::kSubM, c = warp_n0 + (j / 4) * T::kSubN + j % 4;
+      *reinterpret_cast<float4*>(smem + c * T::kBlockM + r) =
+          make_float4(acc[4 * i4][j], acc[4 * i4 + 1][j], acc[4 * i4 + 2][j], acc[4 * i4 + 3][j]);
+    }
+  }
+  ptx::cluster_sync();
+  const int slices = p.cluster_slices;
+  const uint32_t rank = ptx::cluster_rank();
+  uint32_t tiles[kMaxClusterSlices];  // the cluster's tiles, in slice order
+#pragma unroll
+  for (int s = 0; s < kMaxClusterSlices; ++s)
+    tiles[s] = s < slices ? ptx::cluster_address(smem_address(smem), uint32_t(s)) : 0;
+  for (int e = int(rank) * T::kThreads + int(threadIdx.x); e < T::kBlockM * T::kBlockN;
+       e += slices * T::kThreads) {
+    const int64_t row = row0 + e % T::kBlockM, col = col0 + e / T::kBlockM;
+    if (row >= p.m || col >= p.n) continue;
+    float part[kMaxClusterSlices];
+#pragma unroll
+    for (int s = 0; s < kMaxClusterSlices; ++s)
+      part[s] = s < slices ? ptx::load_cluster_f32(tiles[s] + uint32_t(e) * 4) : 0.0f;
+    float sum = 0.0f;
+#pragma unroll
+    for (int s = 0; s < kMaxClusterSlices; ++s) sum += part[s];
+    float* const dst = p.c + row + col * p.ldc;
+    const float v = p.alpha * sum;
+    *dst = p.beta == 0.0f ? v : fmaf(p.beta, *dst, v);
+  }
+  ptx::cluster_sync();
+}
+
 // Align16: 16-byte copies of the operands contiguous along m or n; StoreC16: 16-byte stores of C;
 // Packed: A and B are the packed row's tile-panelled, zero-padded workspaces (PackedPanelCopy:
 // no bounds in the copies, only C's stores are predicated; lda and ldb are the panel strides),
 // and the blocks after the interior's tiles compute the thin strips (sgemm_strip_block);
 // InteriorCopies: tiles wholly inside m and n copy their full k-steps without bounds
 // (PanelCopy::copy_inside), only edge tiles and a partial last k-step take the checked copies;
-// the path is picked per k-step by one int compare against kt_inside, counted once per block.
+// the path is picked per k-step by one int compare against kt_inside, counted once per block;
+// ClusterSum: split-K whose slices sum in their cluster (store_c_cluster()).
 template <class T, bool Align16, bool StoreC16 = Align16, bool Packed = false,
-          bool InteriorCopies = false>
+          bool InteriorCopies = false, bool ClusterSum = false>
 __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regblock_kernel(Args p) {
   extern __shared__ float4 smem_vec[];
   float* const a_smem = reinterpret_cast<float*>(smem_vec);
@@ -593,7 +650,9 @@ __global__ void __launch_bounds__(T::kThreads, T::kMinBlocksPerSm) sgemm_regbloc
   }
   copy_wait<0>();  // no copy may still target shared memory when the block exits
 
-  if constexpr (StoreC16) {
+  if constexpr (ClusterSum) {
+    store_c_cluster<T>(p, acc, a_smem);
+  } else if constexpr (StoreC16) {
     store_c_from_registers<T>(p, acc, row0, col0, warp_m0, warp_n0);
   } else {
     store_c_through_shared<T>(p, acc, a_smem);
@@ -704,13 +763,51 @@ cudaError_t launch_tile(const Problem& p, cudaStream_t stream) {
   return cudaGetLastError();
 }
 
-template <class T, bool Align16, bool InteriorCopies = false>
+// Split-K. ClusterSum (the 64x64 rows): where kClusterSplitK64's slice rule gives 1 to
+// kMaxClusterSlices slices on a device with clusters, a tile's slices are one cluster, which sums
+// them (store_c_cluster()); else the partials go through the workspace and splitk::reduce().
+template <class T, bool Align16, bool InteriorCopies = false, bool ClusterSum = false>
 cudaError_t launch_splitk(const Problem& p, cudaStream_t stream) {
   const int tiles_m = int((p.m + T::kBlockM - 1) / T::kBlockM);
   const int tiles_n = int((p.n + T::kBlockN - 1) / T::kBlockN);
   constexpr splitk::Geometry kGeometry{T::kBlockM, T::kBlockN, T::kBlockK, T::kMinBlocksPerSm,
                                        kMinTilesPerSlice};
+  constexpr splitk::Geometry kClusterGeometry = kClusterSplitK64;
+  static_assert(!ClusterSum || (T::kBlockM == kClusterGeometry.block_m &&
+                                T::kBlockN == kClusterGeometry.block_n &&
+                                T::kBlockK == kClusterGeometry.block_k &&
+                                T::kMinBlocksPerSm == kClusterGeometry.blocks_per_sm),
+                "kClusterSplitK64 describes the cluster rows' tile");
   splitk::Slices slices;
+  bool clusters = false;
+  if constexpr (ClusterSum) {
+    if (cudaError_t err = gemm_device::current_has_clusters(&clusters); err != cudaSuccess)
+      return err;
+    if (cudaError_t err = splitk::slices_of(kClusterGeometry, p, &slices); err != cudaSuccess)
+      return err;
+  }
+  if (clusters && slices.count >= 1 && slices.count <= kMaxClusterSlices) {
+    Args a = args_of(p, tiles_m, tiles_n);
+    a.k_tiles_per_slice = int(slices.k_steps);
+    a.cluster_slices = int(slices.count);
+    auto kernel = sgemm_regblock_kernel<T, Align16, Align16, false, InteriorCopies, true>;
+    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           int(T::kSmemBytes));
+    if (err != cudaSuccess) return err;
+    cudaLaunchAttribute attribute{};
+    attribute.id = cudaLaunchAttributeClusterDimension;
+    attribute.val.clusterDim.x = 1;
+    attribute.val.clusterDim.y = unsigned(slices.count);
+    attribute.val.clusterDim.z = 1;
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(unsigned(int64_t(tiles_m) * tiles_n), unsigned(slices.count));
+    config.blockDim = dim3(T::kThreads);
+    config.dynamicSmemBytes = T::kSmemBytes;
+    config.stream = stream;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+    return cudaLaunchKernelEx(&config, kernel, a);
+  }
   if (cudaError_t err = splitk::slices_of(kGeometry, p, &slices); err != cudaSuccess) return err;
   const int64_t m_pad = (p.m + 3) / 4 * 4;
   return splitk::run(
@@ -846,13 +943,13 @@ bool supports_splitk_64x64x16_align16(const Problem& p, const DeviceCaps& caps) 
   return supports_tile<Tile64x64x16>(p, caps, false) && is_aligned16(p);
 }
 cudaError_t launch_splitk_64x64x16_align16(const Problem& p, cudaStream_t stream) {
-  return launch_splitk<Tile64x64x16, true>(p, stream);
+  return launch_splitk<Tile64x64x16, true, false, true>(p, stream);
 }
 bool supports_splitk_64x64x16_align4(const Problem& p, const DeviceCaps& caps) {
   return supports_tile<Tile64x64x16>(p, caps, false);
 }
 cudaError_t launch_splitk_64x64x16_align4(const Problem& p, cudaStream_t stream) {
-  return launch_splitk<Tile64x64x16, false>(p, stream);
+  return launch_splitk<Tile64x64x16, false, false, true>(p, stream);
 }
 
 }  // namespace tileblas::sgemm_regblock

@@ -40,16 +40,28 @@
 // tile's register and shared memory budget lets run together, at least kMinTilesPerSlice k-steps
 // each); the blocks of slice blockIdx.y write their unscaled partial tiles to a workspace, and
 // splitk::reduce sums the slices in a fixed order and applies alpha and beta: deterministic, no
-// atomics. Workspaces (split-K partials, packed operands) come from the device's default memory
-// pool, whose release threshold is raised to hold the largest one asked for (256 MiB to 2 GiB) so
-// that back-to-back calls reuse them.
+// atomics. The 64x64 rows sum up to kMaxClusterSlices slices in a thread-block cluster instead
+// (kClusterSplitK64 below). Workspaces (split-K partials, packed operands) come from the device's
+// default memory pool, whose release threshold is raised to hold the largest one asked for (256 MiB
+// to 2 GiB) so that back-to-back calls reuse them.
 #pragma once
 
 #include <cuda_runtime_api.h>
 
 #include "problem.h"
+#include "splitk.h"
 
 namespace tileblas::sgemm_regblock {
+
+// The 64x64 split-K rows on a device with thread-block clusters (sm_90): where this slice rule (at
+// least 4 k-steps a slice, blocks to fill each SM four times over) gives at most
+// kMaxClusterSlices slices (the portable cluster size), a tile's slices are one cluster, which
+// sums them through distributed shared memory (in slice order, then alpha and beta as
+// splitk::reduce applies them): no partials and no second kernel, so slices half as long as the
+// workspace's pay, and a small problem's few tiles, each a long chain of k-steps on one SM, spread
+// over more SMs. Otherwise the workspace rule of the split-K paragraph above.
+inline constexpr splitk::Geometry kClusterSplitK64{64, 64, 16, 4, 4};
+inline constexpr int kMaxClusterSlices = 8;
 
 // 128x128 block tile, BK 16, 256 threads (8 warps of 32x64): large problems. _align16: 8x8 per
 // thread on 4 (m) x 8 (n) paired lanes (4 float4 reads per 64 FMAs, each 2 cycles), interior tiles

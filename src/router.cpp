@@ -16,6 +16,8 @@
 #include "gemm_wgmma.h"
 #include "log.h"
 #include "operands.h"
+#include "sgemm_regblock.h"
+#include "splitk.h"
 
 namespace tileblas {
 
@@ -310,6 +312,26 @@ bool dgemm_one_round_of_64x64(const Problem& p, const DeviceCaps& caps) {
 bool sgemm_widened_one_round_of_64x64(const Problem& p, const DeviceCaps& caps) {
   return fast_fp64(caps) && p.k >= 256 && one_round_of_64x64(p, caps, 500);
 }
+// fp32 with both sides at least 250, whose 64x64 tiles take at most half a round of the SMs, k at
+// most twice the larger side, and whose k the 64x64 split-K rows' cluster rule
+// (sgemm_regblock::kClusterSplitK64; sm_90) cuts into 2 to 8 slices, summed in their cluster:
+// each tile's chain of k-steps spread over more SMs, with no partials. H100, the row forced over
+// the fp32 sweep's small, tall and skinny shapes against the routing before, two runs in turn
+// (docs/bench/h100-2026-11-28-sweep-f32-cluster-splitk.md): 251^3-257^3, every transpose,
+// 1.09-1.30 of cuBLAS against 0.86-1.46 (257^3 NT 1.09-1.10 against 0.86-0.88); 511^3 and 512^3
+// 0.96-1.02 against 0.94-0.99 on sgemm_widened_64x64x16; it lost at 513^3 (81 tiles: 0.89-0.95
+// against 1.00-1.02) and on every tall and skinny shape (16x4096x4096 0.66-0.68 against 0.93-0.95
+// on gemm_skinny_16, 32x8192x2048 0.93 against 1.25-1.27). Routed, the whole fp32 sweep against
+// the build before, two runs in turn (-routed.md): 251^3-257^3 1.11-1.53, 511^3 and 512^3
+// 0.98-1.06; the sweep's geometric mean 1.086-1.090 against 1.048-1.060.
+bool sgemm_split_k_in_cluster_pays(const Problem& p, const DeviceCaps& caps) {
+  if (caps.sm_version < 90 || std::min(p.m, p.n) < 250 || p.k > 2 * std::max(p.m, p.n) ||
+      2 * tiles(p, 64, 64) > caps.num_sms)
+    return false;
+  const int64_t slices =
+      splitk::slices_for(sgemm_regblock::kClusterSplitK64, p.m, p.n, p.k, caps.num_sms).count;
+  return slices >= 2 && slices <= sgemm_regblock::kMaxClusterSlices;
+}
 // Split-K on widened operands where the zgemm split-K rule holds and m and n exceed 128 (or B is
 // narrow under a tall C, above): the small squares 251^3-513^3 ran at 0.63-0.91 of cuBLAS against
 // 0.47-0.85 on the SIMT split-K row (the row forced, same sweep); with m or n at most 128 the SIMT
@@ -531,6 +553,8 @@ const Preference kGemmPreferences[] = {
      "complex fp32: few tiles, long k: split-K"},
     {"cgemm_simt_packed_", cgemm_packing_pays,
      "complex fp32: packed where not m/n-contiguous, edges peeled"},
+    {"sgemm_splitk_64x64x16", sgemm_split_k_in_cluster_pays,
+     "fp32, few 64x64 tiles: split-K summed in each tile's cluster"},
     {"sgemm_widened_64x64x16", sgemm_widened_one_round_of_64x64,
      "fp32 on the FP64 tensor cores, 64x64 tiles: at most one round of the SMs"},
     {"sgemm_peeled_widened_128x128x16", peeled<sgemm_widened_fills_sms_128x128, 128, 128>,

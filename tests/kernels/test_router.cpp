@@ -789,17 +789,22 @@ TEST(RouterTest, PicksWgmmaOnHopperAndMmaElsewhere) {
 
 // The preference table's choices for the shapes measured in docs/NOTES-sgemm.md: on Hopper the
 // widened rows where m, n >= 1000 and k >= 256 (docs/NOTES-f64-complex.md), and their 64x64 tile
-// from m, n >= 500 where its tiles take at most one round of the SMs, the SIMT rows elsewhere.
+// from m, n >= 500 where its tiles take at most one round of the SMs, the 64x64 split-K rows summed
+// in clusters where those tiles take at most half a round and k cuts into 2 to 8 slices, the SIMT
+// rows elsewhere.
 TEST(RouterTest, PicksTheMeasuredFastestSgemmKernel) {
   const DeviceCaps caps = tbtest::hopper_caps();
   struct Expect {
     int64_t m, n, k;
     const char* kernel;
   } const cases[] = {
-      {256, 256, 256, "sgemm_regblock_64x64x16_align16"},
-      {257, 257, 257, "sgemm_regblock_64x64x16_align4"},
-      {499, 499, 499, "sgemm_regblock_64x64x16_align4"},
-      {512, 512, 512, "sgemm_widened_64x64x16"},  // 64x64 tiles: at most one round of the SMs
+      {256, 256, 256, "sgemm_splitk_64x64x16_align16"},  // 16 tiles, 4 slices in a cluster
+      {257, 257, 257, "sgemm_splitk_64x64x16_align4"},   // 25 tiles, 4 slices
+      {499, 499, 499, "sgemm_splitk_64x64x16_align4"},   // 64 tiles, 8 slices
+      {512, 512, 512, "sgemm_splitk_64x64x16_align16"},  // 64 tiles, 8 slices
+      {257, 257, 64, "sgemm_regblock_64x64x16_align4"},  // one slice
+      {513, 513, 513, "sgemm_widened_64x64x16"},  // 81 tiles: at most one round, past half a round
+      {520, 520, 520, "sgemm_widened_64x64x16"},
       {999, 999, 999, "sgemm_widened_64x64x16"},
       {1024, 1024, 1024, "sgemm_widened_64x64x16"},
       {1025, 1025, 1025, "sgemm_widened_64x64x16"},   // 289 tiles on 396 slots

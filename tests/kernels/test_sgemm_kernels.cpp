@@ -16,6 +16,8 @@
 #include "device.h"
 #include "device_support.h"
 #include "kernel_table.h"
+#include "sgemm_regblock.h"
+#include "splitk.h"
 #include "test_support.h"
 
 namespace {
@@ -263,6 +265,38 @@ TEST_P(SgemmKernel, InteriorAndEdgeTiles) {
       }
     }
   }
+  run_cases(cases, Oracle::kFloat64);
+}
+
+// k cut into each of 2 to 8 slices by the 64x64 split-K rows' cluster rule (kClusterSplitK64:
+// on a device with clusters, a tile's slices sum in its cluster; checked for those rows), and into
+// more (the workspace and the reduce), with edge tiles, every transpose, beta 0 (NaN C) and not.
+// Every other row runs the same cases.
+TEST_P(SgemmKernel, ClusterSliceCounts) {
+  TB_REQUIRE_GPU();
+  const DeviceCaps caps = tbtest::device_caps();
+  const bool cluster_row = GetParam().rfind("sgemm_splitk_64x64x16", 0) == 0;
+  std::vector<Case> cases;
+  int i = 0;
+  // 4 tiles of 64x64 and k of 4 k-steps a slice: the rule's slice count is k's.
+  for (int64_t slices = 2; slices <= tileblas::sgemm_regblock::kMaxClusterSlices + 1; ++slices) {
+    Case c = random_case(kAnyVolume, 4097);
+    c.m = 100 + i % 3, c.n = 70, c.k = 64 * slices - (i % 2 ? 5 : 0);
+    c.ta = i % 2 ? Op::kTrans : Op::kNoTrans, c.tb = i / 2 % 2 ? Op::kTrans : Op::kNoTrans;
+    c.alpha = 0.7f, c.beta = i % 3 == 0 ? 0.0f : -1.5f;
+    const int64_t count = tileblas::splitk::slices_for(tileblas::sgemm_regblock::kClusterSplitK64,
+                                                       c.m, c.n, c.k, caps.num_sms)
+                              .count;
+    if (cluster_row && caps.num_sms >= 16) {
+      EXPECT_EQ(count, slices) << c.str();
+    }
+    cases.push_back(c);
+    ++i;
+  }
+  Case square = random_case(kAnyVolume, 4097);  // 25 tiles, 4 slices on 132 SMs
+  square.m = square.n = square.k = 257;
+  square.beta = 0.0f;
+  cases.push_back(square);
   run_cases(cases, Oracle::kFloat64);
 }
 
