@@ -49,4 +49,29 @@ __device__ __forceinline__ float load_cluster_f32(uint32_t address) {
   return v;
 }
 
+// Split-K summed in a cluster: the same shared-memory tile in each of the first `blocks` blocks
+// of the cluster (at most kMax), one per k slice, in rank (slice) order.
+template <int kMax>
+struct ClusterTiles {
+  uint32_t at[kMax];
+  int blocks;
+
+  __device__ __forceinline__ ClusterTiles(uint32_t tile, int blocks_) : blocks(blocks_) {
+#pragma unroll
+    for (int s = 0; s < kMax; ++s) at[s] = s < blocks ? cluster_address(tile, uint32_t(s)) : 0;
+  }
+  // The fp32 element `byte_offset` bytes into the tiles, summed in slice order from zero; the
+  // loads are all issued before the adds.
+  __device__ __forceinline__ float sum(uint32_t byte_offset) const {
+    float part[kMax];
+#pragma unroll
+    for (int s = 0; s < kMax; ++s)
+      part[s] = s < blocks ? load_cluster_f32(at[s] + byte_offset) : 0.0f;
+    float x = 0.0f;
+#pragma unroll
+    for (int s = 0; s < kMax; ++s) x += part[s];
+    return x;
+  }
+};
+
 }  // namespace tileblas::ptx

@@ -2,8 +2,9 @@
 // kernel arguments, the epilogue's access to C in its storage type (fp32, fp16 or bf16; fp32
 // arithmetic, rounded once) and the checks of supports() that do not depend on the family; for
 // all, the grouped tile order, the triangle tests of Problem::c_triangle, the k ranges of its
-// a_nonzero and b_nonzero, the current device's SM count and the memory pool that holds the
-// workspaces (packed or transposed operands, split-K partials).
+// a_nonzero and b_nonzero, the current device's SM count and clusters, launches with a cluster
+// shape or other launch attribute, and the memory pool that holds the workspaces (packed or
+// transposed operands, split-K partials).
 #pragma once
 
 #include <cuda_bf16.h>
@@ -13,6 +14,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdint>
+#include <utility>
 
 #include "memory.h"
 #include "problem.h"
@@ -115,6 +117,30 @@ inline cudaError_t current_has_clusters(bool* clusters) {
     err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
   *clusters = err == cudaSuccess && major >= 9;
   return err;
+}
+
+// Launches kernel(args...) over `grid` blocks of `threads` threads with `smem` bytes of dynamic
+// shared memory and one launch attribute (a cluster shape, a cooperative launch).
+template <class... Params, class... Actual>
+cudaError_t launch_with(cudaLaunchAttribute attribute, void (*kernel)(Params...), dim3 grid,
+                        unsigned threads, size_t smem, cudaStream_t stream, Actual&&... args) {
+  cudaLaunchConfig_t config{};
+  config.gridDim = grid;
+  config.blockDim = dim3(threads);
+  config.dynamicSmemBytes = smem;
+  config.stream = stream;
+  config.attrs = &attribute;
+  config.numAttrs = 1;
+  return cudaLaunchKernelEx(&config, kernel, std::forward<Actual>(args)...);
+}
+// Clusters of `blocks` blocks along the grid's y (a tile's k slices).
+inline cudaLaunchAttribute clusters_along_y(unsigned blocks) {
+  cudaLaunchAttribute attribute{};
+  attribute.id = cudaLaunchAttributeClusterDimension;
+  attribute.val.clusterDim.x = 1;
+  attribute.val.clusterDim.y = blocks;
+  attribute.val.clusterDim.z = 1;
+  return attribute;
 }
 
 inline bool aligned_to(const void* p, size_t bytes) {

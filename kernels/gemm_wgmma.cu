@@ -183,9 +183,7 @@ struct TypeTF32 {
 
 // ---- PTX wrappers -------------------------------------------------------------------------------
 
-using ptx::cluster_address;
 using ptx::cluster_sync;
-using ptx::load_cluster_f32;
 using ptx::smem_address;
 
 __device__ void mbarrier_init(uint32_t bar, uint32_t count) {
@@ -409,22 +407,10 @@ __device__ void store_tile_cluster(const float (&acc)[Cfg::kAccumulators], const
   stage_tile<Cfg>(acc, tile, have_acc);
   cluster_sync();
   const uint32_t rank = ptx::cluster_rank();
-  uint32_t slice_tiles[kMaxClusterSlices];  // the cluster's tiles, in slice order
-#pragma unroll
-  for (int s = 0; s < kMaxClusterSlices; ++s)
-    slice_tiles[s] = s < slices ? cluster_address(smem_address(tile), uint32_t(s)) : 0;
-  write_tile<Cfg>(sa, m0, n0, int(rank) * kWarps + int(threadIdx.x) / 32, slices * kWarps,
-                  [&](int col, int r) {
-                    const uint32_t in_tile = uint32_t(col * Cfg::kTileLd + r) * 4;
-                    float part[kMaxClusterSlices];
-#pragma unroll
-                    for (int s = 0; s < kMaxClusterSlices; ++s)
-                      part[s] = s < slices ? load_cluster_f32(slice_tiles[s] + in_tile) : 0.0f;
-                    float x = 0.0f;
-#pragma unroll
-                    for (int s = 0; s < kMaxClusterSlices; ++s) x += part[s];
-                    return x;
-                  });
+  const ptx::ClusterTiles<kMaxClusterSlices> slice_tiles(smem_address(tile), slices);
+  write_tile<Cfg>(
+      sa, m0, n0, int(rank) * kWarps + int(threadIdx.x) / 32, slices * kWarps,
+      [&](int col, int r) { return slice_tiles.sum(uint32_t(col * Cfg::kTileLd + r) * 4); });
   cluster_sync();
 }
 
@@ -693,22 +679,13 @@ cudaError_t launch_layouts(const SliceArgs& sa, int64_t slices, cudaStream_t str
     // its grid barrier is safe.
     cudaLaunchAttribute attribute{};
     if constexpr (kSchedule == Schedule::kClusterSlices) {
-      attribute.id = cudaLaunchAttributeClusterDimension;
-      attribute.val.clusterDim.x = 1;
-      attribute.val.clusterDim.y = unsigned(slices);
-      attribute.val.clusterDim.z = 1;
+      attribute = gemm_device::clusters_along_y(unsigned(slices));
     } else {
       attribute.id = cudaLaunchAttributeCooperative;
       attribute.val.cooperative = 1;
     }
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(unsigned(blocks), unsigned(slices));
-    config.blockDim = dim3(Cfg::kThreads);
-    config.dynamicSmemBytes = Cfg::kSmemBytes;
-    config.stream = stream;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    return cudaLaunchKernelEx(&config, kernel, map_a, map_b, sa);
+    return gemm_device::launch_with(attribute, kernel, dim3(unsigned(blocks), unsigned(slices)),
+                                    Cfg::kThreads, Cfg::kSmemBytes, stream, map_a, map_b, sa);
   }
 }
 

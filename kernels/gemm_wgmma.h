@@ -98,10 +98,10 @@ cudaError_t launch_f16_persistent_256x128x64(const Problem& p, cudaStream_t stre
 bool supports_bf16_persistent_256x128x64(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_bf16_persistent_256x128x64(const Problem& p, cudaStream_t stream);
 
-// A split-K row whose rule gives at most this many slices (the portable thread-block cluster size)
-// launches each tile's slices as one cluster, which sums them through distributed shared memory;
-// more slices go through the partials' workspace and splitk::reduce().
-inline constexpr int kMaxClusterSlices = 8;
+// A split-K row whose rule gives at most this many slices launches each tile's slices as one
+// cluster, which sums them through distributed shared memory; more slices go through the partials'
+// workspace and splitk::reduce().
+inline constexpr int kMaxClusterSlices = splitk::kMaxClusterSlices;
 
 // The split-K rows' geometry (the 128 x 128 tile, two blocks per SM; a slice is at least eight
 // k-tiles, 512 of k: the ring fills and drains twice a slice, and half as many partials as with

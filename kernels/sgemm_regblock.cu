@@ -502,23 +502,13 @@ __device__ __forceinline__ void store_c_cluster(const Args& p,
   ptx::cluster_sync();
   const int slices = p.cluster_slices;
   const uint32_t rank = ptx::cluster_rank();
-  uint32_t tiles[kMaxClusterSlices];  // the cluster's tiles, in slice order
-#pragma unroll
-  for (int s = 0; s < kMaxClusterSlices; ++s)
-    tiles[s] = s < slices ? ptx::cluster_address(smem_address(smem), uint32_t(s)) : 0;
+  const ptx::ClusterTiles<kMaxClusterSlices> tiles(smem_address(smem), slices);
   for (int e = int(rank) * T::kThreads + int(threadIdx.x); e < T::kBlockM * T::kBlockN;
        e += slices * T::kThreads) {
     const int64_t row = row0 + e % T::kBlockM, col = col0 + e / T::kBlockM;
     if (row >= p.m || col >= p.n) continue;
-    float part[kMaxClusterSlices];
-#pragma unroll
-    for (int s = 0; s < kMaxClusterSlices; ++s)
-      part[s] = s < slices ? ptx::load_cluster_f32(tiles[s] + uint32_t(e) * 4) : 0.0f;
-    float sum = 0.0f;
-#pragma unroll
-    for (int s = 0; s < kMaxClusterSlices; ++s) sum += part[s];
     float* const dst = p.c + row + col * p.ldc;
-    const float v = p.alpha * sum;
+    const float v = p.alpha * tiles.sum(uint32_t(e) * 4);
     *dst = p.beta == 0.0f ? v : fmaf(p.beta, *dst, v);
   }
   ptx::cluster_sync();
@@ -772,41 +762,33 @@ cudaError_t launch_splitk(const Problem& p, cudaStream_t stream) {
   const int tiles_n = int((p.n + T::kBlockN - 1) / T::kBlockN);
   constexpr splitk::Geometry kGeometry{T::kBlockM, T::kBlockN, T::kBlockK, T::kMinBlocksPerSm,
                                        kMinTilesPerSlice};
-  constexpr splitk::Geometry kClusterGeometry = kClusterSplitK64;
-  static_assert(!ClusterSum || (T::kBlockM == kClusterGeometry.block_m &&
-                                T::kBlockN == kClusterGeometry.block_n &&
-                                T::kBlockK == kClusterGeometry.block_k &&
-                                T::kMinBlocksPerSm == kClusterGeometry.blocks_per_sm),
+  static_assert(!ClusterSum || (T::kBlockM == kClusterSplitK64.block_m &&
+                                T::kBlockN == kClusterSplitK64.block_n &&
+                                T::kBlockK == kClusterSplitK64.block_k &&
+                                T::kMinBlocksPerSm == kClusterSplitK64.blocks_per_sm),
                 "kClusterSplitK64 describes the cluster rows' tile");
   splitk::Slices slices;
-  bool clusters = false;
   if constexpr (ClusterSum) {
+    bool clusters = false;
     if (cudaError_t err = gemm_device::current_has_clusters(&clusters); err != cudaSuccess)
       return err;
-    if (cudaError_t err = splitk::slices_of(kClusterGeometry, p, &slices); err != cudaSuccess)
-      return err;
-  }
-  if (clusters && slices.count >= 1 && slices.count <= kMaxClusterSlices) {
-    Args a = args_of(p, tiles_m, tiles_n);
-    a.k_tiles_per_slice = int(slices.k_steps);
-    a.cluster_slices = int(slices.count);
-    auto kernel = sgemm_regblock_kernel<T, Align16, Align16, false, InteriorCopies, true>;
-    cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                           int(T::kSmemBytes));
-    if (err != cudaSuccess) return err;
-    cudaLaunchAttribute attribute{};
-    attribute.id = cudaLaunchAttributeClusterDimension;
-    attribute.val.clusterDim.x = 1;
-    attribute.val.clusterDim.y = unsigned(slices.count);
-    attribute.val.clusterDim.z = 1;
-    cudaLaunchConfig_t config{};
-    config.gridDim = dim3(unsigned(int64_t(tiles_m) * tiles_n), unsigned(slices.count));
-    config.blockDim = dim3(T::kThreads);
-    config.dynamicSmemBytes = T::kSmemBytes;
-    config.stream = stream;
-    config.attrs = &attribute;
-    config.numAttrs = 1;
-    return cudaLaunchKernelEx(&config, kernel, a);
+    if (clusters) {
+      if (cudaError_t err = splitk::slices_of(kClusterSplitK64, p, &slices); err != cudaSuccess)
+        return err;
+    }
+    if (slices.count >= 1 && slices.count <= kMaxClusterSlices) {
+      Args a = args_of(p, tiles_m, tiles_n);
+      a.k_tiles_per_slice = int(slices.k_steps);
+      a.cluster_slices = int(slices.count);
+      auto kernel = sgemm_regblock_kernel<T, Align16, Align16, false, InteriorCopies, true>;
+      cudaError_t err = cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                             int(T::kSmemBytes));
+      if (err != cudaSuccess) return err;
+      return gemm_device::launch_with(
+          gemm_device::clusters_along_y(unsigned(slices.count)), kernel,
+          dim3(unsigned(int64_t(tiles_m) * tiles_n), unsigned(slices.count)), T::kThreads,
+          T::kSmemBytes, stream, a);
+    }
   }
   if (cudaError_t err = splitk::slices_of(kGeometry, p, &slices); err != cudaSuccess) return err;
   const int64_t m_pad = (p.m + 3) / 4 * 4;

@@ -61,7 +61,7 @@ namespace tileblas::sgemm_regblock {
 // workspace's pay, and a small problem's few tiles, each a long chain of k-steps on one SM, spread
 // over more SMs. Otherwise the workspace rule of the split-K paragraph above.
 inline constexpr splitk::Geometry kClusterSplitK64{64, 64, 16, 4, 4};
-inline constexpr int kMaxClusterSlices = 8;
+inline constexpr int kMaxClusterSlices = splitk::kMaxClusterSlices;
 
 // 128x128 block tile, BK 16, 256 threads (8 warps of 32x64): large problems. _align16: 8x8 per
 // thread on 4 (m) x 8 (n) paired lanes (4 float4 reads per 64 FMAs, each 2 cycles), interior tiles

@@ -63,6 +63,8 @@ constexpr DataType partial_type(DataType c) {
 
 // Slices are a grid dimension.
 constexpr int64_t kMaxSlices = 65535;
+// The most slices of a tile a row sums in one thread-block cluster (the portable cluster size).
+constexpr int kMaxClusterSlices = 8;
 
 // Enough slices that the tiles times the slices fill every SM with blocks_per_sm blocks, each
 // slice at least min_steps_per_slice k-steps (at least one slice), at most kMaxSlices; then as few
