@@ -4,7 +4,10 @@
 // on such a device.
 #pragma once
 
+#include <cuda_runtime.h>
+
 #include <cstdint>
+#include <type_traits>
 
 namespace tileblas::ptx {
 
@@ -49,6 +52,29 @@ __device__ __forceinline__ float load_cluster_f32(uint32_t address) {
   return v;
 }
 
+__device__ __forceinline__ double2 load_cluster_f64x2(uint32_t address) {
+  double2 v{0.0, 0.0};
+#if __CUDA_ARCH__ >= 900
+  asm volatile("ld.shared::cluster.v2.f64 {%0, %1}, [%2];"
+               : "=d"(v.x), "=d"(v.y)
+               : "r"(address)
+               : "memory");
+#else
+  __trap();
+#endif
+  return v;
+}
+// An element of another block's shared memory: an fp32, or a 16-byte (re, im) fp64 pair.
+template <class V>
+__device__ __forceinline__ V load_cluster(uint32_t address) {
+  if constexpr (std::is_same_v<V, double2>) {
+    return load_cluster_f64x2(address);
+  } else {
+    static_assert(std::is_same_v<V, float>, "fp32 or an fp64 pair");
+    return load_cluster_f32(address);
+  }
+}
+
 // Split-K summed in a cluster: the same shared-memory tile in each of the first `blocks` blocks
 // of the cluster (at most kMax), one per k slice, in rank (slice) order.
 template <int kMax>
@@ -60,16 +86,24 @@ struct ClusterTiles {
 #pragma unroll
     for (int s = 0; s < kMax; ++s) at[s] = s < blocks ? cluster_address(tile, uint32_t(s)) : 0;
   }
-  // The fp32 element `byte_offset` bytes into the tiles, summed in slice order from zero; the
-  // loads are all issued before the adds.
-  __device__ __forceinline__ float sum(uint32_t byte_offset) const {
-    float part[kMax];
+  // The element `byte_offset` bytes into the tiles (an fp32, or an fp64 pair summed part by
+  // part), summed in slice order from zero; the loads are all issued before the adds.
+  template <class V = float>
+  __device__ __forceinline__ V sum(uint32_t byte_offset) const {
+    V part[kMax];
 #pragma unroll
     for (int s = 0; s < kMax; ++s)
-      part[s] = s < blocks ? load_cluster_f32(at[s] + byte_offset) : 0.0f;
-    float x = 0.0f;
+      part[s] = s < blocks ? load_cluster<V>(at[s] + byte_offset) : V{};
+    V x{};
 #pragma unroll
-    for (int s = 0; s < kMax; ++s) x += part[s];
+    for (int s = 0; s < kMax; ++s) {
+      if constexpr (std::is_same_v<V, double2>) {
+        x.x += part[s].x;
+        x.y += part[s].y;
+      } else {
+        x += part[s];
+      }
+    }
     return x;
   }
 };
