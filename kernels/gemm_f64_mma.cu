@@ -7,6 +7,7 @@
 #include <climits>
 #include <cstdint>
 #include <type_traits>
+#include "cluster.cuh"
 #include "cp_async.cuh"
 #include "gemm_device_common.cuh"
 #include "splitk.h"
@@ -589,10 +590,66 @@ __device__ __forceinline__ void load_b_c64(double (&re)[2], double (&im)[2], con
 
 // ---- The kernel ---------------------------------------------------------------------------------
 
+// Epilogue of complex split-K summed in the cluster (S = args.k_slices blocks along the grid's y,
+// one per slice, all of C): each block stages its tile of fp64 (re, im) pairs in the ring, in
+// columns of kBlockM + 1 pairs (a warp's stores of its rows and column pairs then fall in distinct
+// banks); after a cluster barrier the block of rank r takes elements r * kThreads + t,
+// (r + S) * kThreads + t, ... of the tile, sums each one's S slices in slice order through
+// distributed shared memory (ptx::ClusterTiles) and writes C as splitk::reduce() does:
+//   re = fma(ar, xr, -ai xi) + fma(br, cr, -bi ci),  im = fma(ar, xi, ai xr) + fma(br, ci, bi cr),
+// in fp64, rounded once to C's type (beta == 0: C not read). A second barrier keeps every tile in
+// place until all have read it.
+template <class T, class Cfg, int kTM, int kTN>
+__device__ void store_cluster_sum(const Args& args, const double (&acc)[2][kTM][kTN][4],
+                                  unsigned char* smem, int m0, int n0, int warp_m0, int warp_n0,
+                                  int g, int q) {
+  static_assert(T::kComplex, "complex tiles: (re, im) pairs");
+  constexpr int kStride = Cfg::kBlockM + 1;
+  static_assert(Cfg::kBlockN * kStride * int(sizeof(double2)) <= Cfg::kSmemBytes,
+                "the block's tile of C fits in the ring");
+  double2* const tile = reinterpret_cast<double2*>(smem);
+  cp_async_wait<0>();
+  __syncthreads();  // every warp is done with the ring
+  // acc[p][i][j][v0 + 2 v1] is C(row 16 i + g + 8 v1, col 8 j + 2q + v0) of the warp tile.
+#pragma unroll
+  for (int i = 0; i < kTM; ++i)
+#pragma unroll
+    for (int j = 0; j < kTN; ++j)
+#pragma unroll
+      for (int v = 0; v < 4; ++v) {
+        const int r = warp_m0 + 16 * i + g + 8 * (v / 2), c = warp_n0 + 8 * j + 2 * q + v % 2;
+        tile[c * kStride + r] = make_double2(acc[0][i][j][v], acc[1][i][j][v]);
+      }
+  ptx::cluster_sync();
+  const int slices = args.k_slices;
+  const ptx::ClusterTiles<splitk::kMaxClusterSlices> tiles(smem_address(smem), slices);
+  const bool beta_zero = args.beta_re == 0.0 && args.beta_im == 0.0;
+  const double ar = args.alpha_re, ai = args.alpha_im, br = args.beta_re, bi = args.beta_im;
+  using CReal = typename T::CReal;
+  for (int e = int(ptx::cluster_rank()) * Cfg::kThreads + int(threadIdx.x);
+       e < Cfg::kBlockM * Cfg::kBlockN; e += slices * Cfg::kThreads) {
+    const int r = e % Cfg::kBlockM, c = e / Cfg::kBlockM;
+    if (m0 + r >= args.m || n0 + c >= args.n) continue;
+    const double2 x = tiles.sum<double2>(uint32_t(c * kStride + r) * uint32_t(sizeof(double2)));
+    CReal* const at = static_cast<CReal*>(args.c) + 2 * (m0 + r + int64_t(n0 + c) * args.ldc);
+    double re = fma(ar, x.x, -ai * x.y), im = fma(ar, x.y, ai * x.x);
+    if (!beta_zero) {
+      const double cr = at[0], ci = at[1];
+      re += fma(br, cr, -bi * ci);
+      im += fma(br, ci, bi * cr);
+    }
+    at[0] = CReal(re);
+    at[1] = CReal(im);
+  }
+  ptx::cluster_sync();
+}
+
 // Main loop: the barrier of k-tile kt sits at the start of its last k-step (every warp has then
 // loaded that step's fragments, so kt's stage can be refilled, and k-tile kt + 1 has landed); the
 // fragments of the next k-step are loaded into the registers of the current one as each is dead.
-template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVector>
+// kClusterSum: the grid's slices of a tile are one cluster, which sums them
+// (store_cluster_sum()); else each block writes its tile (a slice's partials, or C).
+template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVector, bool kClusterSum>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma_kernel(Args args) {
   extern __shared__ __align__(128) unsigned char smem[];
   constexpr int kStages = Cfg::kStages;
@@ -777,6 +834,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
     stage = next_stage;
   }
 
+  if constexpr (kClusterSum) {
+    store_cluster_sum<T, Cfg>(args, acc, smem, m0, n0, warp_m0, warp_n0, g, q);
+    return;
+  }
   // Epilogue: C = alpha * acc + beta * C (C read only where beta != 0), in the triangle if one.
   using gemm_device::in_triangle;
   const bool beta_zero = args.beta_re == 0.0 && args.beta_im == 0.0;
@@ -868,15 +929,20 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_f64_mma
 
 // ---- Host side ----------------------------------------------------------------------------------
 
-template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVector>
+template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVector, bool kClusterSum>
 cudaError_t launch_layouts(const Args& args, unsigned slices, cudaStream_t stream) {
-  auto kernel = gemm_f64_mma_kernel<T, Cfg, kALayout, kBLayout, kVector>;
+  auto kernel = gemm_f64_mma_kernel<T, Cfg, kALayout, kBLayout, kVector, kClusterSum>;
   cudaError_t err =
       cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
   if (err != cudaSuccess) return err;
   const int64_t tiles = ((args.m + Cfg::kBlockM - 1) / Cfg::kBlockM) *
                         int64_t((args.n + Cfg::kBlockN - 1) / Cfg::kBlockN);
-  kernel<<<dim3(unsigned(tiles), slices), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(args);
+  const dim3 grid(unsigned(tiles), slices);
+  if constexpr (kClusterSum) {
+    return gemm_device::launch_with(gemm_device::clusters_along_y(slices), kernel, grid,
+                                    Cfg::kThreads, Cfg::kSmemBytes, stream, args);
+  }
+  kernel<<<grid, Cfg::kThreads, Cfg::kSmemBytes, stream>>>(args);
   return cudaGetLastError();
 }
 
@@ -898,23 +964,24 @@ Args args_of(const Problem& p) {
   return args;
 }
 
-template <class T, class Cfg, bool kVector>
+template <class T, class Cfg, bool kVector, bool kClusterSum = false>
 cudaError_t launch_args(const Problem& p, const Args& args, unsigned slices, cudaStream_t stream) {
   constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
+  constexpr bool kCS = kClusterSum;
   // A as stored is m-contiguous unless (conjugate-)transposed; B is k-contiguous unless so.
   if constexpr (T::kComplex && T::kSingleA) {  // A m-contiguous; B widened as stored
     return p.trans_b == Op::kNoTrans
-               ? launch_layouts<T, Cfg, kMN, kK, kVector>(args, slices, stream)
-               : launch_layouts<T, Cfg, kMN, kMN, kVector>(args, slices, stream);
+               ? launch_layouts<T, Cfg, kMN, kK, kVector, kCS>(args, slices, stream)
+               : launch_layouts<T, Cfg, kMN, kMN, kVector, kCS>(args, slices, stream);
   } else if constexpr (T::kSingleA || T::kSingleB) {  // A m-contiguous, B k-contiguous
-    return launch_layouts<T, Cfg, kMN, kK, kVector>(args, slices, stream);
+    return launch_layouts<T, Cfg, kMN, kK, kVector, kCS>(args, slices, stream);
   } else {
     const bool a_k = p.trans_a != Op::kNoTrans;
     const bool b_k = p.trans_b == Op::kNoTrans;
-    if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kVector>(args, slices, stream);
-    if (a_k) return launch_layouts<T, Cfg, kK, kMN, kVector>(args, slices, stream);
-    if (b_k) return launch_layouts<T, Cfg, kMN, kK, kVector>(args, slices, stream);
-    return launch_layouts<T, Cfg, kMN, kMN, kVector>(args, slices, stream);
+    if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kVector, kCS>(args, slices, stream);
+    if (a_k) return launch_layouts<T, Cfg, kK, kMN, kVector, kCS>(args, slices, stream);
+    if (b_k) return launch_layouts<T, Cfg, kMN, kK, kVector, kCS>(args, slices, stream);
+    return launch_layouts<T, Cfg, kMN, kMN, kVector, kCS>(args, slices, stream);
   }
 }
 
@@ -923,17 +990,52 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
   return launch_args<T, Cfg, kVector>(p, args_of<T>(p), 1, stream);
 }
 
+// Whether the geometry g is Cfg's tile.
+template <class Cfg>
+constexpr bool describes(const splitk::Geometry& g) {
+  return g.block_m == Cfg::kBlockM && g.block_n == Cfg::kBlockN && g.block_k == Cfg::kBlockK &&
+         g.blocks_per_sm == Cfg::kBlocksPerSm;
+}
+
+// Complex split-K summed in the cluster: the slices of the cluster rule, each block's tile summed
+// by the cluster into C (store_cluster_sum()) with p's scalars; T2: the kernel's type for C's
+// (TypeC64IntoC32 rounds into a complex fp32 C).
+template <class T2, class Cfg, bool kVector>
+cudaError_t launch_cluster_sum(const Problem& p, const splitk::Slices& slices,
+                               cudaStream_t stream) {
+  Args args = args_of<T2>(p);
+  args.k_slice = int(slices.k_steps * Cfg::kBlockK);
+  args.k_slices = int(slices.count);
+  return launch_args<T2, Cfg, kVector, true>(p, args, unsigned(slices.count), stream);
+}
+
 // Split-K: the slices' unscaled partial tiles (alpha 1, beta 0, all of C) go to a workspace of
 // rows padded to an even count (whole 16-byte pairs of fp64 rows), in fp64 whatever C's type,
-// then splitk::reduce applies alpha and beta.
+// then splitk::reduce applies alpha and beta. The complex 64x64 tile on a device with clusters
+// sums the slices of the cluster rule (kZgemmClusterSplitK) in their cluster instead (no
+// workspace, no second kernel) where that rule cuts k into more slices than kGeometry's, at most
+// splitk::kMaxClusterSlices.
 template <class T, class Cfg, bool kVector, const splitk::Geometry& kGeometry>
 cudaError_t launch_splitk(const Problem& p, cudaStream_t stream) {
-  static_assert(kGeometry.block_m == Cfg::kBlockM && kGeometry.block_n == Cfg::kBlockN &&
-                    kGeometry.block_k == Cfg::kBlockK &&
-                    kGeometry.blocks_per_sm == Cfg::kBlocksPerSm,
+  static_assert(describes<Cfg>(kGeometry),
                 "the geometry the router and the slice rule read is the kernel's");
   splitk::Slices slices;
   if (cudaError_t err = splitk::slices_of(kGeometry, p, &slices); err != cudaSuccess) return err;
+  if constexpr (std::is_same_v<T, TypeC64> && describes<Cfg>(kZgemmClusterSplitK)) {
+    bool clusters = false;
+    splitk::Slices in_cluster;
+    cudaError_t err = cudaSuccess;
+    if (slices.count > 0 && p.c_triangle == Triangle::kAll)
+      err = gemm_device::current_has_clusters(&clusters);
+    if (err == cudaSuccess && clusters)
+      err = splitk::slices_of(kZgemmClusterSplitK, p, &in_cluster);
+    if (err != cudaSuccess) return err;
+    if (in_cluster.count > slices.count && in_cluster.count <= splitk::kMaxClusterSlices) {
+      return p.c_type == DataType::kC32
+                 ? launch_cluster_sum<TypeC64IntoC32, Cfg, kVector>(p, in_cluster, stream)
+                 : launch_cluster_sum<TypeC64, Cfg, kVector>(p, in_cluster, stream);
+    }
+  }
   const int64_t m_pad = (p.m + 1) / 2 * 2;
   return splitk::run(
       p, T::kDataType, slices, m_pad,

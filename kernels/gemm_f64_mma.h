@@ -129,6 +129,16 @@ cudaError_t launch_zgemm_scalarload_128x64x8(const Problem& p, cudaStream_t stre
 // Their geometry is what the slice rule and the router's split-K rule read.
 inline constexpr splitk::Geometry kDgemmSplitK{128, 64, 16, 2, 8};
 inline constexpr splitk::Geometry kZgemmSplitK{64, 64, 8, 2, 16};
+// On a device with thread-block clusters (sm_90) the 64x64 zgemm tile's split-K (the
+// zgemm_splitk and cgemm_widened_splitk rows) sums a tile's slices in its cluster, without the
+// partials' workspace and pass, where this rule (slices of at least 4 k-tiles: 32 of k) gives
+// more slices than kZgemmSplitK, at most splitk::kMaxClusterSlices: small k, where the
+// workspace's slices of 16 k-tiles leave SMs idle. Else kZgemmSplitK's slices and the reduce.
+// Measured (H100, the cluster sum wherever this rule gave 2-8 slices against the workspace, two
+// runs each, docs/NOTES-f64-complex.md): complex fp64 251^3-257^3 0.57-0.69 of cuBLAS -> 0.86-1.12,
+// complex fp32 0.64-0.71 -> 0.78-0.88 (8 slices against 2); with the same slice count as
+// kZgemmSplitK's it lost (512^3 4 slices 0.79-0.80 -> 0.70-0.78, 16x4096x4096 0.57-0.59 -> 0.41).
+inline constexpr splitk::Geometry kZgemmClusterSplitK{64, 64, 8, 2, 4};
 bool supports_dgemm_splitk_128x64x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_dgemm_splitk_128x64x16(const Problem& p, cudaStream_t stream);
 bool supports_dgemm_splitk_scalarload_128x64x16(const Problem& p, const DeviceCaps& caps);

@@ -3,8 +3,9 @@
 // and the reduction.
 //
 // A split-K row computes  C = alpha * op(A) * op(B) + beta * C  in two kernels on the call's
-// stream (gemm_wgmma's rows and sgemm_regblock's 64x64 rows sum up to 8 slices of a tile in a
-// thread-block cluster instead, in the same order: kernels/gemm_wgmma.h, kernels/sgemm_regblock.h):
+// stream (gemm_wgmma's rows, sgemm_regblock's 64x64 rows and gemm_f64_mma's complex 64x64 rows sum
+// up to 8 slices of a tile in a thread-block cluster instead, in the same order:
+// kernels/gemm_wgmma.h, kernels/sgemm_regblock.h, kernels/gemm_f64_mma.h):
 //   1. the row's GEMM kernel, one grid index per slice: slice s multiplies k-steps
 //      [s * k_steps, (s + 1) * k_steps) (the last slice may hold fewer) and writes its unscaled
 //      partial product (alpha 1, beta 0, every element of its tiles, no triangle), in the

@@ -525,34 +525,40 @@ TEST(GemmF64Complex, ThinRemaindersOfTiles) {
   }
 }
 
-// The split-K rows on shapes their slice rule cuts into several slices (the last one shorter, k
-// not a whole number of k-tiles), cycling through the transposes, integer and random data, real
-// and complex scalars, beta == 0 (NaN in C) and not.
-void run_split_cases(const std::vector<std::array<int64_t, 3>>& shapes) {
-  const DeviceCaps caps = tbtest::device_caps();
-  if (caps.sm_version < 80) GTEST_SKIP() << "needs sm_80; device is sm_" << caps.sm_version;
+// Split-K case i of `row` at shape s: the transposes cycle, integer (exact) and random data
+// alternate, real and complex scalars, beta == 0 (NaN in C) and not.
+Case split_case(const GemmKernel& row, int i, const std::array<int64_t, 3>& s) {
   // Integer data takes integer scalars (the result is then exact).
   const std::vector<Scalar> alphas[2] = {{Scalar(0.7, -0.3), Scalar(1.0), Scalar(-0.5, 2.0)},
                                          {Scalar(2.0, -1.0), Scalar(1.0), Scalar(-2.0, 1.0)}};
   const std::vector<Scalar> betas[2] = {{Scalar(0.0), Scalar(-2.0, 0.5), Scalar(1.0)},
                                         {Scalar(0.0), Scalar(-2.0, 1.0), Scalar(1.0)}};
+  const DataType t = type_of(row);
+  const std::vector<Op> ops = ops_of(t);
+  const bool integers = i % 2 == 0;
+  Case c = random_case(row, {1}, 1, integers);
+  c.m = s[0], c.n = s[1], c.k = s[2];
+  c.ta = ops[i % ops.size()], c.tb = ops[(i / ops.size()) % ops.size()];
+  c.alpha = alphas[integers][(i / 2) % 3];
+  c.beta = betas[integers][(i / 6) % 3];
+  if (!tileblas::is_complex(t)) c.alpha.im = c.beta.im = 0.0;
+  return c;
+}
+
+// The split-K rows on shapes their slice rule cuts into several slices (the last one shorter, k
+// not a whole number of k-tiles), two cases a shape (split_case()).
+void run_split_cases(const std::vector<std::array<int64_t, 3>>& shapes) {
+  const DeviceCaps caps = tbtest::device_caps();
+  if (caps.sm_version < 80) GTEST_SKIP() << "needs sm_80; device is sm_" << caps.sm_version;
   for (const GemmKernel* row : rows()) {
     const tileblas::splitk::Geometry* g = split_geometry(*row);
     if (!g) continue;
-    const DataType t = type_of(*row);
-    const std::vector<Op> ops = ops_of(t);
     int i = 0;
     for (const auto& s : shapes) {
       EXPECT_GE(tileblas::splitk::slices_for(*g, s[0], s[1], s[2], caps.num_sms).count, 2)
           << row->name << " " << s[0] << "x" << s[1] << "x" << s[2] << " is not split";
       for (int rep = 0; rep < 2; ++rep, ++i) {
-        const bool integers = i % 2 == 0;
-        Case c = random_case(*row, {1}, 1, integers);
-        c.m = s[0], c.n = s[1], c.k = s[2];
-        c.ta = ops[i % ops.size()], c.tb = ops[(i / ops.size()) % ops.size()];
-        c.alpha = alphas[integers][(i / 2) % 3];
-        c.beta = betas[integers][(i / 6) % 3];
-        if (!tileblas::is_complex(t)) c.alpha.im = c.beta.im = 0.0;
+        const Case c = split_case(*row, i, s);
         EXPECT_EQ(run_case(*row, caps, c), "") << row->name << " " << c.str();
       }
     }
@@ -568,6 +574,32 @@ TEST(GemmF64Complex, SplitKSlices) {
                    {300, 7, 513},
                    {129, 65, 2049},
                    {64, 64, 65536}});
+}
+
+// The complex 64x64 split-K rows (kZgemmClusterSplitK on a device with clusters): every slice
+// count they sum in the cluster and one past it (the workspace and the reduce). 4 tiles, so k (32
+// a slice at least) sets the count on 16 SMs or more; k not always a whole number of k-tiles.
+TEST(GemmF64Complex, ClusterSliceCounts) {
+  TB_REQUIRE_GPU();
+  const DeviceCaps caps = tbtest::device_caps();
+  if (caps.sm_version < 80) GTEST_SKIP() << "needs sm_80; device is sm_" << caps.sm_version;
+  const tileblas::splitk::Geometry& g = tileblas::gemm_f64_mma::kZgemmClusterSplitK;
+  int rows_run = 0;
+  for (const GemmKernel* row : rows()) {
+    if (split_geometry(*row) != &tileblas::gemm_f64_mma::kZgemmSplitK) continue;
+    ++rows_run;
+    int i = 0;
+    for (int64_t slices = 2; slices <= tileblas::splitk::kMaxClusterSlices + 1; ++slices, ++i) {
+      const std::array<int64_t, 3> s{100 + i % 29, 70, 32 * slices - (i % 2 ? 5 : 0)};
+      if (caps.num_sms >= 16) {
+        EXPECT_EQ(tileblas::splitk::slices_for(g, s[0], s[1], s[2], caps.num_sms).count, slices)
+            << row->name;
+      }
+      const Case c = split_case(*row, i, s);
+      EXPECT_EQ(run_case(*row, caps, c), "") << row->name << " " << c.str();
+    }
+  }
+  EXPECT_EQ(rows_run, 2) << "zgemm_splitk_64x64x8 and cgemm_widened_splitk_64x64x8";
 }
 
 TEST(GemmF64Complex, ZeroKAndZeroAlphaScaleC) {
@@ -592,7 +624,7 @@ TEST(GemmF64ComplexSmall, QuickSubset) {
 
 TEST(GemmF64ComplexSmall, SplitKSlices) {
   TB_REQUIRE_GPU();
-  run_split_cases({{17, 33, 1000}, {1, 7, 513}, {65, 2, 300}, {33, 17, 257}});
+  run_split_cases({{17, 33, 1000}, {1, 7, 513}, {65, 2, 300}, {33, 17, 257}, {130, 100, 250}});
 }
 
 }  // namespace
