@@ -109,14 +109,22 @@ inline cudaError_t current_sm_count(int* sms) {
   return err;
 }
 
-// Whether the current device runs thread-block clusters (sm_90 and newer).
+// Whether the current device runs this build's kernels in thread-block clusters: an sm_90 or newer
+// device, and kernels built for an sm_90 or newer target (TILEBLAS_CLUSTER_KERNELS, which CMake
+// defines from TILEBLAS_CUDA_ARCHS). Built for older targets alone, such a device runs the
+// kernels' PTX of an older target, whose cluster instructions are traps (kernels/cluster.cuh).
 inline cudaError_t current_has_clusters(bool* clusters) {
+#ifdef TILEBLAS_CLUSTER_KERNELS
   int device = 0, major = 0;
   cudaError_t err = cudaGetDevice(&device);
   if (err == cudaSuccess)
     err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
   *clusters = err == cudaSuccess && major >= 9;
   return err;
+#else
+  *clusters = false;
+  return cudaSuccess;
+#endif
 }
 
 // Launches kernel(args...) over `grid` blocks of `threads` threads with `smem` bytes of dynamic
