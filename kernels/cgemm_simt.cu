@@ -501,8 +501,7 @@ cudaError_t launch_peeled(const Problem& p, Args args, bool conj_b, cudaStream_t
 // The same product split along k (kernels/splitk.h): each slice's tiles write their unscaled
 // partial product to a workspace, then splitk::reduce applies alpha and beta.
 cudaError_t launch_split(const Problem& p, const Args& args, bool conj_b, cudaStream_t stream) {
-  static_assert(kSplitK.block_m == kBlockM && kSplitK.block_n == kBlockN &&
-                    kSplitK.block_k == kBlockK && kSplitK.blocks_per_sm == 2,
+  static_assert(kSplitK.is_tile(kBlockM, kBlockN, kBlockK, 2),
                 "the slice rule reads this kernel's geometry");
   splitk::Slices slices;
   if (cudaError_t err = splitk::slices_of(kSplitK, p, &slices); err != cudaSuccess) return err;

@@ -11,6 +11,7 @@
 #include "cp_async.cuh"
 #include "gemm_device_common.cuh"
 #include "splitk.h"
+#include "splitk_sum.cuh"
 #include "widen.h"
 
 namespace tileblas::gemm_f64_mma {
@@ -595,10 +596,9 @@ __device__ __forceinline__ void load_b_c64(double (&re)[2], double (&im)[2], con
 // columns of kBlockM + 1 pairs (a warp's stores of its rows and column pairs then fall in distinct
 // banks); after a cluster barrier the block of rank r takes elements r * kThreads + t,
 // (r + S) * kThreads + t, ... of the tile, sums each one's S slices in slice order through
-// distributed shared memory (ptx::ClusterTiles) and writes C as splitk::reduce() does:
-//   re = fma(ar, xr, -ai xi) + fma(br, cr, -bi ci),  im = fma(ar, xi, ai xr) + fma(br, ci, bi cr),
-// in fp64, rounded once to C's type (beta == 0: C not read). A second barrier keeps every tile in
-// place until all have read it.
+// distributed shared memory (ptx::ClusterTiles) and writes C as splitk::reduce() does
+// (splitk::store_complex(): fp64, rounded once to C's type; beta == 0: C not read). A second
+// barrier keeps every tile in place until all have read it.
 template <class T, class Cfg, int kTM, int kTN>
 __device__ void store_cluster_sum(const Args& args, const double (&acc)[2][kTM][kTN][4],
                                   unsigned char* smem, int m0, int n0, int warp_m0, int warp_n0,
@@ -624,22 +624,15 @@ __device__ void store_cluster_sum(const Args& args, const double (&acc)[2][kTM][
   const int slices = args.k_slices;
   const ptx::ClusterTiles<splitk::kMaxClusterSlices> tiles(smem_address(smem), slices);
   const bool beta_zero = args.beta_re == 0.0 && args.beta_im == 0.0;
-  const double ar = args.alpha_re, ai = args.alpha_im, br = args.beta_re, bi = args.beta_im;
   using CReal = typename T::CReal;
   for (int e = int(ptx::cluster_rank()) * Cfg::kThreads + int(threadIdx.x);
        e < Cfg::kBlockM * Cfg::kBlockN; e += slices * Cfg::kThreads) {
     const int r = e % Cfg::kBlockM, c = e / Cfg::kBlockM;
     if (m0 + r >= args.m || n0 + c >= args.n) continue;
     const double2 x = tiles.sum<double2>(uint32_t(c * kStride + r) * uint32_t(sizeof(double2)));
-    CReal* const at = static_cast<CReal*>(args.c) + 2 * (m0 + r + int64_t(n0 + c) * args.ldc);
-    double re = fma(ar, x.x, -ai * x.y), im = fma(ar, x.y, ai * x.x);
-    if (!beta_zero) {
-      const double cr = at[0], ci = at[1];
-      re += fma(br, cr, -bi * ci);
-      im += fma(br, ci, bi * cr);
-    }
-    at[0] = CReal(re);
-    at[1] = CReal(im);
+    splitk::store_complex(static_cast<CReal*>(args.c) + 2 * (m0 + r + int64_t(n0 + c) * args.ldc),
+                          x.x, x.y, args.alpha_re, args.alpha_im, args.beta_re, args.beta_im,
+                          beta_zero);
   }
   ptx::cluster_sync();
 }
@@ -990,13 +983,6 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
   return launch_args<T, Cfg, kVector>(p, args_of<T>(p), 1, stream);
 }
 
-// Whether the geometry g is Cfg's tile.
-template <class Cfg>
-constexpr bool describes(const splitk::Geometry& g) {
-  return g.block_m == Cfg::kBlockM && g.block_n == Cfg::kBlockN && g.block_k == Cfg::kBlockK &&
-         g.blocks_per_sm == Cfg::kBlocksPerSm;
-}
-
 // Complex split-K summed in the cluster: the slices of the cluster rule, each block's tile summed
 // by the cluster into C (store_cluster_sum()) with p's scalars; T2: the kernel's type for C's
 // (TypeC64IntoC32 rounds into a complex fp32 C).
@@ -1017,11 +1003,11 @@ cudaError_t launch_cluster_sum(const Problem& p, const splitk::Slices& slices,
 // splitk::kMaxClusterSlices.
 template <class T, class Cfg, bool kVector, const splitk::Geometry& kGeometry>
 cudaError_t launch_splitk(const Problem& p, cudaStream_t stream) {
-  static_assert(describes<Cfg>(kGeometry),
+  static_assert(splitk::describes<Cfg>(kGeometry),
                 "the geometry the router and the slice rule read is the kernel's");
   splitk::Slices slices;
   if (cudaError_t err = splitk::slices_of(kGeometry, p, &slices); err != cudaSuccess) return err;
-  if constexpr (std::is_same_v<T, TypeC64> && describes<Cfg>(kZgemmClusterSplitK)) {
+  if constexpr (std::is_same_v<T, TypeC64> && splitk::describes<Cfg>(kZgemmClusterSplitK)) {
     bool clusters = false;
     splitk::Slices in_cluster;
     cudaError_t err = cudaSuccess;

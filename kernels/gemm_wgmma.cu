@@ -885,16 +885,12 @@ using ConfigBF16M64 = Config<TypeBF16, 64, 12, 1, 1>;
 using ConfigF16M256 = Config<TypeF16, 128, 4, 1, 4>;
 using ConfigBF16M256 = Config<TypeBF16, 128, 4, 1, 4>;
 
-// Whether a split-K geometry (the header's, which the router and the tests read) describes Cfg's
-// tile.
-template <class Cfg>
-constexpr bool describes(const splitk::Geometry& g) {
-  return Cfg::kBlockM == g.block_m && Cfg::kBlockN == g.block_n && Cfg::kBlockK == g.block_k &&
-         Cfg::kBlocksPerSm == g.blocks_per_sm;
-}
-static_assert(describes<ConfigF16N128>(kSplitK) && describes<ConfigBF16N128>(kSplitK),
+// The split-K geometries of the header, which the router and the tests read, are the kernels'.
+static_assert(splitk::describes<ConfigF16N128>(kSplitK) &&
+                  splitk::describes<ConfigBF16N128>(kSplitK),
               "kSplitK describes the split-K rows' tile");
-static_assert(describes<ConfigF16M64>(kNarrowSplitK) && describes<ConfigBF16M64>(kNarrowSplitK),
+static_assert(splitk::describes<ConfigF16M64>(kNarrowSplitK) &&
+                  splitk::describes<ConfigBF16M64>(kNarrowSplitK),
               "kNarrowSplitK describes the narrow split-K rows' tile");
 
 }  // namespace

@@ -762,10 +762,8 @@ cudaError_t launch_splitk(const Problem& p, cudaStream_t stream) {
   const int tiles_n = int((p.n + T::kBlockN - 1) / T::kBlockN);
   constexpr splitk::Geometry kGeometry{T::kBlockM, T::kBlockN, T::kBlockK, T::kMinBlocksPerSm,
                                        kMinTilesPerSlice};
-  static_assert(!ClusterSum || (T::kBlockM == kClusterSplitK64.block_m &&
-                                T::kBlockN == kClusterSplitK64.block_n &&
-                                T::kBlockK == kClusterSplitK64.block_k &&
-                                T::kMinBlocksPerSm == kClusterSplitK64.blocks_per_sm),
+  static_assert(!ClusterSum || kClusterSplitK64.is_tile(T::kBlockM, T::kBlockN, T::kBlockK,
+                                                        T::kMinBlocksPerSm),
                 "kClusterSplitK64 describes the cluster rows' tile");
   splitk::Slices slices;
   if constexpr (ClusterSum) {

@@ -84,16 +84,8 @@ __global__ void __launch_bounds__(kReduceThreads)
       if (!a.beta_zero) v = fma(a.beta_re, static_cast<Real>(*dst), v);
       *dst = static_cast<Out>(v);
     } else {
-      Out* dst = a.c + 2 * (row + col * a.ldc);
-      Real re = fma(a.alpha_re, sum.x, -a.alpha_im * sum.y);
-      Real im = fma(a.alpha_re, sum.y, a.alpha_im * sum.x);
-      if (!a.beta_zero) {
-        const Real cr = dst[0], ci = dst[1];
-        re += fma(a.beta_re, cr, -a.beta_im * ci);
-        im += fma(a.beta_re, ci, a.beta_im * cr);
-      }
-      dst[0] = static_cast<Out>(re);
-      dst[1] = static_cast<Out>(im);
+      store_complex(a.c + 2 * (row + col * a.ldc), sum.x, sum.y, a.alpha_re, a.alpha_im, a.beta_re,
+                    a.beta_im, a.beta_zero);
     }
   }
 }

@@ -47,7 +47,18 @@ struct Geometry {
   int block_m, block_n, block_k;
   int blocks_per_sm;
   int min_steps_per_slice;
+
+  // Whether this geometry is a kernel's tile (for the static checks that the geometry the router
+  // and the tests read is the kernel's).
+  constexpr bool is_tile(int m, int n, int k, int per_sm) const {
+    return block_m == m && block_n == n && block_k == k && blocks_per_sm == per_sm;
+  }
 };
+// Whether g is the tile of a kernel configuration Cfg (kBlockM, kBlockN, kBlockK, kBlocksPerSm).
+template <class Cfg>
+constexpr bool describes(const Geometry& g) {
+  return g.is_tile(Cfg::kBlockM, Cfg::kBlockN, Cfg::kBlockK, Cfg::kBlocksPerSm);
+}
 
 // `count` slices of `k_steps` k-steps each (the last one may be shorter, none is empty); count 0
 // when k is 0.

@@ -1,6 +1,7 @@
 // splitk_sum: how the split-K reduction sums one element's slices (kernels/splitk.h), shared by
 // splitk::reduce's kernel and the wgmma rows' sum inside their own grid (kernels/gemm_wgmma.cu), so
-// that both take the same sums in the same order.
+// that both take the same sums in the same order; and how it applies a complex alpha and beta
+// (store_complex(), shared with the complex rows' sum in their cluster, kernels/gemm_f64_mma.cu).
 //
 // An element's S slices are cut into runs (run_length()): run r holds slices [r * run, min(S, (r +
 // 1) * run)), summed in slice order from zero (sum_run()), and the element's sum is run 0 plus run
@@ -63,6 +64,23 @@ __device__ Value sum_run(const Value* src, int64_t stride, int s_begin, int s_en
     for (int j = 0; j < kSumGroup; ++j) add(sum, x[j]);
   }
   return sum;
+}
+
+// C = alpha * x + beta * C for complex x and C (c: C's re, im, of real type Out), in Real, rounded
+// once to Out:  re = fma(ar, xr, -ai xi) + fma(br, cr, -bi ci),  im = fma(ar, xi, ai xr) +
+// fma(br, ci, bi cr). beta_zero: C is not read.
+template <class Real, class Out>
+__device__ __forceinline__ void store_complex(Out* c, Real xr, Real xi, Real ar, Real ai, Real br,
+                                              Real bi, bool beta_zero) {
+  Real re = fma(ar, xr, -ai * xi);
+  Real im = fma(ar, xi, ai * xr);
+  if (!beta_zero) {
+    const Real cr = c[0], ci = c[1];
+    re += fma(br, cr, -bi * ci);
+    im += fma(br, ci, bi * cr);
+  }
+  c[0] = static_cast<Out>(re);
+  c[1] = static_cast<Out>(im);
 }
 
 }  // namespace tileblas::splitk
