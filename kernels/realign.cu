@@ -1,6 +1,8 @@
 // realign: matrices copied into 16-byte aligned columns. The contract is in realign.h.
 #include "realign.h"
 
+#include "byte_shift.cuh"
+
 #include <algorithm>
 #include <cstdint>
 #include <type_traits>
@@ -20,31 +22,6 @@ constexpr int kChunksPerPiece = 32 * kChunksPerLane;
 struct Args {
   Matrix m[2];
 };
-
-// Bytes [q * 4 + shift % 4, ... + 16) of the 32 bytes w[0..7] (little-endian words), for the
-// compile-time word offset Q = shift / 4.
-template <int Q>
-__device__ __forceinline__ uint4 window(const uint32_t (&w)[8], int bits) {
-  return make_uint4(
-      __funnelshift_r(w[Q], w[Q + 1], bits), __funnelshift_r(w[Q + 1], w[Q + 2], bits),
-      __funnelshift_r(w[Q + 2], w[Q + 3], bits), __funnelshift_r(w[Q + 3], w[Q + 4], bits));
-}
-
-// The 16 bytes starting `shift` bytes into lo followed by hi.
-__device__ __forceinline__ uint4 shifted(uint4 lo, uint4 hi, int shift) {
-  const uint32_t w[8] = {lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w};
-  const int bits = 8 * (shift % 4);
-  switch (shift / 4) {
-    case 0:
-      return window<0>(w, bits);
-    case 1:
-      return window<1>(w, bits);
-    case 2:
-      return window<2>(w, bits);
-    default:
-      return window<3>(w, bits);
-  }
-}
 
 template <int kElem>
 using Element = std::conditional_t<kElem == 2, uint16_t, uint32_t>;
@@ -80,7 +57,7 @@ __global__ void __launch_bounds__(kThreads) realign_kernel(Args args) {
       if (whole && shift == 0) {
         c.v = *block;
       } else if (off >= 16 && off + 32 - shift <= bytes) {  // both covering blocks in the column
-        c.v = shifted(block[0], block[1], shift);
+        c.v = ptx::bytes_at(block[0], block[1], shift);
       } else {  // the column's ends: element by element, nothing past the column read
         const Element<kElem>* const e = reinterpret_cast<const Element<kElem>*>(from);
 #pragma unroll
