@@ -1,5 +1,6 @@
 // gemm_mma: mma.sync tensor-core GEMM. The contract (formula, storage, tiling, edges, alignment)
 // is at the top of gemm_mma.h.
+#include "byte_shift.cuh"
 #include "cp_async.cuh"
 #include "gemm_device_common.cuh"
 #include "gemm_mma.h"
@@ -81,6 +82,13 @@ struct TypeTF32 {
 // m/n-contiguous (A not transposed, B transposed).
 enum class Layout { kKContiguous, kMNContiguous };
 
+// How operand tiles reach shared memory. kVector: cp.async of 16-byte chunks straight into the
+// tile (the operand and its leading dimension 16-byte aligned). kShifted: any element alignment;
+// each row of a tile (a stretch of one column) is copied as the aligned 16-byte blocks that cover
+// it into a raw stage (cp.async, one block more per row than the tile's chunks), and the row is
+// shifted from there into the tile (byte_shift.cuh) once it has landed.
+enum class Loads { kVector, kShifted };
+
 constexpr int kChunkBytes = 16;  // one cp.async / one ldmatrix row
 
 // An m/n-contiguous fp32 operand is read 16 bytes (4 consecutive m or n) per lane, so its warp
@@ -115,6 +123,15 @@ __device__ void sts128(uint32_t addr, const uint4& v) {
   asm volatile("st.shared.v4.b32 [%0], {%1,%2,%3,%4};" ::"r"(addr), "r"(v.x), "r"(v.y), "r"(v.z),
                "r"(v.w)
                : "memory");
+}
+
+__device__ uint32_t lds_u8(uint32_t addr) {
+  uint32_t r;
+  asm volatile("ld.shared.u8 %0, [%1];" : "=r"(r) : "r"(addr));
+  return r;
+}
+__device__ void sts_u8(uint32_t addr, uint32_t v) {
+  asm volatile("st.shared.u8 [%0], %1;" ::"r"(addr), "r"(v) : "memory");
 }
 
 // ---- Shared-memory tile layouts -----------------------------------------------------------------
@@ -168,7 +185,6 @@ struct Config {
   static constexpr int kATileBytes = kBlockM * kBlockK * kBytes;
   static constexpr int kBTileBytes = kBlockN * kBlockK * kBytes;
   static constexpr int kStageBytes = kATileBytes + kBTileBytes;
-  static constexpr int kSmemBytes = kStages * kStageBytes;
   static constexpr int kRasterGroup = 8;  // tile rows per rasterization group (L2 reuse of B)
 
   static_assert(kBlockK * kBytes == kKRowBytes,
@@ -197,10 +213,16 @@ struct Config {
 // registers). The swizzles are XOR-linear in the row, and a thread's first row is below kRowStep
 // (a power of two), so row r0 + i kRowStep swizzles as r0's XOR i kRowStep's: its destinations
 // differ by compile-time XORs and adds.
-template <class T, class Cfg, Layout kLayout, int kRows, bool kVectorLoads>
+// kShifted: the thread copies the aligned block that holds its chunk's first element (and the
+// row's last chunk also the block after it) into the raw stage, and later shifts its chunk from
+// the raw stage into the tile. A block is read only as far as the row's elements inside the matrix
+// reach (the rest zero-filled): a row's first block may start up to 15 bytes before the row, in
+// the same 16-byte block as its first element.
+template <class T, class Cfg, Layout kLayout, int kRows, Loads kLoads>
 struct TileCopier {
   using S = typename T::Storage;
   static constexpr bool kK = kLayout == Layout::kKContiguous;
+  static constexpr bool kShifted = kLoads == Loads::kShifted;
   static constexpr int kChunksPerRow =
       kK ? Cfg::kBlockK / Cfg::kChunkElems : kRows / Cfg::kChunkElems;
   static constexpr int kRowBytes = kK ? kKRowBytes : kRows * Cfg::kBytes;
@@ -208,13 +230,26 @@ struct TileCopier {
   static constexpr int kCopies = kRows * Cfg::kBlockK / Cfg::kChunkElems / Cfg::kThreads;
   static_assert(Cfg::kThreads % kChunksPerRow == 0, "a thread keeps one chunk column");
   static_assert((kRowStep & (kRowStep - 1)) == 0, "rows kRowStep apart swizzle by a constant XOR");
+  // kShifted's raw stage: each tile row as the kChunksPerRow + 1 aligned blocks that cover it, then
+  // one byte a row, where the row starts in its first block.
+  static constexpr int kTileRows = kK ? kRows : Cfg::kBlockK;
+  static constexpr int kRawRowBytes = (kChunksPerRow + 1) * kChunkBytes;
+  static constexpr int kRawShiftsOffset = kTileRows * kRawRowBytes;
+  static constexpr int kRawBytes =
+      (kRawShiftsOffset + kTileRows + kChunkBytes - 1) / kChunkBytes * kChunkBytes;
 
   const S* base;  // the operand's element (mn0, 0) as op() sees it (source of zero-byte copies)
   const S* src;   // this thread's first chunk of the next k-tile to copy
   int64_t step;   // elements between its rows
   uint32_t dst;   // shared-memory offset of its first chunk in a tile
+  uint32_t raw;   // kShifted: shared-memory offset of its first block in a raw stage
+  int row;        // its first row and its chunk column
+  int chunk;
+  uintptr_t end;  // kShifted: the byte after the matrix's last element (as stored)
   int mn_left;    // k-contiguous: rows of the matrix from its first row on;
-                  // m/n-contiguous: elements of its chunk inside the matrix (0..kChunkElems)
+                  // m/n-contiguous: elements of the matrix from its chunk on, clamped to
+                  // 0..kChunkElems (kVector) or -kChunkElems..2 kChunkElems (kShifted: its block
+                  // and the next)
   int k_left;     // k-contiguous: elements of k from its chunk on; m/n-contiguous: k rows from its
                   // first row on (both in the next k-tile to copy)
 
@@ -227,10 +262,14 @@ struct TileCopier {
   }
 
   __device__ TileCopier(const S* base_, int64_t ld, int mn0, int mn_extent, int k_extent)
-      : base(base_), step(ld * kRowStep) {
-    const int row = int(threadIdx.x) / kChunksPerRow;
-    const int chunk = int(threadIdx.x) % kChunksPerRow;
+      : base(base_),
+        step(ld * kRowStep),
+        row(int(threadIdx.x) / kChunksPerRow),
+        chunk(int(threadIdx.x) % kChunksPerRow) {
     dst = offset(row, chunk);
+    raw = uint32_t(row * kRawRowBytes + chunk * kChunkBytes);
+    end = reinterpret_cast<uintptr_t>(base + (kK ? int64_t(mn_extent - 1) * ld + k_extent
+                                                 : int64_t(k_extent - 1) * ld + mn_extent));
     if constexpr (kK) {
       src = base + (int64_t(mn0 + row) * ld + chunk * Cfg::kChunkElems);
       mn_left = mn_extent - mn0 - row;
@@ -238,31 +277,62 @@ struct TileCopier {
     } else {
       const int mn = mn0 + chunk * Cfg::kChunkElems;
       src = base + (int64_t(row) * ld + mn);
-      mn_left = min(max(mn_extent - mn, 0), Cfg::kChunkElems);
+      mn_left = kShifted ? min(max(mn_extent - mn, -Cfg::kChunkElems), 2 * Cfg::kChunkElems)
+                         : min(max(mn_extent - mn, 0), Cfg::kChunkElems);
       k_left = k_extent - row;
     }
   }
 
-  // Copies the next k-tile into the tile at `tile`; rows and k past the matrix are zero-filled.
-  __device__ void copy_next(uint32_t tile) {
+  // Where its chunk of row i kRowStep lies in the tile at `tile`.
+  __device__ uint32_t tile_chunk(uint32_t tile, int i) const {
+    const uint32_t row_offset = uint32_t(i * kRowStep * kRowBytes);
+    return ((tile + dst) ^ (offset(i * kRowStep, 0) - row_offset)) + row_offset;
+  }
+
+  // kShifted: the 16-byte block at `block` into the raw stage at `to`, its first `bytes` read (none
+  // where bytes <= 0), the rest zero-filled. A block that reaches past the matrix's last element
+  // is read element by element instead (that copy waits for its loads; only blocks within 16
+  // bytes of the matrix's end): an asynchronous copy's whole 16 bytes are checked against the
+  // allocation (compute-sanitizer), and the matrix may end it.
+  __device__ void copy_block(uint32_t to, const unsigned char* block, int bytes) const {
+    if (bytes <= 0) {
+      sts128(to, make_uint4(0, 0, 0, 0));
+    } else if (bytes<kChunkBytes&& reinterpret_cast<uintptr_t>(block) + kChunkBytes> end) {
+      uint16_t e[kChunkBytes / 2];
+#pragma unroll
+      for (int j = 0; j < kChunkBytes / 2; ++j)
+        e[j] = 2 * j < bytes ? reinterpret_cast<const uint16_t*>(block)[j] : uint16_t(0);
+      uint4 v;
+      memcpy(&v, e, sizeof v);
+      sts128(to, v);
+    } else {
+      cp_async_16(to, block, min(bytes, kChunkBytes));
+    }
+  }
+
+  // Copies the next k-tile into the tile (kVector) or the raw stage (kShifted) at `stage`; rows and
+  // k past the matrix are zero-filled.
+  __device__ void copy_next(uint32_t stage) {
     const S* p = src;
 #pragma unroll
     for (int i = 0; i < kCopies; ++i) {
-      const int valid = kK ? (i * kRowStep < mn_left ? min(max(k_left, 0), Cfg::kChunkElems) : 0)
-                           : (i * kRowStep < k_left ? mn_left : 0);
-      const S* from = valid > 0 ? p : base;
-      const uint32_t row_offset = uint32_t(i * kRowStep * kRowBytes);
-      const uint32_t to = ((tile + dst) ^ (offset(i * kRowStep, 0) - row_offset)) + row_offset;
-      if constexpr (kVectorLoads) {
-        cp_async_16(to, from, valid * Cfg::kBytes);
+      const bool row_inside = i * kRowStep < (kK ? mn_left : k_left);
+      if constexpr (!kShifted) {
+        const int valid = row_inside ? (kK ? min(max(k_left, 0), Cfg::kChunkElems) : mn_left) : 0;
+        cp_async_16(tile_chunk(stage, i), valid > 0 ? p : base, valid * Cfg::kBytes);
       } else {
-        S elems[Cfg::kChunkElems];
-#pragma unroll
-        for (int e = 0; e < Cfg::kChunkElems; ++e) elems[e] = e < valid ? from[e] : 0;
-        uint4 v;
-        static_assert(sizeof(elems) == sizeof(v), "a chunk is 16 bytes");
-        memcpy(&v, elems, sizeof v);
-        sts128(to, v);
+        // Elements of the row inside the matrix from the chunk on, as far as its two blocks go.
+        const int left = !row_inside ? -Cfg::kChunkElems
+                         : kK        ? min(max(k_left, -Cfg::kChunkElems), 2 * Cfg::kChunkElems)
+                                     : mn_left;
+        const int shift = int(reinterpret_cast<uintptr_t>(p) % kChunkBytes);
+        const unsigned char* const block = reinterpret_cast<const unsigned char*>(p) - shift;
+        const int bytes = left * Cfg::kBytes + shift;  // of its block and the next
+        const uint32_t to = stage + raw + uint32_t(i * kRowStep * kRawRowBytes);
+        copy_block(to, block, bytes);
+        if (chunk == kChunksPerRow - 1)
+          copy_block(to + kChunkBytes, block + kChunkBytes, bytes - kChunkBytes);
+        if (chunk == 0) sts_u8(stage + kRawShiftsOffset + uint32_t(row + i * kRowStep), shift);
       }
       p += step;
     }
@@ -270,6 +340,22 @@ struct TileCopier {
     // walk has just passed this tile's kBlockK rows.
     src = kK ? src + Cfg::kBlockK : p;
     k_left -= Cfg::kBlockK;
+  }
+
+  // kShifted: its chunks of the k-tile in the raw stage at `raw_stage`, shifted into place in the
+  // tile at `tile`. The raw stage must have landed (every thread's copies) and be visible.
+  __device__ void shift_into(uint32_t raw_stage, uint32_t tile) const {
+    static_assert(kShifted, "only shifted loads pass through a raw stage");
+#pragma unroll
+    for (int i = 0; i < kCopies; ++i) {
+      const uint32_t from = raw_stage + raw + uint32_t(i * kRowStep * kRawRowBytes);
+      uint32_t lo[4], hi[4];
+      lds128(lo, from);
+      lds128(hi, from + kChunkBytes);
+      const int shift = int(lds_u8(raw_stage + kRawShiftsOffset + uint32_t(row + i * kRowStep)));
+      sts128(tile_chunk(tile, i), ptx::bytes_at(make_uint4(lo[0], lo[1], lo[2], lo[3]),
+                                                make_uint4(hi[0], hi[1], hi[2], hi[3]), shift));
+    }
   }
 };
 
@@ -393,18 +479,47 @@ __device__ int warp_col(int j, int c) {
   return 8 * j + c;
 }
 
+template <class T, class Cfg, Layout kLayout, int kRows, Loads kLoads>
+constexpr int raw_bytes() {
+  return TileCopier<T, Cfg, kLayout, kRows, kLoads>::kRawBytes;
+}
+// Shared memory: kStages tiles (kVector), or two tiles and kStages raw stages (kShifted).
+template <class T, class Cfg, Layout kALayout, Layout kBLayout, Loads kLoads>
+constexpr int smem_bytes() {
+  if constexpr (kLoads == Loads::kVector) {
+    return Cfg::kStages * Cfg::kStageBytes;
+  } else {
+    return 2 * Cfg::kStageBytes +
+           Cfg::kStages * (raw_bytes<T, Cfg, kALayout, Cfg::kBlockM, kLoads>() +
+                           raw_bytes<T, Cfg, kBLayout, Cfg::kBlockN, kLoads>());
+  }
+}
+template <class T, class Cfg, Loads kLoads>
+constexpr int max_smem_bytes() {
+  constexpr Layout kK = Layout::kKContiguous, kMN = Layout::kMNContiguous;
+  return std::max({smem_bytes<T, Cfg, kK, kK, kLoads>(), smem_bytes<T, Cfg, kK, kMN, kLoads>(),
+                   smem_bytes<T, Cfg, kMN, kK, kLoads>(), smem_bytes<T, Cfg, kMN, kMN, kLoads>()});
+}
+
 // Main loop: the fragments of the next MMA k-step are loaded into the registers of the current
 // one as soon as these are dead (A's first half after the first half of the MMA rows, B and A's
 // second half during the last MMA row), so shared-memory latency hides behind MMAs without a
 // second set of fragment registers. The barrier of k-tile kt sits in its last k-step, before the
-// loads of k-tile kt + 1's first fragments; after it, k-tile kt's stage is refilled.
-template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVectorLoads>
+// loads of k-tile kt + 1's first fragments. After it:
+// - kVector: k-tile kt's stage is refilled (k-tile kt + kStages);
+// - kShifted: k-tile kt + 2, landed in its raw stage, is shifted into k-tile kt's tile (the two
+//   tiles alternate), and k-tile kt's raw stage, shifted two k-tiles ago, is refilled (k-tile
+//   kt + kStages). The barrier of k-tile kt + 1 orders the shifted tile before its fragments are
+//   read, so one barrier a k-tile serves both.
+template <class T, class Cfg, Layout kALayout, Layout kBLayout, Loads kLoads>
 __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_mma_kernel(Args args) {
   extern __shared__ __align__(128) unsigned char smem[];
   using S = typename T::Storage;
   constexpr int kBlockM = Cfg::kBlockM, kBlockN = Cfg::kBlockN, kBlockK = Cfg::kBlockK;
   constexpr int kStages = Cfg::kStages;
   constexpr int kTilesM = Cfg::kMmaTilesM, kTilesN = Cfg::kMmaTilesN;
+  constexpr bool kShifted = kLoads == Loads::kShifted;
+  static_assert(!kShifted || kStages >= 3, "k-tile kt + 2 lands while kt is computed");
 
   const int2 origin =
       gemm_device::grouped_tile_origin(args.m, args.n, kBlockM, kBlockN, Cfg::kRasterGroup);
@@ -415,57 +530,88 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_mma_ker
   const int warp_m0 = (warp % Cfg::kWarpsM) * Cfg::kWarpM;
   const int warp_n0 = (warp / Cfg::kWarpsM) * Cfg::kWarpN;
 
-  TileCopier<T, Cfg, kALayout, kBlockM, kVectorLoads> a_copier(static_cast<const S*>(args.a),
-                                                               args.lda, m0, args.m, args.k);
-  TileCopier<T, Cfg, kBLayout, kBlockN, kVectorLoads> b_copier(static_cast<const S*>(args.b),
-                                                               args.ldb, n0, args.n, args.k);
+  using ACopier = TileCopier<T, Cfg, kALayout, kBlockM, kLoads>;
+  using BCopier = TileCopier<T, Cfg, kBLayout, kBlockN, kLoads>;
+  ACopier a_copier(static_cast<const S*>(args.a), args.lda, m0, args.m, args.k);
+  BCopier b_copier(static_cast<const S*>(args.b), args.ldb, n0, args.n, args.k);
   const FragmentReader<T, Cfg, kALayout, kBlockM, 0, 1> a_reader(warp_m0, lane);
   const FragmentReader<T, Cfg, kBLayout, kBlockN, 1, 0> b_reader(warp_n0, lane);
   const uint32_t smem0 = smem_address(smem);
   // alpha == 0 (or k == 0): no k-tiles, A and B are never read.
   const int k_tiles = args.alpha == 0.0f ? 0 : (args.k + kBlockK - 1) / kBlockK;
 
-  auto stage_address = [&](int stage) { return smem0 + uint32_t(stage * Cfg::kStageBytes); };
-  // Copies the next k-tile (k-tiles are copied in order) into `stage`.
-  auto load_stage = [&](int stage) {
-    const uint32_t sa = stage_address(stage);
-    a_copier.copy_next(sa);
-    b_copier.copy_next(sa + Cfg::kATileBytes);
+  // Tiles (A then B): kStages (kVector) or two (kShifted); then kShifted's raw stages.
+  auto tile_address = [&](int slot) { return smem0 + uint32_t(slot * Cfg::kStageBytes); };
+  constexpr int kRawStageBytes = ACopier::kRawBytes + BCopier::kRawBytes;
+  auto raw_address = [&](int slot) {
+    return smem0 + uint32_t(2 * Cfg::kStageBytes + slot * kRawStageBytes);
+  };
+  // Copies the next k-tile (k-tiles are copied in order) into stage `slot`.
+  auto load_stage = [&](int slot) {
+    if constexpr (kShifted) {
+      a_copier.copy_next(raw_address(slot));
+      b_copier.copy_next(raw_address(slot) + ACopier::kRawBytes);
+    } else {
+      a_copier.copy_next(tile_address(slot));
+      b_copier.copy_next(tile_address(slot) + Cfg::kATileBytes);
+    }
+  };
+  // kShifted: raw stage `slot` into tile `tile`.
+  auto shift_stage = [&](int slot, int tile) {
+    if constexpr (kShifted) {
+      a_copier.shift_into(raw_address(slot), tile_address(tile));
+      b_copier.shift_into(raw_address(slot) + ACopier::kRawBytes,
+                          tile_address(tile) + Cfg::kATileBytes);
+    }
   };
 
   float acc[kTilesM][kTilesN][4] = {};
   uint32_t af[kTilesM][4];
   uint32_t bf[kTilesN][2];
 
-  // Fill every stage, wait for k-tile 0, load its first k-step's fragments. (With no k-tiles the
-  // fragments are loaded from unwritten shared memory and never used.)
+  // Fill every stage, wait for k-tile 0 (kShifted: shift k-tiles 0 and 1 into the tiles), load
+  // its first k-step's fragments. (With no k-tiles the fragments are loaded from unwritten shared
+  // memory and never used.)
 #pragma unroll
   for (int s = 0; s < kStages; ++s) {
     if (s < k_tiles) load_stage(s);
     cp_async_commit();
   }
-  cp_async_wait<kStages - 1>();
+  if constexpr (kShifted) {
+    cp_async_wait<kStages - 2>();
+    __syncthreads();
+    for (int s = 0; s < 2 && s < k_tiles; ++s) shift_stage(s, s);
+  } else {
+    cp_async_wait<kStages - 1>();
+  }
   __syncthreads();
   load_a_half<T, Cfg, kALayout, 0>(af, a_reader, smem0, 0);
   load_a_half<T, Cfg, kALayout, 1>(af, a_reader, smem0, 0);
   load_b_half<T, Cfg, kBLayout, 0>(bf, b_reader, smem0 + Cfg::kATileBytes, 0);
   load_b_half<T, Cfg, kBLayout, 1>(bf, b_reader, smem0 + Cfg::kATileBytes, 0);
 
-  int stage = 0;
+  int stage = 0;  // k-tile kt's stage (kShifted: its raw stage; its tile is kt % 2)
   for (int kt = 0; kt < k_tiles; ++kt) {
     const int next_stage = stage + 1 == kStages ? 0 : stage + 1;
 #pragma unroll
     for (int kk = 0; kk < Cfg::kSteps; ++kk) {
-      // Where the next k-step's fragments come from: this stage, or k-tile kt + 1's (after the
-      // last k-step of the last k-tile: a stage that is read and never used).
-      uint32_t next_a = stage_address(stage);
+      // Where the next k-step's fragments come from: this tile, or k-tile kt + 1's (after the
+      // last k-step of the last k-tile: a tile that is read and never used).
+      uint32_t next_a = tile_address(kShifted ? kt & 1 : stage);
       int next_kk = kk + 1;
       if (kk == Cfg::kSteps - 1) {
-        cp_async_wait<kStages - 2>();  // k-tile kt + 1 has landed (this thread's copies) ...
-        __syncthreads();  // ... everyone's; every warp has read its last fragments of k-tile kt
+        if constexpr (kShifted) {
+          cp_async_wait<kStages - 3>();  // k-tile kt + 2 has landed (this thread's copies) ...
+          __syncthreads();  // ... everyone's; every warp has read its last fragments of k-tile kt
+          if (kt + 2 < k_tiles) shift_stage((kt + 2) % kStages, kt & 1);
+          next_a = tile_address((kt + 1) & 1);
+        } else {
+          cp_async_wait<kStages - 2>();  // k-tile kt + 1 has landed (this thread's copies) ...
+          __syncthreads();  // ... everyone's; every warp has read its last fragments of k-tile kt
+          next_a = tile_address(next_stage);
+        }
         if (kt + kStages < k_tiles) load_stage(stage);  // k-tile kt + kStages
         cp_async_commit();
-        next_a = stage_address(next_stage);
         next_kk = 0;
       }
       const uint32_t next_b = next_a + Cfg::kATileBytes;
@@ -556,11 +702,12 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_mma_ker
 
 // ---- Host side ----------------------------------------------------------------------------------
 
-template <class T, class Cfg, Layout kALayout, Layout kBLayout, bool kVectorLoads>
+template <class T, class Cfg, Layout kALayout, Layout kBLayout, Loads kLoads>
 cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
-  auto kernel = gemm_mma_kernel<T, Cfg, kALayout, kBLayout, kVectorLoads>;
+  auto kernel = gemm_mma_kernel<T, Cfg, kALayout, kBLayout, kLoads>;
+  constexpr int kSmem = smem_bytes<T, Cfg, kALayout, kBLayout, kLoads>();
   cudaError_t err =
-      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, Cfg::kSmemBytes);
+      cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, kSmem);
   // All of L1 as shared memory, so kBlocksPerSm blocks fit (A and B bypass L1: cp.async.cg).
   if (err == cudaSuccess)
     err = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
@@ -568,11 +715,11 @@ cudaError_t launch_layouts(const Args& args, cudaStream_t stream) {
   if (err != cudaSuccess) return err;
   const int64_t tiles = ((args.m + Cfg::kBlockM - 1) / Cfg::kBlockM) *
                         int64_t((args.n + Cfg::kBlockN - 1) / Cfg::kBlockN);
-  kernel<<<unsigned(tiles), Cfg::kThreads, Cfg::kSmemBytes, stream>>>(args);
+  kernel<<<unsigned(tiles), Cfg::kThreads, kSmem, stream>>>(args);
   return cudaGetLastError();
 }
 
-template <class T, class Cfg, bool kVectorLoads>
+template <class T, class Cfg, Loads kLoads>
 cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
   const Args args{
       int(p.m), int(p.n), int(p.k), float(p.alpha.re), float(p.beta.re), p.a, p.lda, p.b,
@@ -581,21 +728,22 @@ cudaError_t launch_problem(const Problem& p, cudaStream_t stream) {
   // A as stored is m-contiguous unless transposed; B is k-contiguous unless transposed.
   const bool a_k = p.trans_a == Op::kTrans;
   const bool b_k = p.trans_b == Op::kNoTrans;
-  if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kVectorLoads>(args, stream);
-  if (a_k) return launch_layouts<T, Cfg, kK, kMN, kVectorLoads>(args, stream);
-  if (b_k) return launch_layouts<T, Cfg, kMN, kK, kVectorLoads>(args, stream);
-  return launch_layouts<T, Cfg, kMN, kMN, kVectorLoads>(args, stream);
+  if (a_k && b_k) return launch_layouts<T, Cfg, kK, kK, kLoads>(args, stream);
+  if (a_k) return launch_layouts<T, Cfg, kK, kMN, kLoads>(args, stream);
+  if (b_k) return launch_layouts<T, Cfg, kMN, kK, kLoads>(args, stream);
+  return launch_layouts<T, Cfg, kMN, kMN, kLoads>(args, stream);
 }
 
-template <class T, class Cfg, bool kVectorLoads>
+template <class T, class Cfg, Loads kLoads>
 bool supports_problem(const Problem& p, const DeviceCaps& caps) {
   if (p.type != T::kDataType) return false;
   if (!problem_fits(p, Cfg::kBlockM, Cfg::kBlockN)) return false;
-  if (caps.sm_version < 80 || caps.smem_per_block_optin < size_t(Cfg::kSmemBytes)) return false;
+  if (caps.sm_version < 80 || caps.smem_per_block_optin < size_t(max_smem_bytes<T, Cfg, kLoads>()))
+    return false;
   const size_t elem = sizeof(typename T::Storage);
   if (!aligned_to(p.a, elem) || !aligned_to(p.b, elem) || !aligned_to(p.c, size_of(p.c_type)))
     return false;
-  if constexpr (kVectorLoads) {
+  if constexpr (kLoads == Loads::kVector) {
     if (!aligned_to(p.a, kChunkBytes) || !aligned_to(p.b, kChunkBytes)) return false;
     if (p.lda % Cfg::kChunkElems != 0 || p.ldb % Cfg::kChunkElems != 0) return false;
   }
@@ -609,44 +757,27 @@ bool supports_problem(const Problem& p, const DeviceCaps& caps) {
 using ConfigF16 = Config<TypeF16, 128, 128, 32, 64, 64, 4, 2>;
 using ConfigBF16 = Config<TypeBF16, 128, 128, 32, 64, 64, 4, 2>;
 using ConfigTF32 = Config<TypeTF32, 128, 128, 16, 64, 64, 4, 2>;
+// The same tiles with shifted loads: 3 raw stages (up to 93 KiB with the two tiles), so that two
+// blocks fit an SM.
+using ConfigF16Shifted = Config<TypeF16, 128, 128, 32, 64, 64, 3, 2>;
+using ConfigBF16Shifted = Config<TypeBF16, 128, 128, 32, 64, 64, 3, 2>;
+using ConfigTF32Shifted = Config<TypeTF32, 128, 128, 16, 64, 64, 3, 2>;
 
 }  // namespace
 
-bool supports_f16_128x128x32(const Problem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeF16, ConfigF16, true>(p, caps);
-}
-cudaError_t launch_f16_128x128x32(const Problem& p, cudaStream_t stream) {
-  return launch_problem<TypeF16, ConfigF16, true>(p, stream);
-}
-bool supports_bf16_128x128x32(const Problem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeBF16, ConfigBF16, true>(p, caps);
-}
-cudaError_t launch_bf16_128x128x32(const Problem& p, cudaStream_t stream) {
-  return launch_problem<TypeBF16, ConfigBF16, true>(p, stream);
-}
-bool supports_tf32_128x128x16(const Problem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeTF32, ConfigTF32, true>(p, caps);
-}
-cudaError_t launch_tf32_128x128x16(const Problem& p, cudaStream_t stream) {
-  return launch_problem<TypeTF32, ConfigTF32, true>(p, stream);
-}
-bool supports_f16_scalarload_128x128x32(const Problem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeF16, ConfigF16, false>(p, caps);
-}
-cudaError_t launch_f16_scalarload_128x128x32(const Problem& p, cudaStream_t stream) {
-  return launch_problem<TypeF16, ConfigF16, false>(p, stream);
-}
-bool supports_bf16_scalarload_128x128x32(const Problem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeBF16, ConfigBF16, false>(p, caps);
-}
-cudaError_t launch_bf16_scalarload_128x128x32(const Problem& p, cudaStream_t stream) {
-  return launch_problem<TypeBF16, ConfigBF16, false>(p, stream);
-}
-bool supports_tf32_scalarload_128x128x16(const Problem& p, const DeviceCaps& caps) {
-  return supports_problem<TypeTF32, ConfigTF32, false>(p, caps);
-}
-cudaError_t launch_tf32_scalarload_128x128x16(const Problem& p, cudaStream_t stream) {
-  return launch_problem<TypeTF32, ConfigTF32, false>(p, stream);
-}
+#define TILEBLAS_GEMM_MMA_ROW(name, T, Cfg, loads)                   \
+  bool supports_##name(const Problem& p, const DeviceCaps& caps) {   \
+    return supports_problem<T, Cfg, Loads::loads>(p, caps);          \
+  }                                                                  \
+  cudaError_t launch_##name(const Problem& p, cudaStream_t stream) { \
+    return launch_problem<T, Cfg, Loads::loads>(p, stream);          \
+  }
+TILEBLAS_GEMM_MMA_ROW(f16_128x128x32, TypeF16, ConfigF16, kVector)
+TILEBLAS_GEMM_MMA_ROW(bf16_128x128x32, TypeBF16, ConfigBF16, kVector)
+TILEBLAS_GEMM_MMA_ROW(tf32_128x128x16, TypeTF32, ConfigTF32, kVector)
+TILEBLAS_GEMM_MMA_ROW(f16_shifted_128x128x32, TypeF16, ConfigF16Shifted, kShifted)
+TILEBLAS_GEMM_MMA_ROW(bf16_shifted_128x128x32, TypeBF16, ConfigBF16Shifted, kShifted)
+TILEBLAS_GEMM_MMA_ROW(tf32_shifted_128x128x16, TypeTF32, ConfigTF32Shifted, kShifted)
+#undef TILEBLAS_GEMM_MMA_ROW
 
 }  // namespace tileblas::gemm_mma

@@ -21,14 +21,24 @@
 // transpose combinations run at about the same speed. Blocks are rasterized in groups of 8 tile
 // rows (L2 reuse).
 //
+// Loads: the vector rows (names without "shifted") copy 16-byte chunks straight into the tiles.
+// The "shifted" rows take any element alignment: each tile row (a stretch of one column of A or
+// B as stored) is copied as the aligned 16-byte blocks that cover it into a raw stage (cp.async,
+// 3 stages), then shifted into the tile (funnel shifts
+// by the row's offset within 16 bytes) two k-tiles before it is computed; tiles alternate between
+// two buffers. So every access to A and B is an aligned 16-byte one, whatever lda and ldb are. A
+// row's first block starts up to 15 bytes before the row (in the same 16-byte block as its first
+// element, which every CUDA allocation holds whole); a block is read only up to the row's last
+// element inside the matrix, and the blocks within 16 bytes of the matrix's end element by element.
+//
 // Edges: any m, n >= 1 and k >= 0. Out-of-range rows, columns and k are zero-filled in shared
 // memory (cp.async with a short source size), stores are predicated per element.
 // k == 0 or alpha == 0: A and B are not read, C = beta * C.  beta == 0: C is not read.
 //
-// Alignment: the vector rows (names without "scalarload") need A and B 16-byte aligned and lda,
-// ldb multiples of 16 bytes (8 elements of 16 bits, 4 of fp32); the "scalarload" rows load A and B
-// element by element (only element alignment needed) and are otherwise identical. C needs only
-// element alignment. Needs sm_80 or newer and 64 KiB of dynamic shared memory per block.
+// Alignment: the vector rows need A and B 16-byte aligned and lda, ldb multiples of 16 bytes (8
+// elements of 16 bits, 4 of fp32); the shifted rows need only element alignment. C needs only
+// element alignment. Needs sm_80 or newer and the row's dynamic shared memory per block (vector
+// 64 KiB, shifted up to 93 KiB).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -43,11 +53,10 @@ bool supports_bf16_128x128x32(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_bf16_128x128x32(const Problem& p, cudaStream_t stream);
 bool supports_tf32_128x128x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_tf32_128x128x16(const Problem& p, cudaStream_t stream);
-bool supports_f16_scalarload_128x128x32(const Problem& p, const DeviceCaps& caps);
-cudaError_t launch_f16_scalarload_128x128x32(const Problem& p, cudaStream_t stream);
-bool supports_bf16_scalarload_128x128x32(const Problem& p, const DeviceCaps& caps);
-cudaError_t launch_bf16_scalarload_128x128x32(const Problem& p, cudaStream_t stream);
-bool supports_tf32_scalarload_128x128x16(const Problem& p, const DeviceCaps& caps);
-cudaError_t launch_tf32_scalarload_128x128x16(const Problem& p, cudaStream_t stream);
-
+bool supports_f16_shifted_128x128x32(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_shifted_128x128x32(const Problem& p, cudaStream_t stream);
+bool supports_bf16_shifted_128x128x32(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_shifted_128x128x32(const Problem& p, cudaStream_t stream);
+bool supports_tf32_shifted_128x128x16(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_tf32_shifted_128x128x16(const Problem& p, cudaStream_t stream);
 }  // namespace tileblas::gemm_mma

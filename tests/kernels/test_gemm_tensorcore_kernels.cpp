@@ -10,7 +10,7 @@
 //     2^-25 for an fp16 C (half the subnormal spacing: tiny results round absolutely).
 // Every case: C poisoned with NaN where beta == 0 (NaN must not leak), padding rows of C unchanged,
 // leading dimensions above the minimum, all transposes, alpha/beta in {0, 1, 0.7, -2}; alpha == 0
-// runs with A = B = nullptr (must not be read). Scalar-load rows run on pointers offset by one
+// runs with A = B = nullptr (must not be read). Shifted rows run on pointers offset by one
 // element and odd leading dimensions; wgmma rows (which stage such operands into an aligned
 // workspace) on those in every other case. Split-K rows also run on cases their slice rule cuts
 // into several slices. Suites: GemmTensorCoreRows.* (no GPU needed), GemmTensorCore.* (grid
@@ -49,7 +49,7 @@ std::vector<const GemmKernel*> tensor_core_rows() {
   return rows;
 }
 
-bool is_scalarload(const GemmKernel& k) { return std::strstr(k.name, "scalarload") != nullptr; }
+bool is_shifted(const GemmKernel& k) { return std::strstr(k.name, "_shifted_") != nullptr; }
 bool is_wgmma(const GemmKernel& k) { return std::strncmp(k.name, "gemm_wgmma_", 11) == 0; }
 bool is_split_k(const GemmKernel& k) { return std::strstr(k.name, "_splitk_") != nullptr; }
 // Persistent rows store an fp32 C whose columns start on 32-byte boundaries only.
@@ -153,7 +153,7 @@ std::string run_case(const GemmKernel& row, const DeviceCaps& caps, const Case& 
   p.alpha = c.alpha, p.beta = c.beta;
   p.type = ab, p.c_type = c.c_type;
   p.allow_tf32 = ab == DataType::kF32;
-  // 16-byte rows need leading dimensions in whole 16-byte chunks; scalar-load rows get odd ones.
+  // 16-byte rows need leading dimensions in whole 16-byte chunks; shifted rows get odd ones.
   const int64_t chunk = int64_t(16 / ab_bytes);
   auto ld_of = [&](int64_t rows, int64_t pad) {
     const int64_t ld = std::max<int64_t>(1, rows) + pad;
@@ -279,7 +279,7 @@ Case random_case(const GemmKernel& row, const std::vector<int64_t>& dims, int64_
     const double limit = c.c_type == DataType::kF16 ? 2048 : 256;
     if (std::fabs(c.alpha) * 4.0 * double(c.k) + 4.0 > limit) c.integers = false;
   }
-  c.misaligned = is_scalarload(row) || (is_wgmma(row) && misaligned);
+  c.misaligned = is_shifted(row) || (is_wgmma(row) && misaligned);
   c.pad_a = tbtest::pick(std::vector<int64_t>{0, 1, 5, 16});
   c.pad_b = tbtest::pick(std::vector<int64_t>{0, 1, 5, 16});
   c.pad_c = tbtest::pick(std::vector<int64_t>{0, 1, 3});
@@ -307,13 +307,13 @@ TEST(GemmTensorCoreRows, ExistForEveryTypeAndLoadPath) {
   std::vector<std::string> names;
   for (const GemmKernel* row : tensor_core_rows()) names.push_back(row->name);
   for (const char* type : {"f16", "bf16", "tf32"}) {
-    int vector = 0, scalar = 0;
+    int vector = 0, shifted = 0;
     for (const std::string& n : names) {
       if (n.rfind(std::string("gemm_mma_") + type + "_", 0) != 0) continue;
-      (n.find("scalarload") != std::string::npos ? scalar : vector)++;
+      (n.find("_shifted_") != std::string::npos ? shifted : vector)++;
     }
     EXPECT_GE(vector, 1) << type;
-    EXPECT_GE(scalar, 1) << type;
+    EXPECT_GE(shifted, 1) << type;
   }
 }
 
@@ -341,7 +341,7 @@ TEST(GemmTensorCoreRows, SupportsOnlyWhatTheyCompute) {
     Problem odd = p;
     odd.a = reinterpret_cast<const unsigned char*>(buffer) + size_of(p.type);
     odd.lda = 9;
-    EXPECT_EQ(row->supports(odd, caps), is_scalarload(*row) || is_wgmma(*row)) << row->name;
+    EXPECT_EQ(row->supports(odd, caps), is_shifted(*row) || is_wgmma(*row)) << row->name;
     Problem other_type = p;
     other_type.type = p.type == DataType::kF16 ? DataType::kBF16 : DataType::kF16;
     EXPECT_FALSE(row->supports(other_type, caps)) << row->name;
