@@ -165,7 +165,7 @@ __device__ uint32_t mn_contiguous_offset(int krow, int chunk) {
 // ---- The kernel ---------------------------------------------------------------------------------
 
 template <class T, int kBlockM_, int kBlockN_, int kBlockK_, int kWarpM_, int kWarpN_, int kStages_,
-          int kBlocksPerSm_>
+          int kBlocksPerSm_, int kWarpsK_ = 1>
 struct Config {
   static constexpr int kBlockM = kBlockM_;
   static constexpr int kBlockN = kBlockN_;
@@ -179,7 +179,11 @@ struct Config {
   static constexpr int kSteps = kBlockK / T::kMmaK;  // MMA k-steps per block k-tile
   static constexpr int kWarpsM = kBlockM / kWarpM;
   static constexpr int kWarpsN = kBlockN / kWarpN;
-  static constexpr int kThreads = 32 * kWarpsM * kWarpsN;
+  // Warps that share a warp tile, each taking every kWarpsK-th MMA k-step of a k-tile; their sums
+  // are added in the epilogue.
+  static constexpr int kWarpsK = kWarpsK_;
+  static constexpr int kWarpsMN = kWarpsM * kWarpsN;
+  static constexpr int kThreads = 32 * kWarpsMN * kWarpsK;
   static constexpr int kMmaTilesM = kWarpM / 16;
   static constexpr int kMmaTilesN = kWarpN / 8;
   static constexpr int kATileBytes = kBlockM * kBlockK * kBytes;
@@ -191,6 +195,7 @@ struct Config {
                 "k-contiguous tiles are 64-byte rows: the swizzle and fragment addressing assume 4 "
                 "chunks (128-byte rows, a 16-bit k-tile of 64, measured no faster)");
   static_assert(kBlockK % T::kMmaK == 0, "a k-tile is a whole number of MMA k-steps");
+  static_assert(kSteps % kWarpsK == 0, "the warps of a warp tile take as many k-steps each");
   static_assert(T::kMmaK * kBytes == 2 * kChunkBytes,
                 "an MMA k-step spans two chunks (two 8x8 ldmatrix tiles, k and k + 4 for fp32)");
   static_assert(kBlockM % kWarpM == 0 && kBlockN % kWarpN == 0, "warps tile the block exactly");
@@ -527,8 +532,10 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_mma_ker
 
   const int lane = int(threadIdx.x) % 32;
   const int warp = int(threadIdx.x) / 32;
-  const int warp_m0 = (warp % Cfg::kWarpsM) * Cfg::kWarpM;
-  const int warp_n0 = (warp / Cfg::kWarpsM) * Cfg::kWarpN;
+  const int warp_mn = Cfg::kWarpsK == 1 ? warp : warp % Cfg::kWarpsMN;  // its warp tile
+  const int warp_k = Cfg::kWarpsK == 1 ? 0 : warp / Cfg::kWarpsMN;      // its first k-step
+  const int warp_m0 = (warp_mn % Cfg::kWarpsM) * Cfg::kWarpM;
+  const int warp_n0 = (warp_mn / Cfg::kWarpsM) * Cfg::kWarpN;
 
   using ACopier = TileCopier<T, Cfg, kALayout, kBlockM, kLoads>;
   using BCopier = TileCopier<T, Cfg, kBLayout, kBlockN, kLoads>;
@@ -585,21 +592,23 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_mma_ker
     cp_async_wait<kStages - 1>();
   }
   __syncthreads();
-  load_a_half<T, Cfg, kALayout, 0>(af, a_reader, smem0, 0);
-  load_a_half<T, Cfg, kALayout, 1>(af, a_reader, smem0, 0);
-  load_b_half<T, Cfg, kBLayout, 0>(bf, b_reader, smem0 + Cfg::kATileBytes, 0);
-  load_b_half<T, Cfg, kBLayout, 1>(bf, b_reader, smem0 + Cfg::kATileBytes, 0);
+  load_a_half<T, Cfg, kALayout, 0>(af, a_reader, smem0, warp_k);
+  load_a_half<T, Cfg, kALayout, 1>(af, a_reader, smem0, warp_k);
+  load_b_half<T, Cfg, kBLayout, 0>(bf, b_reader, smem0 + Cfg::kATileBytes, warp_k);
+  load_b_half<T, Cfg, kBLayout, 1>(bf, b_reader, smem0 + Cfg::kATileBytes, warp_k);
 
   int stage = 0;  // k-tile kt's stage (kShifted: its raw stage; its tile is kt % 2)
   for (int kt = 0; kt < k_tiles; ++kt) {
     const int next_stage = stage + 1 == kStages ? 0 : stage + 1;
+    // The warp's k-steps of this k-tile: warp_k, warp_k + kWarpsK, ...
+    constexpr int kWarpSteps = Cfg::kSteps / Cfg::kWarpsK;
 #pragma unroll
-    for (int kk = 0; kk < Cfg::kSteps; ++kk) {
+    for (int step = 0; step < kWarpSteps; ++step) {
       // Where the next k-step's fragments come from: this tile, or k-tile kt + 1's (after the
       // last k-step of the last k-tile: a tile that is read and never used).
       uint32_t next_a = tile_address(kShifted ? kt & 1 : stage);
-      int next_kk = kk + 1;
-      if (kk == Cfg::kSteps - 1) {
+      int next_kk = warp_k + (step + 1) * Cfg::kWarpsK;
+      if (step == kWarpSteps - 1) {
         if constexpr (kShifted) {
           cp_async_wait<kStages - 3>();  // k-tile kt + 2 has landed (this thread's copies) ...
           __syncthreads();  // ... everyone's; every warp has read its last fragments of k-tile kt
@@ -612,7 +621,7 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_mma_ker
         }
         if (kt + kStages < k_tiles) load_stage(stage);  // k-tile kt + kStages
         cp_async_commit();
-        next_kk = 0;
+        next_kk = warp_k;
       }
       const uint32_t next_b = next_a + Cfg::kATileBytes;
 #pragma unroll
@@ -633,6 +642,39 @@ __global__ void __launch_bounds__(Cfg::kThreads, Cfg::kBlocksPerSm) gemm_mma_ker
       }
     }
     stage = next_stage;
+  }
+
+  // The warps of a warp tile add their sums: each warp past the first of its tile leaves its
+  // accumulators in shared memory (the tiles' and raw stages' space, free once every copy has
+  // landed and every warp has read its last fragments), the first adds them in order and stores.
+  if constexpr (Cfg::kWarpsK > 1) {
+    constexpr int kAcc = kTilesM * kTilesN * 4;
+    constexpr int kTileThreads = Cfg::kWarpsMN * 32;
+    static_assert((Cfg::kWarpsK - 1) * kAcc * kTileThreads * 4 <=
+                      smem_bytes<T, Cfg, kALayout, kBLayout, kLoads>(),
+                  "the sums fit the pipeline's shared memory");
+    float* const sums = reinterpret_cast<float*>(smem);
+    const int slot = warp_mn * 32 + lane;
+    // Calls f(e, accumulator e) for e = (i kTilesN + j) 4 + r over this thread's accumulators.
+    auto each = [&](auto&& f) {
+#pragma unroll
+      for (int i = 0; i < kTilesM; ++i)
+#pragma unroll
+        for (int j = 0; j < kTilesN; ++j)
+#pragma unroll
+          for (int r = 0; r < 4; ++r) f((i * kTilesN + j) * 4 + r, acc[i][j][r]);
+    };
+    cp_async_wait<0>();
+    __syncthreads();
+    if (warp_k > 0) {
+      each([&](int e, float& v) { sums[((warp_k - 1) * kAcc + e) * kTileThreads + slot] = v; });
+    }
+    __syncthreads();
+    if (warp_k > 0) return;
+#pragma unroll
+    for (int g = 0; g < Cfg::kWarpsK - 1; ++g) {
+      each([&](int e, float& v) { v += sums[(g * kAcc + e) * kTileThreads + slot]; });
+    }
   }
 
   // Epilogue: accumulator r of MMA tile (i, j) holds C(row, col) below (mma.sync's C layout).
@@ -762,6 +804,12 @@ using ConfigTF32 = Config<TypeTF32, 128, 128, 16, 64, 64, 4, 2>;
 using ConfigF16Shifted = Config<TypeF16, 128, 128, 32, 64, 64, 3, 2>;
 using ConfigBF16Shifted = Config<TypeBF16, 128, 128, 32, 64, 64, 3, 2>;
 using ConfigTF32Shifted = Config<TypeTF32, 128, 128, 16, 64, 64, 3, 2>;
+// 64 x 64 with shifted loads, for operands the wgmma rows would first copy into aligned columns
+// (kernels/realign.h): 4 warps (2 x 2) of 32 x 32, 8 raw stages (k-tiles kt + 2 .. kt + 7 in
+// flight while kt is computed; up to 97 KiB), two blocks per SM. One pass over the operands as
+// they lie, where a small or narrow GEMM would spend as long on that copy as on the product.
+using ConfigF16Shifted64 = Config<TypeF16, 64, 64, 32, 32, 32, 8, 2, 2>;
+using ConfigBF16Shifted64 = Config<TypeBF16, 64, 64, 32, 32, 32, 8, 2, 2>;
 
 }  // namespace
 
@@ -778,6 +826,8 @@ TILEBLAS_GEMM_MMA_ROW(tf32_128x128x16, TypeTF32, ConfigTF32, kVector)
 TILEBLAS_GEMM_MMA_ROW(f16_shifted_128x128x32, TypeF16, ConfigF16Shifted, kShifted)
 TILEBLAS_GEMM_MMA_ROW(bf16_shifted_128x128x32, TypeBF16, ConfigBF16Shifted, kShifted)
 TILEBLAS_GEMM_MMA_ROW(tf32_shifted_128x128x16, TypeTF32, ConfigTF32Shifted, kShifted)
+TILEBLAS_GEMM_MMA_ROW(f16_shifted_64x64x32, TypeF16, ConfigF16Shifted64, kShifted)
+TILEBLAS_GEMM_MMA_ROW(bf16_shifted_64x64x32, TypeBF16, ConfigBF16Shifted64, kShifted)
 #undef TILEBLAS_GEMM_MMA_ROW
 
 }  // namespace tileblas::gemm_mma

@@ -19,12 +19,14 @@
 // m/n-contiguous fp32 tiles (four consecutive m or n a lane, which permutes the warp tile's rows or
 // columns; the epilogue undoes it, with 16-byte stores where C's alignment allows). All four
 // transpose combinations run at about the same speed. Blocks are rasterized in groups of 8 tile
-// rows (L2 reuse).
+// rows (L2 reuse). The 64x64 rows: 8 warps, two sets of 2 x 2 warps of 32 x 32, each set taking
+// every other MMA k-step of a k-tile; the second set's sums are added to the first's through
+// shared memory at the end. Two blocks per SM.
 //
 // Loads: the vector rows (names without "shifted") copy 16-byte chunks straight into the tiles.
 // The "shifted" rows take any element alignment: each tile row (a stretch of one column of A or
 // B as stored) is copied as the aligned 16-byte blocks that cover it into a raw stage (cp.async,
-// 3 stages), then shifted into the tile (funnel shifts
+// 3 stages on the 128x128 rows, 8 on the 64x64 rows), then shifted into the tile (funnel shifts
 // by the row's offset within 16 bytes) two k-tiles before it is computed; tiles alternate between
 // two buffers. So every access to A and B is an aligned 16-byte one, whatever lda and ldb are. A
 // row's first block starts up to 15 bytes before the row (in the same 16-byte block as its first
@@ -38,7 +40,7 @@
 // Alignment: the vector rows need A and B 16-byte aligned and lda, ldb multiples of 16 bytes (8
 // elements of 16 bits, 4 of fp32); the shifted rows need only element alignment. C needs only
 // element alignment. Needs sm_80 or newer and the row's dynamic shared memory per block (vector
-// 64 KiB, shifted up to 93 KiB).
+// 64 KiB; shifted 128x128 up to 93 KiB, 64x64 up to 97 KiB).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -59,4 +61,8 @@ bool supports_bf16_shifted_128x128x32(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_bf16_shifted_128x128x32(const Problem& p, cudaStream_t stream);
 bool supports_tf32_shifted_128x128x16(const Problem& p, const DeviceCaps& caps);
 cudaError_t launch_tf32_shifted_128x128x16(const Problem& p, cudaStream_t stream);
+bool supports_f16_shifted_64x64x32(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_f16_shifted_64x64x32(const Problem& p, cudaStream_t stream);
+bool supports_bf16_shifted_64x64x32(const Problem& p, const DeviceCaps& caps);
+cudaError_t launch_bf16_shifted_64x64x32(const Problem& p, cudaStream_t stream);
 }  // namespace tileblas::gemm_mma

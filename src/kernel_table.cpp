@@ -69,6 +69,10 @@ const std::vector<GemmKernel>& gemm_kernels() {
        gemm_mma::launch_bf16_shifted_128x128x32},
       {"gemm_mma_tf32_shifted_128x128x16", gemm_mma::supports_tf32_shifted_128x128x16,
        gemm_mma::launch_tf32_shifted_128x128x16},
+      {"gemm_mma_f16_shifted_64x64x32", gemm_mma::supports_f16_shifted_64x64x32,
+       gemm_mma::launch_f16_shifted_64x64x32},
+      {"gemm_mma_bf16_shifted_64x64x32", gemm_mma::supports_bf16_shifted_64x64x32,
+       gemm_mma::launch_bf16_shifted_64x64x32},
       // fp32 SIMT (kernels/sgemm_regblock.cu, kernels/sgemm_tiled.cu)
       {"sgemm_regblock_128x128x16_align16", sgemm_regblock::supports_128x128x16_align16,
        sgemm_regblock::launch_128x128x16_align16},

@@ -149,6 +149,29 @@ bool half_fills_sms_128x64(const Problem& p, const DeviceCaps& caps) {
 bool wgmma_narrow_pays(const Problem& p, const DeviceCaps& caps) {
   return std::min(p.m, p.n) <= 128 && p.k >= 2048 && tiles(p, 64, 64) <= caps.num_sms;
 }
+// fp16/bf16 with an operand the copy engine cannot read in place (a base or leading dimension off
+// 16 bytes), which the wgmma rows first copy into aligned columns (kernels/realign.h): on the
+// mma.sync 64x64 rows that shift its columns into place as they load, where the product does
+// little work per operand byte (mn / (m + n) <= 160: the copy's pass and extra launch are then
+// much of the call), its 64x64 tiles take at most one round of the SMs and k is at most 1024 (the
+// longest measured). Against the wgmma 128x64 row (the routing before) forced, two runs in turn
+// (docs/bench/h100-2026-11-28-f16-shifted-forced.md, h200-...): 251^3-257^3 (and 257^3 in every
+// transpose) f16 0.82-1.07 of cuBLAS against 0.71-0.85 on the H100, 0.85-0.97 against 0.72-0.82
+// on the H200; bf16 0.95-1.07 against 0.83-0.90, 0.98-1.03 against 0.83-0.89; 8193x32x1024 f16
+// 0.90-0.94 against 0.82-0.83, 0.93 against 0.86-0.88; bf16 1.05-1.07 against 0.94-0.98, 1.06
+// against 0.99-1.00. At 511^3 and 513^3 (mn / (m + n) about 256) the rows were within 5 % of the
+// wgmma row either way on the H100, and with more tiles (1009^3-1025^3) lower; a first build with
+// 4 warps a block lost on the H200 (8193x32x1024 f16 0.69-0.72).
+bool unaligned_16bit_operand(const Problem& p) {
+  auto off = [](const void* x, int64_t ld) {
+    return reinterpret_cast<uintptr_t>(x) % 16 != 0 || ld % 8 != 0;
+  };
+  return off(p.a, p.lda) || off(p.b, p.ldb);
+}
+bool shifted_loads_pay(const Problem& p, const DeviceCaps& caps) {
+  return caps.sm_version == 90 && p.k <= 1024 && p.m * p.n <= 160 * (p.m + p.n) &&
+         tiles(p, 64, 64) <= caps.num_sms && unaligned_16bit_operand(p);
+}
 bool wgmma_split_k_pays(const Problem& p, const DeviceCaps& caps) {
   return 2 * p.m * p.n <= int64_t(caps.num_sms) * 128 * 64 && p.k >= 4096 &&
          splitk::slices_for(gemm_wgmma::kSplitK, p.m, p.n, p.k, caps.num_sms).count >= 2;
@@ -497,6 +520,10 @@ const Preference kGemmPreferences[] = {
      "fp16 tensor cores, wgmma (sm_90): few tiles, long k: split-K"},
     {"gemm_wgmma_bf16_splitk_", wgmma_split_k_pays,
      "bf16 tensor cores, wgmma (sm_90): few tiles, long k: split-K"},
+    {"gemm_mma_f16_shifted_64x64x32", shifted_loads_pay,
+     "fp16 tensor cores, an operand off 16 bytes, few tiles: its columns shifted in as they load"},
+    {"gemm_mma_bf16_shifted_64x64x32", shifted_loads_pay,
+     "bf16 tensor cores, an operand off 16 bytes, few tiles: its columns shifted in as they load"},
     {"gemm_wgmma_f16_persistent_128x256x64", wgmma_128x256_fills_sms,
      "fp16 tensor cores, wgmma (sm_90), 128x256, persistent"},
     {"gemm_wgmma_bf16_persistent_128x256x64", wgmma_128x256_fills_sms,

@@ -2,6 +2,7 @@
 // rates stand in for the measured ones.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <limits>
 #include <string>
@@ -1167,7 +1168,6 @@ TEST(RouterTest, PicksTheMeasuredWgmmaRow) {
       {1024, 1024, 1024, "128x64x64"},
       {16384, 64, 4096, "128x64x64"},
       {8192, 256, 2048, "128x64x64"},
-      {8193, 32, 1024, "128x64x64"},
       {1792, 2048, 2048, "128x128x64"},  // 112 tiles of 256x128: under 7/8 of 132 SMs
       {2048, 2048, 2048, "persistent_256x128x64"},
       {4096, 4096, 32, "persistent_256x128x64"},
@@ -1196,6 +1196,52 @@ TEST(RouterTest, PicksTheMeasuredWgmmaRow) {
         continue;
       }
       EXPECT_EQ(std::string(k->name), want) << e.m << "x" << e.n << "x" << e.k << ": " << why;
+    }
+  }
+}
+
+// fp16/bf16 with an operand off 16 bytes (base or leading dimension): the mma.sync 64x64 rows that
+// shift it in as they load where mn / (m + n) <= 160, those tiles take at most one round of the
+// SMs and k <= 1024; the wgmma rows (which copy it into aligned columns first) elsewhere and
+// wherever both operands are aligned.
+TEST(RouterTest, ShiftsUnalignedOperandsInWhereFewTiles) {
+  alignas(256) static uint16_t storage[64];
+  const struct {
+    int64_t m, n, k, lda, ldb;
+    int a_offset;  // elements
+    bool shifted;
+  } cases[] = {
+      {8193, 32, 1024, 8193, 1024, 0, true},  // 129 tiles, A's columns off 16 bytes
+      {257, 257, 257, 257, 257, 0, true},     // 25 tiles
+      {251, 251, 251, 251, 251, 0, true},
+      {511, 511, 511, 511, 511, 0, false},       // mn / (m + n) above 160
+      {320, 320, 320, 320, 320, 1, true},        // mn / (m + n) = 160
+      {321, 321, 321, 321, 321, 0, false},       // 160.5
+      {256, 256, 256, 256, 256, 1, true},        // A's base off 16 bytes
+      {256, 256, 256, 256, 256, 0, false},       // both aligned
+      {1009, 1009, 1009, 1009, 1009, 0, false},  // 256 tiles
+      {8193, 32, 2048, 8193, 2048, 0, false},    // k above 1024
+      {4097, 4097, 64, 4097, 64, 0, false},
+  };
+  for (DataType t : {DataType::kF16, DataType::kBF16}) {
+    const std::string type = t == DataType::kF16 ? "f16" : "bf16";
+    for (const auto& e : cases) {
+      Problem p = square(e.m, t);
+      p.n = e.n, p.k = e.k;
+      p.lda = e.lda, p.ldb = e.ldb, p.ldc = e.m;
+      p.a = storage + e.a_offset, p.b = storage, p.c = storage;
+      std::string why;
+      const tileblas::GemmKernel* k =
+          tileblas::pick_gemm_kernel(p, tbtest::hopper_caps(), "", &why);
+      ASSERT_NE(k, nullptr);
+      const std::string name = k->name;
+      if (e.shifted) {
+        EXPECT_EQ(name, "gemm_mma_" + type + "_shifted_64x64x32")
+            << e.m << "x" << e.n << "x" << e.k << ": " << why;
+      } else {
+        EXPECT_EQ(name.find("_shifted_"), std::string::npos)
+            << e.m << "x" << e.n << "x" << e.k << ": " << name;
+      }
     }
   }
 }
