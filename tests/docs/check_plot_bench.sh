@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# scripts/plot_bench.py and scripts/plot_level3.py still draw the README's plots from the bench
+# scripts/plot_bench.py, scripts/plot_level3.py and scripts/plot_sweep.py still draw the README's plots from the bench
 # files docs/bench/README.md names (into a temporary file; the committed PNGs are left alone).
 # Exits 77 (skipped) without Debian's python3-matplotlib.
 #   check_plot_bench.sh SOURCE_DIR
@@ -20,3 +20,8 @@ echo "plot drawn: $(stat -c %s "$out") bytes"
   { echo "FAIL: plot_level3.py failed"; exit 1; }
 head -c 8 "$out" | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' || { echo "FAIL: not a PNG"; exit 1; }
 echo "Level-3 plot drawn: $(stat -c %s "$out") bytes"
+# The shape-sweep plot (scripts/plot_sweep.py), from the sweep file the README's tables come from.
+/usr/bin/python3 "$src/scripts/plot_sweep.py" "$out" "$bench/h100-2026-11-28-sweep-all-f16-shifted.json" ||
+  { echo "FAIL: plot_sweep.py failed"; exit 1; }
+head -c 8 "$out" | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' || { echo "FAIL: not a PNG"; exit 1; }
+echo "sweep plot drawn: $(stat -c %s "$out") bytes"
