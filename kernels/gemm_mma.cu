@@ -243,7 +243,7 @@ struct TileCopier {
   static constexpr int kRawBytes =
       (kRawShiftsOffset + kTileRows + kChunkBytes - 1) / kChunkBytes * kChunkBytes;
 
-  const S* base;  // the operand's element (mn0, 0) as op() sees it (source of zero-byte copies)
+  const S* base;  // the operand's first element (kVector: the source of zero-byte copies)
   const S* src;   // this thread's first chunk of the next k-tile to copy
   int64_t step;   // elements between its rows
   uint32_t dst;   // shared-memory offset of its first chunk in a tile
