@@ -273,8 +273,10 @@ struct TileCopier {
         chunk(int(threadIdx.x) % kChunksPerRow) {
     dst = offset(row, chunk);
     raw = uint32_t(row * kRawRowBytes + chunk * kChunkBytes);
-    end = reinterpret_cast<uintptr_t>(base + (kK ? int64_t(mn_extent - 1) * ld + k_extent
-                                                 : int64_t(k_extent - 1) * ld + mn_extent));
+    if constexpr (kShifted) {
+      end = reinterpret_cast<uintptr_t>(base + (kK ? int64_t(mn_extent - 1) * ld + k_extent
+                                                   : int64_t(k_extent - 1) * ld + mn_extent));
+    }
     if constexpr (kK) {
       src = base + (int64_t(mn0 + row) * ld + chunk * Cfg::kChunkElems);
       mn_left = mn_extent - mn0 - row;
@@ -294,6 +296,11 @@ struct TileCopier {
     return ((tile + dst) ^ (offset(i * kRowStep, 0) - row_offset)) + row_offset;
   }
 
+  // Whether the 16-byte block at `block` reaches past the matrix's last element.
+  __device__ bool reaches_past_end(const unsigned char* block) const {
+    return reinterpret_cast<uintptr_t>(block) + kChunkBytes > end;
+  }
+
   // kShifted: the 16-byte block at `block` into the raw stage at `to`, its first `bytes` read (none
   // where bytes <= 0), the rest zero-filled. A block that reaches past the matrix's last element
   // is read element by element instead (that copy waits for its loads; only blocks within 16
@@ -302,7 +309,7 @@ struct TileCopier {
   __device__ void copy_block(uint32_t to, const unsigned char* block, int bytes) const {
     if (bytes <= 0) {
       sts128(to, make_uint4(0, 0, 0, 0));
-    } else if (bytes<kChunkBytes&& reinterpret_cast<uintptr_t>(block) + kChunkBytes> end) {
+    } else if (bytes < kChunkBytes && reaches_past_end(block)) {
       uint16_t e[kChunkBytes / 2];
 #pragma unroll
       for (int j = 0; j < kChunkBytes / 2; ++j)

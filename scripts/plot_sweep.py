@@ -43,8 +43,8 @@ def main():
     fig, axes = plt.subplots(len(groups), 1, figsize=(12, 2.0 * len(groups) + 1.2), sharey=True)
     for ax, (t, type_rows) in zip(axes, groups.items()):
         ratios = [r["ratio"] for r in type_rows]
-        for x, r in enumerate(type_rows):
-            ax.bar(x, r["ratio"], color=CLASS_COLORS.get(r["cls"], "#7f7f7f"), width=0.8)
+        ax.bar(range(len(type_rows)), ratios, width=0.8,
+               color=[CLASS_COLORS.get(r["cls"], "#7f7f7f") for r in type_rows])
         ax.axhline(1.0, color="black", linewidth=0.8)
         ax.set_xlim(-0.6, len(type_rows) - 0.4)
         ax.set_ylim(0.4, 5)

@@ -162,15 +162,17 @@ bool wgmma_narrow_pays(const Problem& p, const DeviceCaps& caps) {
 // against 0.99-1.00. At 511^3 and 513^3 (mn / (m + n) about 256) the rows were within 5 % of the
 // wgmma row either way on the H100, and with more tiles (1009^3-1025^3) lower; a first build with
 // 4 warps a block lost on the H200 (8193x32x1024 f16 0.69-0.72).
-bool unaligned_16bit_operand(const Problem& p) {
-  auto off = [](const void* x, int64_t ld) {
-    return reinterpret_cast<uintptr_t>(x) % 16 != 0 || ld % 8 != 0;
-  };
-  return off(p.a, p.lda) || off(p.b, p.ldb);
+// An fp16/bf16 operand is off 16 bytes where the vector mma.sync row of its type, which needs
+// exactly what the copy engine needs, does not take the problem.
+bool vector_mma_row_reads_in_place(const Problem& p, const DeviceCaps& caps) {
+  static const GemmKernel* const f16_row = find_gemm_kernel("gemm_mma_f16_128x128x32");
+  static const GemmKernel* const bf16_row = find_gemm_kernel("gemm_mma_bf16_128x128x32");
+  const GemmKernel* const row = p.type == DataType::kBF16 ? bf16_row : f16_row;
+  return row && row->supports(p, caps);
 }
 bool shifted_loads_pay(const Problem& p, const DeviceCaps& caps) {
   return caps.sm_version == 90 && p.k <= 1024 && p.m * p.n <= 160 * (p.m + p.n) &&
-         tiles(p, 64, 64) <= caps.num_sms && unaligned_16bit_operand(p);
+         tiles(p, 64, 64) <= caps.num_sms && !vector_mma_row_reads_in_place(p, caps);
 }
 bool wgmma_split_k_pays(const Problem& p, const DeviceCaps& caps) {
   return 2 * p.m * p.n <= int64_t(caps.num_sms) * 128 * 64 && p.k >= 4096 &&
