@@ -1,7 +1,10 @@
 // Side streams of the current device and the events that order work on them: operations that
 // do not depend on each other run on them beside the call's own stream (the Level-3 plans' lanes,
-// src/plans.cpp; the peeled GEMM rows' remainders, src/gemm_peel.h). Each user records its own
-// dependencies with events it borrows, so the streams are shared by every thread.
+// src/plans.cpp). Each user records its own dependencies with events it borrows, so the streams
+// are shared by every thread. The peeled GEMM rows' remainders do not run here: after them, later
+// split-K and staged calls of the process ran slower (src/gemm_peel.h). After the ssyrk and dsyrk
+// plans at 4096 the split-K call measured there did not
+// (docs/bench/h100-2026-11-28-peel-streams.md).
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -20,9 +23,9 @@ using SideStreams = std::array<cudaStream_t, kLanes>;
 // The current device's side streams and the events its users borrow, created at the first need
 // and kept for the process (as the device's own stream is): never destroyed, since BLAS calls from
 // atexit handlers may still use them and a destructor run at exit may find the CUDA runtime gone.
-// Every thread's plans and peeled GEMMs share the streams: that can only order their work more
-// than needed, since each expresses its dependencies with events of its own, borrowed for its
-// length rather than created (a plan: one for each lane and the fork).
+// Every thread's plans share the streams: that can only order their work more than needed, since
+// each expresses its dependencies with events of its own, borrowed for its length rather than
+// created (one for each lane and the fork).
 class DeviceLanes {
  public:
   // The current device's; its streams are made on the first call.

@@ -1,9 +1,6 @@
 // The peeled GEMM rows (see gemm_peel.h).
 #include "gemm_peel.h"
 
-#include <vector>
-
-#include "device_lanes.h"
 #include "gemm_skinny.h"
 
 namespace tileblas::gemm_peel {
@@ -60,47 +57,13 @@ bool supports(const Problem& p, const DeviceCaps& caps, int64_t bm, int64_t bn, 
 
 cudaError_t launch(const Problem& p, cudaStream_t stream, int64_t bm, int64_t bn, Launch interior) {
   const Parts parts = parts_of(p, split_of(p, bm, bn));
-  if (parts.count == 1) return interior(parts.part[0], stream);
-  DeviceLanes* lanes = nullptr;
-  cudaError_t err = DeviceLanes::of_current_device(&lanes);
-  if (err != cudaSuccess) return err;
-  // The fork's event, then one per remainder.
-  std::vector<cudaEvent_t> events;
-  for (int i = 0; i < parts.count && err == cudaSuccess; ++i) {
-    cudaEvent_t e = nullptr;
-    err = lanes->borrow(&e);
-    if (err == cudaSuccess) events.push_back(e);
-  }
-  if (err == cudaSuccess) err = cudaEventRecord(events[0], stream);
-  if (err != cudaSuccess) {
-    lanes->give_back(events);
-    return err;
-  }
-  // Each remainder on a side stream that first waits for the call's stream as it is now; then the
-  // interior on the call's stream, which last waits for every side stream that waited.
-  int forked = 1;
-  for (; forked < parts.count; ++forked) {
-    const cudaStream_t side = lanes->streams()[forked - 1];
-    err = cudaStreamWaitEvent(side, events[0], 0);
-    if (err != cudaSuccess) break;
-    err = gemm_skinny::launch_16(parts.part[forked], side);
-    if (err != cudaSuccess) {
-      ++forked;
-      break;
+  // The remainders, then the interior, all on the call's stream (gemm_peel.h says why not beside).
+  for (int i = 1; i < parts.count; ++i) {
+    if (cudaError_t err = gemm_skinny::launch_16(parts.part[i], stream); err != cudaSuccess) {
+      return err;
     }
   }
-  if (err == cudaSuccess) err = interior(parts.part[0], stream);
-  for (int i = 1; i < forked; ++i) {
-    const cudaStream_t side = lanes->streams()[i - 1];
-    cudaError_t join = cudaEventRecord(events[i], side);
-    if (join == cudaSuccess) join = cudaStreamWaitEvent(stream, events[i], 0);
-    // The call's stream cannot be ordered after this side stream: wait for it here, so that
-    // nothing after the call overtakes it.
-    if (join != cudaSuccess) cudaStreamSynchronize(side);
-    if (err == cudaSuccess) err = join;
-  }
-  lanes->give_back(events);
-  return err;
+  return interior(parts.part[0], stream);
 }
 
 }  // namespace tileblas::gemm_peel

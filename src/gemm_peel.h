@@ -11,12 +11,14 @@
 //   C(0:m_in, 0:n_in) on the row;  C(m_in:m, 0:n) and C(0:m_in, n_in:n) on gemm_skinny::launch_16,
 //
 // three disjoint parts of C, each C = alpha op(A) op(B) + beta C with op(A)'s rows and op(B)'s
-// columns of that part. The remainders run on the device's side streams (src/device_lanes.h),
-// forked from the call's stream before the interior is enqueued on it and joined after, so they
-// take the SM slots the interior leaves free instead of running after it (one remainder of
-// gemm_skinny at 1025 x 1 x 1025 takes tens of microseconds: few blocks, each streaming its
-// k-chunks one after another). A side is peeled when its
-// remainder is 1 to 16 (gemm_skinny's tile) and the side is longer than one tile; otherwise the row
+// columns of that part. All three run on the call's stream, the remainders first. On the
+// device's side streams (src/device_lanes.h), beside the interior, the remainders cost less (H100,
+// each row forced: complex fp64 1025^3 39.7 TFLOP/s against 35.0, the other peeled shapes 0-4 %),
+// but later calls of the process that sum split-K slices or stage an operand through a workspace
+// then ran slower, for reasons not known: 128x128x65536 fp16 at 0.80-0.86 of cuBLAS
+// against 0.90-0.94, 513^3 fp16 (staged) 0.93 against 1.16
+// (docs/bench/h100-2026-11-28-peel-streams.md). A side is peeled when its remainder is 1 to 16
+// (gemm_skinny's tile) and the side is longer than one tile; otherwise the row
 // computes that side's edge tiles itself, so the peeled row computes every problem its interior
 // row and gemm_skinny do. The remainders are computed in the type's own precision by
 // gemm_skinny (an fp32 remainder of the sgemm_widened rows in fp32, not fp64): each element of C

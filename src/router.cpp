@@ -434,13 +434,14 @@ bool skinny_32_pays(const Problem& p, const DeviceCaps&) { return skinny_fits(p,
 // A row's interior with the thin remainders of m and n on gemm_skinny (the _peeled_ rows,
 // src/gemm_peel.h), where the row's own rule holds and peeling_pays(): the interior takes two
 // rounds of the SMs (tiles / SMs, rounded up) or more and a tenth fewer than the whole C, with k of
-// 512 or more. Measured (H100, each peeled row forced against its interior row in one run,
-// docs/bench/h100-2026-11-27-sweep-peel-forced-*.md), TFLOP/s: fp32 2049^3 41.2-42.2 against
-// 37.5-37.7, 4097^3 NN / TN / NT / TT 52.3 / 51.9 / 50.7 / 48.3 against 45.8 / 47.5 / 43.2 / 43.6;
-// fp64 2049^3 44.5 against 35.1, 4097^3 53.0 against 50.1; complex fp64 1025^3 39.3 against 32.1,
-// 2049^3 49.8 against 47.6. Lost: fp32 1025^3 17.3-17.6 against 19.1-19.6 (one round peeled: the
-// interior's blocks and the remainders' compete for it), fp64 4097^2 x 64 9.3 against 11.8 (with k
-// = 64 the remainders cost more than the round they save).
+// 512 or more. Measured (H100, each peeled row forced against its interior row in one run, the
+// remainders on the call's stream; docs/bench/h100-2026-11-28-peel-streams.md), TFLOP/s: fp32
+// 2049^3 44.4 against 40.5, 4097^3 NN / TN / NT / TT 50.3 / 51.0 / 51.7 / 52.6 against 47.5 /
+// 48.5 / 48.6 / 48.5; fp64 2049^3 44.1 against 35.3, 4097^3 52.2 against 50.4; complex fp64
+// 1025^3 35.0 against 31.5, 2049^3 48.2 against 46.6. Lost: fp64 1025^3 17.3 against 21.9 (one
+// round either way; fp32 1025^3 won there, 23.2 against 19.9, in that one run), fp64 4097^2 x 64
+// 9.8 against 12.0 (docs/bench/h100-2026-11-27-sweep-peel-forced-serial.md: with k = 64 the
+// remainders cost more than the round they save).
 constexpr int64_t kMinPeeledK = 512;
 bool peeling_pays(const Problem& p, const DeviceCaps& caps, int64_t bm, int64_t bn) {
   const gemm_peel::Split s = gemm_peel::split_of(p, bm, bn);

@@ -354,8 +354,8 @@ TEST(Level3PlanDevice, ComplexSingleOnWidenedGemms) {
 }
 
 // Calls whose GEMMs the router sends to the peeled rows (src/gemm_peel.h: m or n a few past whole
-// tiles, the interior two rounds of the SMs or more, the remainders on side streams) from within a
-// plan that runs its own lanes on the same side streams: fp64 trsm's 1537 x 2049 x 2560 coupling,
+// tiles, the interior two rounds of the SMs or more, all parts on the stream it is given) from
+// within a plan, whose lanes give a GEMM a side stream: fp64 trsm's 1537 x 2049 x 2560 coupling,
 // complex fp64 trmm's 1537 x 1024 x 2560 and 1024 x 1025 x 1536, fp32 symm's 2049 x 4097 x 2049.
 TEST(Level3PlanDevice, PeeledGemms) {
   TB_REQUIRE_GPU();
