@@ -21,7 +21,7 @@ echo "plot drawn: $(stat -c %s "$out") bytes"
 head -c 8 "$out" | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' || { echo "FAIL: not a PNG"; exit 1; }
 echo "Level-3 plot drawn: $(stat -c %s "$out") bytes"
 # The shape-sweep plot (scripts/plot_sweep.py), from the sweep file the README's tables come from.
-/usr/bin/python3 "$src/scripts/plot_sweep.py" "$out" "$bench/h100-2026-11-28-sweep-all-f16-shifted.json" ||
+/usr/bin/python3 "$src/scripts/plot_sweep.py" "$out" "$bench/h100-2026-11-28-sweep-all-peel-call-stream.json" ||
   { echo "FAIL: plot_sweep.py failed"; exit 1; }
 head -c 8 "$out" | od -An -tx1 | grep -q '89 50 4e 47 0d 0a 1a 0a' || { echo "FAIL: not a PNG"; exit 1; }
 echo "sweep plot drawn: $(stat -c %s "$out") bytes"
