@@ -89,7 +89,7 @@ template <class Op>
           side = TILEBLAS_ROUTE_GPU;
           ran = op.gpu_label(route);
           route.reason =
-              std::string("GPU failed while copying back (") + cudaGetErrorString(err) + ")";
+              std::string("GPU failed while writing the output (") + cudaGetErrorString(err) + ")";
         }
       }
     }

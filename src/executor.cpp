@@ -539,8 +539,13 @@ cudaError_t run_gemm_direct(const Problem& p, const Placement& where, const Gemm
   d.ldb = b.ld;
   d.c = const_cast<void*>(c.ptr);
   d.ldc = c.ld;
-  TB_TRY(kernel.launch(d, stream));
-  TB_TRY(cudaStreamSynchronize(stream));  // a failure so far leaves the caller's C untouched
+  if (cudaError_t err = kernel.launch(d, stream); err != cudaSuccess) {
+    // The caller's C itself (not a copy of it) may hold part of a row's result that writes it in
+    // several launches; every other failure so far leaves it untouched.
+    if (left && !c.buffer && kernel.c_in_parts) left->maybe_partial = true;
+    return err;
+  }
+  TB_TRY(cudaStreamSynchronize(stream));
   if (!c.buffer) return cudaSuccess;
   return copy_back_whole(p.c, p.ldc, c, p.m, p.n, ce, stream, left);
 }

@@ -161,12 +161,13 @@ struct GemmDispatch {
   static const char* gpu_label(const GemmRoute& route) { return route.kernel->name; }
 
   // Columns already copied back hold the result: computing them again would apply beta twice. So
-  // would computing again columns that may hold part of it, where C is read (beta != 0): then none
-  // is.
+  // would computing again columns that may hold part of it (a copy back that failed, or a row that
+  // writes C in several launches failing on the caller's C), where C is read (beta != 0): then
+  // none is.
   bool left_for_cpu(cudaError_t err, const char* routine, Problem* rest) const {
     if (left.maybe_partial && problem.beta != 0.0) {
       std::fprintf(stderr,
-                   "tileblas: error: %s: the GPU failed while copying C back (%s); columns %lld to "
+                   "tileblas: error: %s: the GPU failed while writing C (%s); columns %lld to "
                    "%lld of C may hold a partial result\n",
                    routine, cudaGetErrorString(err), static_cast<long long>(left.final_cols + 1),
                    static_cast<long long>(problem.n));

@@ -1,6 +1,8 @@
 // The peeled GEMM rows (see gemm_peel.h).
 #include "gemm_peel.h"
 
+#include <atomic>
+
 #include "gemm_skinny.h"
 
 namespace tileblas::gemm_peel {
@@ -9,6 +11,8 @@ namespace {
 
 // gemm_skinny's tile: the widest remainder peeled.
 constexpr int kMaxRemainder = 16;
+
+std::atomic<bool> g_fail_remainders{false};  // fail_remainders_for_testing()
 
 // Rows [r0, r0 + rows) of op(A) and columns [c0, c0 + cols) of op(B) into C(r0.., c0..).
 Problem block_of(const Problem& p, int64_t r0, int64_t rows, int64_t c0, int64_t cols) {
@@ -57,13 +61,17 @@ bool supports(const Problem& p, const DeviceCaps& caps, int64_t bm, int64_t bn, 
 
 cudaError_t launch(const Problem& p, cudaStream_t stream, int64_t bm, int64_t bn, Launch interior) {
   const Parts parts = parts_of(p, split_of(p, bm, bn));
-  // The remainders, then the interior, all on the call's stream (gemm_peel.h says why not beside).
+  // The interior, then the remainders, all on the call's stream (gemm_peel.h says why not beside).
+  if (cudaError_t err = interior(parts.part[0], stream); err != cudaSuccess) return err;
+  if (parts.count > 1 && g_fail_remainders.load()) return cudaErrorLaunchFailure;
   for (int i = 1; i < parts.count; ++i) {
     if (cudaError_t err = gemm_skinny::launch_16(parts.part[i], stream); err != cudaSuccess) {
       return err;
     }
   }
-  return interior(parts.part[0], stream);
+  return cudaSuccess;
 }
+
+void fail_remainders_for_testing(bool fail) { g_fail_remainders.store(fail); }
 
 }  // namespace tileblas::gemm_peel

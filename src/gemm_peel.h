@@ -11,7 +11,10 @@
 //   C(0:m_in, 0:n_in) on the row;  C(m_in:m, 0:n) and C(0:m_in, n_in:n) on gemm_skinny::launch_16,
 //
 // three disjoint parts of C, each C = alpha op(A) op(B) + beta C with op(A)'s rows and op(B)'s
-// columns of that part. All three run on the call's stream, the remainders first. On the
+// columns of that part. All three run on the call's stream, the interior first: where the
+// interior row copies its operands into a workspace, that is the call's largest allocation, so
+// the failure most likely to come comes before any of C is written. A remainder that fails after it
+// leaves part of C written, as the peeled rows' table entries say (GemmKernel::c_in_parts). On the
 // device's side streams (src/device_lanes.h), beside the interior, the remainders cost less (H100,
 // each row forced: complex fp64 1025^3 39.7 TFLOP/s against 35.0, the other peeled shapes 0-4 %),
 // but later calls of the process that sum split-K slices or stage an operand through a workspace
@@ -57,6 +60,10 @@ using Launch = cudaError_t (*)(const Problem&, cudaStream_t);
 
 bool supports(const Problem& p, const DeviceCaps& caps, int64_t bm, int64_t bn, Supports interior);
 cudaError_t launch(const Problem& p, cudaStream_t stream, int64_t bm, int64_t bn, Launch interior);
+
+// For the fallback tests: with `fail`, launch() fails after the interior, its remainders not
+// launched (a remainder failing once the interior wrote its part of C).
+void fail_remainders_for_testing(bool fail);
 
 // A peeled row of gemm_kernels(): the interior row's supports() and launch() with its tile.
 template <Supports kSupports, int kBm, int kBn>

@@ -165,22 +165,22 @@ const std::vector<GemmKernel>& gemm_kernels() {
       // after every kernel row, as the router prefers them only where their rule holds.
       {"sgemm_peeled_widened_128x128x16",
        gemm_peel::supports_row<gemm_f64_mma::supports_sgemm_widened_128x128x16, 128, 128>,
-       gemm_peel::launch_row<gemm_f64_mma::launch_sgemm_widened_128x128x16, 128, 128>},
+       gemm_peel::launch_row<gemm_f64_mma::launch_sgemm_widened_128x128x16, 128, 128>, true},
       {"sgemm_peeled_widened_128x64x16",
        gemm_peel::supports_row<gemm_f64_mma::supports_sgemm_widened_128x64x16, 128, 64>,
-       gemm_peel::launch_row<gemm_f64_mma::launch_sgemm_widened_128x64x16, 128, 64>},
+       gemm_peel::launch_row<gemm_f64_mma::launch_sgemm_widened_128x64x16, 128, 64>, true},
       {"dgemm_peeled_128x128x16",
        gemm_peel::supports_row<gemm_f64_mma::supports_dgemm_128x128x16, 128, 128>,
-       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_128x128x16, 128, 128>},
+       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_128x128x16, 128, 128>, true},
       {"dgemm_peeled_128x64x16",
        gemm_peel::supports_row<gemm_f64_mma::supports_dgemm_128x64x16, 128, 64>,
-       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_128x64x16, 128, 64>},
+       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_128x64x16, 128, 64>, true},
       {"dgemm_peeled_scalarload_128x128x16",
        gemm_peel::supports_row<gemm_f64_mma::supports_dgemm_scalarload_128x128x16, 128, 128>,
-       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_scalarload_128x128x16, 128, 128>},
+       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_scalarload_128x128x16, 128, 128>, true},
       {"zgemm_peeled_64x64x8",
        gemm_peel::supports_row<gemm_f64_mma::supports_zgemm_64x64x8, 64, 64>,
-       gemm_peel::launch_row<gemm_f64_mma::launch_zgemm_64x64x8, 64, 64>},
+       gemm_peel::launch_row<gemm_f64_mma::launch_zgemm_64x64x8, 64, 64>, true},
   };
   return table;
 }

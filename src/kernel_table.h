@@ -17,6 +17,9 @@ struct GemmKernel {
   const char* name;
   bool (*supports)(const Problem&, const DeviceCaps&);
   cudaError_t (*launch)(const Problem&, cudaStream_t);
+  // C is written by more than one launch (the peeled rows): a launch() that fails may have
+  // written part of it. Every other row writes C in its last launch or not at all.
+  bool c_in_parts = false;
 };
 
 struct AxpyKernel {

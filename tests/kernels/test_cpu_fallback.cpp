@@ -6,7 +6,8 @@
 // outputs read, some written as a triangle) made to fail after some pieces of their output were
 // copied back, through tileblas::level3. A GEMM whose C goes back in one copy, made to fail in it,
 // must not compute a C it reads again (nothing says what landed), and computes one it does not
-// read; nor must axpy (y is read) or imatcopy (in place), whose outputs go back in one copy.
+// read; nor must a GEMM on device memory whose peeled row fails after its interior wrote its part
+// of C, nor axpy (y is read) or imatcopy (in place), whose outputs go back in one copy.
 // Without a GPU, the part of a Level-3 call such a failure leaves (level3_columns_left()) is
 // computed by OpenBLAS after the other columns were set as a copy back would, and must finish the
 // call. And GPU memory on a route that runs on the CPU (a GPU tileblas does not use, here:
@@ -19,14 +20,18 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "device_support.h"
 #include "executor.h"
+#include "gemm_peel.h"
+#include "kernel_table.h"
 #include "level3_cases.h"
 #include "level3_cpu_backend.h"
 #include "log.h"
@@ -154,7 +159,7 @@ void failing_plain_copy_back_then_check(bool c_read) {
   tbtest::openblas_gemm_reference(p, a, b, c0, ref, scale);
   std::string bad = tbtest::check_gemm(p, c.data(), ref, scale, 5.96e-8, 2.0);
   if (bad.empty()) bad = tbtest::check_padding(p, c.data(), c0.data());
-  exit_checking_fallback(bad, c_read ? "GPU failed while copying back" : "CPU fallback");
+  exit_checking_fallback(bad, c_read ? "GPU failed while writing the output" : "CPU fallback");
 }
 
 TEST(CpuFallbackDeathTest, PlainCopyBackFailureComputesNoColumnOfAReadCAgain) {
@@ -163,6 +168,91 @@ TEST(CpuFallbackDeathTest, PlainCopyBackFailureComputesNoColumnOfAReadCAgain) {
   EXPECT_EXIT(failing_plain_copy_back_then_check(true), ::testing::ExitedWithCode(0),
               "columns 1 to 384 of C may hold a partial result");
   EXPECT_EXIT(failing_plain_copy_back_then_check(false), ::testing::ExitedWithCode(0), "");
+}
+
+// sgemm on device memory through a peeled row (TILEBLAS_FORCE_KERNEL), made to fail after the
+// interior ran and before its remainders (gemm_peel::fail_remainders_for_testing): the caller's C
+// then holds the interior's part. With C read (beta != 0) the call must compute nothing again and
+// say so, the interior right and the remainders' rows and columns as they were; with beta == 0
+// the CPU computes C again, right everywhere. Padding rows untouched either way. Exits 0 when so.
+constexpr const char* kPeeledRow = "sgemm_peeled_widened_128x64x16";
+constexpr int64_t kPeeledM = 257, kPeeledN = 200, kPeeledK = 100, kPeeledLdc = kPeeledM + 3;
+
+tileblas::Problem peeled_problem(bool c_read) {
+  tileblas::Problem p;
+  p.m = kPeeledM, p.n = kPeeledN, p.k = kPeeledK;
+  p.alpha = 0.75, p.beta = c_read ? 0.5 : 0.0;
+  p.lda = kPeeledM, p.ldb = kPeeledK, p.ldc = kPeeledLdc;
+  return p;
+}
+
+void failing_peeled_remainders_then_check(bool c_read) {
+  setenv("TILEBLAS_MODE", "gpu", 1);
+  setenv("TILEBLAS_FORCE_KERNEL", kPeeledRow, 1);
+  const std::vector<float> a = tbtest::random_floats(size_t(kPeeledM * kPeeledK));
+  const std::vector<float> b = tbtest::random_floats(size_t(kPeeledK * kPeeledN));
+  std::vector<float> c0 = tbtest::random_floats(size_t(kPeeledLdc * kPeeledN));
+  if (!c_read) tbtest::poison(c0);
+  tbtest::DeviceBytes da(a.size() * sizeof(float)), db(b.size() * sizeof(float)),
+      dc(c0.size() * sizeof(float));
+  if (cudaMemcpy(da.ptr, a.data(), a.size() * sizeof(float), cudaMemcpyDefault) != cudaSuccess ||
+      cudaMemcpy(db.ptr, b.data(), b.size() * sizeof(float), cudaMemcpyDefault) != cudaSuccess ||
+      cudaMemcpy(dc.ptr, c0.data(), c0.size() * sizeof(float), cudaMemcpyDefault) != cudaSuccess) {
+    std::fprintf(stderr, "cudaMemcpy failed\n");
+    std::exit(1);
+  }
+  tileblas::Problem p = peeled_problem(c_read);
+  p.a = da.ptr, p.b = db.ptr, p.c = dc.ptr;
+  tileblas::gemm_peel::fail_remainders_for_testing(true);
+  tileblas::gemm(p, "sgemm");
+  std::vector<float> c(c0.size());
+  if (cudaMemcpy(c.data(), dc.ptr, c.size() * sizeof(float), cudaMemcpyDefault) != cudaSuccess) {
+    std::fprintf(stderr, "cudaMemcpy back failed\n");
+    std::exit(1);
+  }
+  std::vector<double> ref, scale;
+  tbtest::openblas_gemm_reference(p, a, b, c0, ref, scale);
+  std::string bad = tbtest::check_padding(p, c.data(), c0.data());
+  if (bad.empty() && !c_read) bad = tbtest::check_gemm(p, c.data(), ref, scale, 5.96e-8, 2.0);
+  if (bad.empty() && c_read) {
+    // The interior's part against the reference, the rest bit for bit as it was.
+    const tileblas::gemm_peel::Split s = tileblas::gemm_peel::split_of(p, 128, 64);
+    tileblas::Problem interior = p;
+    interior.m = s.m_in, interior.n = s.n_in;
+    std::vector<double> ref_in, scale_in;
+    for (int64_t j = 0; j < s.n_in; ++j) {
+      for (int64_t i = 0; i < s.m_in; ++i) {
+        ref_in.push_back(ref[size_t(i + j * p.m)]);
+        scale_in.push_back(scale[size_t(i + j * p.m)]);
+      }
+    }
+    interior.ldc = p.ldc;
+    bad = tbtest::check_gemm(interior, c.data(), ref_in, scale_in, 5.96e-8, 2.0);
+    for (int64_t j = 0; j < p.n && bad.empty(); ++j) {
+      for (int64_t i = 0; i < p.m && bad.empty(); ++i) {
+        const size_t at = size_t(i + j * p.ldc);
+        if ((i >= s.m_in || j >= s.n_in) && std::memcmp(&c[at], &c0[at], sizeof(float)) != 0) {
+          bad = "C(" + std::to_string(i) + "," + std::to_string(j) + ") of a remainder written";
+        }
+      }
+    }
+  }
+  exit_checking_fallback(bad, c_read ? "GPU failed while writing the output" : "CPU fallback");
+}
+
+TEST(CpuFallbackDeathTest, PeeledRowFailingAfterItsInteriorComputesNoReadCAgain) {
+  TB_REQUIRE_GPU();
+  const tileblas::GemmKernel* row = tileblas::find_gemm_kernel(kPeeledRow);
+  ASSERT_NE(row, nullptr);
+  ASSERT_TRUE(row->c_in_parts);
+  tileblas::Problem p = peeled_problem(true);
+  p.a = p.b = p.c = reinterpret_cast<void*>(uintptr_t(1) << 20);
+  if (!row->supports(p, tbtest::device_caps())) GTEST_SKIP() << kPeeledRow << " needs sm_80";
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(failing_peeled_remainders_then_check(true), ::testing::ExitedWithCode(0),
+              "sgemm: the GPU failed while writing C .*columns 1 to 200 of C may hold a partial "
+              "result");
+  EXPECT_EXIT(failing_peeled_remainders_then_check(false), ::testing::ExitedWithCode(0), "");
 }
 
 // saxpy on pageable host data (TILEBLAS_MODE=gpu: x and y copied in, y copied back whole; y
