@@ -12,20 +12,19 @@
 //
 // three disjoint parts of C, each C = alpha op(A) op(B) + beta C with op(A)'s rows and op(B)'s
 // columns of that part. All three run on the call's stream, the interior first: where the
-// interior row copies its operands into a workspace, that is the call's largest allocation, so
-// the failure most likely to come comes before any of C is written. A remainder that fails after it
-// leaves part of C written, as the peeled rows' table entries say (GemmKernel::c_in_parts). On the
-// device's side streams (src/device_lanes.h), beside the interior, the remainders cost less (H100,
-// each row forced: complex fp64 1025^3 39.7 TFLOP/s against 35.0, the other peeled shapes 0-4 %),
-// but later calls of the process that sum split-K slices or stage an operand through a workspace
-// then ran slower, for reasons not known: 128x128x65536 fp16 at 0.80-0.86 of cuBLAS
-// against 0.90-0.94, 513^3 fp16 (staged) 0.93 against 1.16
-// (docs/bench/h100-2026-11-28-peel-streams.md). A side is peeled when its remainder is 1 to 16
-// (gemm_skinny's tile) and the side is longer than one tile; otherwise the row
-// computes that side's edge tiles itself, so the peeled row computes every problem its interior
-// row and gemm_skinny do. The remainders are computed in the type's own precision by
-// gemm_skinny (an fp32 remainder of the sgemm_widened rows in fp32, not fp64): each element of C
-// is as accurate as the GEMM's type promises.
+// interior row copies its operands into a workspace, that is the call's largest allocation, so the
+// likeliest failure comes before any of C is written. A remainder that fails after it leaves part
+// of C written, as the peeled rows' table entries say (GemmKernel::c_in_parts). On the device's
+// side streams (src/device_lanes.h), beside the interior, the remainders cost less (H100, each row
+// forced: complex fp64 1025^3 39.7 TFLOP/s against 35.0, the other peeled shapes 0-4 %), but later
+// calls of the process that sum split-K slices or stage an operand through a workspace then ran
+// slower, for reasons not known: 128x128x65536 fp16 at 0.80-0.86 of cuBLAS against 0.90-0.94,
+// 513^3 fp16 (staged) 0.93 against 1.16 (docs/bench/h100-2026-11-28-peel-streams.md). A side is
+// peeled when its remainder is 1 to 16 (gemm_skinny's tile) and the side is longer than one tile;
+// otherwise the row computes that side's edge tiles itself, so the peeled row computes every
+// problem its interior row and gemm_skinny do. The remainders are computed in the type's own
+// precision by gemm_skinny (an fp32 remainder of the sgemm_widened rows in fp32, not fp64): each
+// element of C is as accurate as the GEMM's type promises.
 //
 // Contract as the interior row's (kernel_table.h), and: no triangle of C, no a_nonzero or
 // b_nonzero (each part would need its own); types fp32, fp64, complex fp32 and complex fp64 (those

@@ -16,6 +16,11 @@
 
 namespace tileblas {
 
+namespace {
+// GemmKernel::c_in_parts: C is written by more than one launch.
+constexpr bool kCInParts = true;
+}  // namespace
+
 const std::vector<GemmKernel>& gemm_kernels() {
   static const std::vector<GemmKernel> table = {
       // tensor cores, wgmma fed by TMA (kernels/gemm_wgmma.cu): sm_90 only, operands the copy
@@ -165,22 +170,23 @@ const std::vector<GemmKernel>& gemm_kernels() {
       // after every kernel row, as the router prefers them only where their rule holds.
       {"sgemm_peeled_widened_128x128x16",
        gemm_peel::supports_row<gemm_f64_mma::supports_sgemm_widened_128x128x16, 128, 128>,
-       gemm_peel::launch_row<gemm_f64_mma::launch_sgemm_widened_128x128x16, 128, 128>, true},
+       gemm_peel::launch_row<gemm_f64_mma::launch_sgemm_widened_128x128x16, 128, 128>, kCInParts},
       {"sgemm_peeled_widened_128x64x16",
        gemm_peel::supports_row<gemm_f64_mma::supports_sgemm_widened_128x64x16, 128, 64>,
-       gemm_peel::launch_row<gemm_f64_mma::launch_sgemm_widened_128x64x16, 128, 64>, true},
+       gemm_peel::launch_row<gemm_f64_mma::launch_sgemm_widened_128x64x16, 128, 64>, kCInParts},
       {"dgemm_peeled_128x128x16",
        gemm_peel::supports_row<gemm_f64_mma::supports_dgemm_128x128x16, 128, 128>,
-       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_128x128x16, 128, 128>, true},
+       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_128x128x16, 128, 128>, kCInParts},
       {"dgemm_peeled_128x64x16",
        gemm_peel::supports_row<gemm_f64_mma::supports_dgemm_128x64x16, 128, 64>,
-       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_128x64x16, 128, 64>, true},
+       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_128x64x16, 128, 64>, kCInParts},
       {"dgemm_peeled_scalarload_128x128x16",
        gemm_peel::supports_row<gemm_f64_mma::supports_dgemm_scalarload_128x128x16, 128, 128>,
-       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_scalarload_128x128x16, 128, 128>, true},
+       gemm_peel::launch_row<gemm_f64_mma::launch_dgemm_scalarload_128x128x16, 128, 128>,
+       kCInParts},
       {"zgemm_peeled_64x64x8",
        gemm_peel::supports_row<gemm_f64_mma::supports_zgemm_64x64x8, 64, 64>,
-       gemm_peel::launch_row<gemm_f64_mma::launch_zgemm_64x64x8, 64, 64>, true},
+       gemm_peel::launch_row<gemm_f64_mma::launch_zgemm_64x64x8, 64, 64>, kCInParts},
   };
   return table;
 }
